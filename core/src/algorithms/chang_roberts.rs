@@ -1,0 +1,294 @@
+//! Chang-Roberts ring election (E. Chang and R. Roberts, "An improved
+//! algorithm for decentralized extrema-finding in circular configurations
+//! of processes", CACM 22(5), 1979).
+//!
+//! Rules, as simulated here (messages travel one way round the ring in
+//! the scenario's `ring` order):
+//! - An initiator marks itself a participant and sends `ELECTION(id)` to
+//!   its successor.
+//! - On `ELECTION(j)`: if j > own id, forward it (and become a
+//!   participant); if j < own id, replace it by `ELECTION(own id)` unless
+//!   already a participant, in which case discard it; if j = own id, the
+//!   node has won: it sends `ELECTED(id)` once round the ring.
+//! - On `ELECTED(j)`: record j as leader and forward, until it returns to j.
+//! - Dead successors are skipped: the link reports an undeliverable message
+//!   one reply timeout after the send, and the sender passes it to the next
+//!   node along the ring. A message whose own originator turns out to be
+//!   the dead node is discarded and the discoverer starts a new election.
+//! - Failure detection as in Bully: leader heartbeats (background),
+//!   randomized follower timeouts; a participant whose election makes no
+//!   progress for a few ring laps starts over. After a partition heals, a
+//!   leader that hears a higher leader's heartbeat steps down.
+//!
+//! Costs with every node starting: ascending ring 2n - 1 `ELECTION`,
+//! descending ring n(n + 1)/2, random ring n·H_n on average; plus n
+//! `ELECTED`.
+//!
+//! Safety claimed: one leader on a reliable ring without partitions. Known
+//! failure: a partition leaves each side electing its own maximum.
+
+use super::detector::leader_timeout;
+use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::time::Micros;
+
+/// Message kind names.
+pub const KINDS: &[&str] = &["ELECTION", "ELECTED", "HEARTBEAT"];
+
+/// Chang-Roberts messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Msg {
+    /// Carries the largest id seen so far on this pass.
+    Election(NodeId),
+    /// Announces the winner, once round the ring.
+    Elected(NodeId),
+    /// The leader is alive (background).
+    Heartbeat,
+}
+
+impl Message for Msg {
+    fn kind(&self) -> usize {
+        match self {
+            Msg::Election(_) => 0,
+            Msg::Elected(_) => 1,
+            Msg::Heartbeat => 2,
+        }
+    }
+    fn purpose(&self) -> Purpose {
+        match self {
+            Msg::Heartbeat => Purpose::Background,
+            _ => Purpose::Election,
+        }
+    }
+}
+
+/// Chang-Roberts timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Timer {
+    /// No leader heartbeat (follower) or no election progress (participant).
+    Watchdog,
+    /// Leader: time to send heartbeats.
+    Heartbeat,
+}
+
+/// One Chang-Roberts node.
+#[derive(Debug, Clone)]
+pub struct ChangRoberts {
+    id: NodeId,
+    participant: bool,
+    leading: bool,
+    leader: Option<NodeId>,
+    successor: NodeId,
+    largest_seen: NodeId,
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+/// How long a participant waits for its election to finish: three laps of
+/// the ring at the largest latency, a reply timeout per hop for skipping
+/// dead nodes, plus one ordinary election timeout.
+fn lap_bound(config: &Config) -> Micros {
+    let n = u64::from(config.n);
+    3 * n * config.latency_max_us + n * config.reply_timeout_us + config.election_timeout_us.1
+}
+
+impl ChangRoberts {
+    fn arm_follower_watchdog(&self, ctx: &mut C<'_>) {
+        let t = leader_timeout(ctx);
+        ctx.set_timer(Timer::Watchdog, t);
+    }
+
+    fn arm_participant_watchdog(&self, ctx: &mut C<'_>) {
+        let t = lap_bound(ctx.config());
+        ctx.set_timer(Timer::Watchdog, t);
+    }
+
+    fn start_election(&mut self, ctx: &mut C<'_>) {
+        self.participant = true;
+        self.leading = false;
+        self.leader = None;
+        self.largest_seen = self.largest_seen.max(self.id);
+        ctx.election_started();
+        ctx.cancel_timer(Timer::Heartbeat);
+        ctx.set_role(Role::Candidate, None);
+        ctx.set_leader(None);
+        ctx.send(self.successor, Msg::Election(self.id));
+        self.arm_participant_watchdog(ctx);
+    }
+
+    fn follow(&mut self, ctx: &mut C<'_>, leader: NodeId) {
+        self.participant = false;
+        self.leading = false;
+        self.leader = Some(leader);
+        ctx.cancel_timer(Timer::Heartbeat);
+        ctx.set_role(Role::Follower, None);
+        ctx.set_leader(Some(leader));
+        self.arm_follower_watchdog(ctx);
+    }
+}
+
+impl Protocol for ChangRoberts {
+    type Msg = Msg;
+    type Timer = Timer;
+    type Persistent = ();
+    const KINDS: &'static [&'static str] = KINDS;
+    const SAFETY: Safety = Safety::OneLeaderPerComponent;
+    const WANTS_UNDELIVERABLE: bool = true;
+
+    fn new(id: NodeId, config: &Config, _: &()) -> Self {
+        Self {
+            id,
+            participant: false,
+            leading: false,
+            leader: None,
+            successor: config.ring_next(id, 1),
+            largest_seen: id,
+        }
+    }
+
+    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
+        ctx.set_role(Role::Follower, None);
+        match boot {
+            Boot::Fresh { initiate: true } => self.start_election(ctx),
+            Boot::Fresh { initiate: false } | Boot::Recover => self.arm_follower_watchdog(ctx),
+        }
+    }
+
+    fn on_message(&mut self, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
+        match msg {
+            Msg::Election(j) if j > self.id => {
+                self.participant = true;
+                self.largest_seen = self.largest_seen.max(j);
+                if self.leading {
+                    self.leading = false;
+                    self.leader = None;
+                    ctx.cancel_timer(Timer::Heartbeat);
+                    ctx.set_leader(None);
+                }
+                ctx.set_role(Role::Follower, None);
+                ctx.send(self.successor, Msg::Election(j));
+                self.arm_participant_watchdog(ctx);
+            }
+            Msg::Election(j) if j < self.id => {
+                if !self.participant {
+                    self.start_election(ctx);
+                }
+                // A participant has already sent an id at least as large.
+            }
+            Msg::Election(_) => {
+                // Our own id came all the way round: we are the largest.
+                self.participant = false;
+                self.leading = true;
+                self.leader = Some(self.id);
+                ctx.note("its own id came back round the ring: it has the largest id and leads");
+                ctx.set_role(Role::Leader, None);
+                ctx.set_leader(Some(self.id));
+                ctx.send(self.successor, Msg::Elected(self.id));
+                ctx.cancel_timer(Timer::Watchdog);
+                let period = ctx.config().heartbeat_us;
+                ctx.set_timer(Timer::Heartbeat, period);
+            }
+            Msg::Elected(j) if j == self.id => {
+                // The announcement went all the way round.
+            }
+            Msg::Elected(j) => {
+                self.follow(ctx, j);
+                ctx.send(self.successor, Msg::Elected(j));
+            }
+            Msg::Heartbeat => {
+                if self.leading {
+                    if from > self.id {
+                        ctx.note(format!("hears higher leader n{from}; steps down"));
+                        self.follow(ctx, from);
+                    }
+                } else if self.leader == Some(from) {
+                    self.arm_follower_watchdog(ctx);
+                } else if !self.participant && self.leader.is_none_or(|l| from > l) {
+                    self.follow(ctx, from);
+                }
+            }
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
+        match timer {
+            Timer::Watchdog => {
+                if self.leading {
+                    return;
+                }
+                if self.participant {
+                    ctx.note("the election made no progress for several ring laps; starts again");
+                } else {
+                    match self.leader {
+                        Some(l) => ctx.note(format!(
+                            "heard nothing from leader n{l}; presumes it dead and starts an election"
+                        )),
+                        None => ctx.note("knows no leader; starts an election"),
+                    }
+                }
+                self.start_election(ctx);
+            }
+            Timer::Heartbeat => {
+                if self.leading {
+                    let n = ctx.config().n;
+                    for peer in (0..n).filter(|&p| p != self.id) {
+                        ctx.send(peer, Msg::Heartbeat);
+                    }
+                    let period = ctx.config().heartbeat_us;
+                    ctx.set_timer(Timer::Heartbeat, period);
+                }
+            }
+        }
+    }
+
+    fn on_undeliverable(&mut self, ctx: &mut C<'_>, to: NodeId, msg: Msg) {
+        let origin = match msg {
+            Msg::Election(j) | Msg::Elected(j) => j,
+            Msg::Heartbeat => return,
+        };
+        if origin == to {
+            // The message belongs to the dead node: nobody can finish it.
+            ctx.note(format!(
+                "n{to} is down and the message it started dies with it; starts a new election"
+            ));
+            if !self.leading {
+                self.participant = false;
+                self.start_election(ctx);
+            }
+            return;
+        }
+        let next = ctx.config().ring_next(to, 1);
+        if next == self.id && origin != self.id {
+            // Everyone else on the way is down and the message is not ours.
+            ctx.note(format!(
+                "n{to} does not answer and nobody else is up on the way; starts its own election"
+            ));
+            if !self.leading {
+                self.participant = false;
+                self.start_election(ctx);
+            }
+        } else if next == self.id {
+            // Our own message, and we are alone: it has gone round.
+            self.on_message(ctx, self.id, msg);
+        } else {
+            ctx.note(format!(
+                "n{to} does not answer; skips it and passes the message to n{next}"
+            ));
+            ctx.send(next, msg);
+        }
+    }
+
+    fn persistent(&self) {}
+
+    fn inspect(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("participant", self.participant.to_string()),
+            ("leading", self.leading.to_string()),
+            (
+                "leader",
+                self.leader.map_or("none".into(), |l| format!("n{l}")),
+            ),
+            ("successor", format!("n{}", self.successor)),
+            ("largest id seen", format!("n{}", self.largest_seen)),
+        ]
+    }
+}

@@ -1,0 +1,77 @@
+//! The election algorithms, one file each, and the registry that maps an
+//! algorithm id to its engine.
+
+pub mod bully;
+pub mod chang_roberts;
+mod detector;
+
+use crate::engine::Engine;
+use crate::scenario::Scenario;
+use crate::sim::Simulation;
+use serde::Serialize;
+
+/// How the page lays an algorithm's nodes out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// Around a ring in message order, with the direction shown.
+    Ring,
+    /// A cluster (circle without direction).
+    Cluster,
+}
+
+/// What the registry knows about an algorithm.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlgorithmInfo {
+    /// Id used in scenarios, URLs and on the command line.
+    pub id: &'static str,
+    /// Human name.
+    pub name: &'static str,
+    /// One line: the idea and its source.
+    pub summary: &'static str,
+    /// Page layout.
+    pub layout: Layout,
+    /// Message kinds.
+    pub kinds: &'static [&'static str],
+}
+
+/// Every algorithm, in the order the page and the CLI list them.
+pub const ALL: &[AlgorithmInfo] = &[
+    AlgorithmInfo {
+        id: "bully",
+        name: "Bully",
+        summary: "Garcia-Molina 1982: ELECTION to higher ids, OK replies, the highest live id announces COORDINATOR; heartbeats detect a dead leader",
+        layout: Layout::Cluster,
+        kinds: bully::KINDS,
+    },
+    AlgorithmInfo {
+        id: "chang-roberts",
+        name: "Chang-Roberts ring",
+        summary: "Chang & Roberts 1979: ids travel one way round the ring, only the larger is forwarded, the winner sends one ELECTED lap",
+        layout: Layout::Ring,
+        kinds: chang_roberts::KINDS,
+    },
+];
+
+/// Every algorithm id.
+pub fn ids() -> Vec<&'static str> {
+    ALL.iter().map(|a| a.id).collect()
+}
+
+/// The registry entry for `id`.
+pub fn info(id: &str) -> Option<&'static AlgorithmInfo> {
+    ALL.iter().find(|a| a.id == id)
+}
+
+/// A simulation of a validated `scenario`; `record` keeps the trace
+/// events (the page needs them, the CLI's counts do not).
+///
+/// # Panics
+/// Never for a scenario that passed validation, which checks the id.
+pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
+    match scenario.algorithm.as_str() {
+        "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
+        "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
+        other => unreachable!("validation admits only known algorithms, got {other}"),
+    }
+}

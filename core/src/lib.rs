@@ -1,0 +1,33 @@
+//! Election Playground core: a deterministic discrete-event simulator of
+//! leader election algorithms.
+//!
+//! Pure Rust, no I/O, no clocks, no threads: a run is a function of its
+//! [`Scenario`] (which includes the seed). The CLI and the wasm page both
+//! drive it through [`sim::Simulation`], built by [`algorithms::build`].
+//!
+//! ```
+//! use election_core::{Scenario, sim};
+//! let scenario = Scenario::from_json(r#"{"algorithm": "chang-roberts",
+//!     "nodes": 8, "ring": "ascending", "start": "all"}"#).unwrap();
+//! let summary = sim::run(&scenario);
+//! assert_eq!(summary.leader, Some(7));
+//! assert_eq!(summary.messages.by_kind["ELECTION"], 2 * 8 - 1);
+//! ```
+
+pub mod algorithms;
+pub mod checks;
+pub mod clock;
+pub mod engine;
+pub mod metrics;
+pub mod network;
+pub mod protocol;
+pub mod queue;
+pub mod rng;
+pub mod scenario;
+pub mod share;
+pub mod sim;
+pub mod stats;
+pub mod time;
+pub mod trace;
+
+pub use scenario::{Scenario, ScenarioError};

@@ -1,0 +1,145 @@
+//! Counters and timers of a run, exactly as DESIGN.md's "Counting rules"
+//! define them.
+//!
+//! - A message counts as sent when its sender sends it; a dropped message
+//!   counts as sent and as dropped. The extra copy of a duplicated message
+//!   is counted in `duplicated`, so at any time
+//!   `sent + duplicated = delivered + dropped + in_flight`.
+//! - `election` and `background` split `sent` by purpose; `by_kind` by kind.
+//! - `elections`: times a node started an election (each initiator counts).
+//! - `leader_changes`: times leadership passed to a node other than the
+//!   previous leader (the first leader is not a change).
+//! - `leaderless`: true time with no live node in the leader role;
+//!   `split_brain`: true time with more than one.
+
+use crate::protocol::{NodeId, Purpose};
+use crate::time::Micros;
+
+/// Live counters of one run.
+#[derive(Debug, Clone)]
+pub struct Metrics {
+    /// Message kind names, aligned with `by_kind`.
+    pub kinds: &'static [&'static str],
+    /// Messages sent.
+    pub sent: u64,
+    /// Extra copies made by duplication.
+    pub duplicated: u64,
+    /// Messages (copies) handed to a receiver.
+    pub delivered: u64,
+    /// Messages (copies) lost.
+    pub dropped: u64,
+    /// Copies still travelling.
+    pub in_flight: u64,
+    /// Election-purpose copies still travelling.
+    pub in_flight_election: u64,
+    /// Sent with purpose election.
+    pub election: u64,
+    /// Sent with purpose background.
+    pub background: u64,
+    /// Sent, by kind index.
+    pub by_kind: Vec<u64>,
+    /// Elections started.
+    pub elections: u64,
+    /// Leadership handovers.
+    pub leader_changes: u64,
+    /// When the first node became leader.
+    pub first_leader_us: Option<Micros>,
+    /// Time with no leader, up to `accounted_to_us`.
+    pub leaderless_us: Micros,
+    /// Time with several leaders, up to `accounted_to_us`.
+    pub split_brain_us: Micros,
+    /// Events processed.
+    pub events: u64,
+    accounted_to_us: Micros,
+    leaders_now: usize,
+    last_leader: Option<NodeId>,
+}
+
+impl Metrics {
+    /// Zeroed counters for an algorithm with these message kinds.
+    pub fn new(kinds: &'static [&'static str]) -> Self {
+        Self {
+            kinds,
+            sent: 0,
+            duplicated: 0,
+            delivered: 0,
+            dropped: 0,
+            in_flight: 0,
+            in_flight_election: 0,
+            election: 0,
+            background: 0,
+            by_kind: vec![0; kinds.len()],
+            elections: 0,
+            leader_changes: 0,
+            first_leader_us: None,
+            leaderless_us: 0,
+            split_brain_us: 0,
+            events: 0,
+            accounted_to_us: 0,
+            leaders_now: 0,
+            last_leader: None,
+        }
+    }
+
+    /// Counts a sent message.
+    pub fn on_send(&mut self, kind: usize, purpose: Purpose) {
+        self.sent += 1;
+        self.by_kind[kind] += 1;
+        match purpose {
+            Purpose::Election => self.election += 1,
+            Purpose::Background => self.background += 1,
+        }
+    }
+
+    /// Counts a copy put on the wire (the original or a duplicate).
+    pub fn on_wire(&mut self, purpose: Purpose) {
+        self.in_flight += 1;
+        if purpose == Purpose::Election {
+            self.in_flight_election += 1;
+        }
+    }
+
+    /// Counts a copy leaving the wire, delivered or not.
+    pub fn off_wire(&mut self, purpose: Purpose, delivered: bool) {
+        self.in_flight -= 1;
+        if purpose == Purpose::Election {
+            self.in_flight_election -= 1;
+        }
+        if delivered {
+            self.delivered += 1;
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Brings the leaderless and split-brain clocks up to `now`.
+    pub fn account_to(&mut self, now: Micros) {
+        let span = now.saturating_sub(self.accounted_to_us);
+        match self.leaders_now {
+            0 => self.leaderless_us += span,
+            1 => {}
+            _ => self.split_brain_us += span,
+        }
+        self.accounted_to_us = self.accounted_to_us.max(now);
+    }
+
+    /// Records the set of live leaders at `now`.
+    pub fn on_leaders(&mut self, now: Micros, leaders: &[NodeId]) {
+        self.account_to(now);
+        self.leaders_now = leaders.len();
+        if leaders.is_empty() {
+            return;
+        }
+        if self.first_leader_us.is_none() {
+            self.first_leader_us = Some(now);
+        }
+    }
+
+    /// Records that `node` took the leader role at `now`.
+    pub fn on_new_leader(&mut self, node: NodeId) {
+        if self.last_leader.is_some_and(|l| l != node) {
+            self.leader_changes += 1;
+        }
+        self.last_leader = Some(node);
+    }
+}

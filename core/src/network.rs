@@ -1,0 +1,85 @@
+//! The network between nodes: latency, loss, duplication, partitions and
+//! one-way link cuts.
+
+use crate::protocol::NodeId;
+use crate::rng::SimRng;
+use crate::scenario::NetworkSpec;
+use crate::time::Micros;
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// Why a message did not arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// Lost at random (the `drop` probability).
+    Lost,
+    /// Sender and receiver were in different partition groups.
+    Partition,
+    /// The one-way link was cut.
+    LinkCut,
+    /// The receiver was crashed when the message arrived.
+    NodeDown,
+}
+
+/// Live network state.
+#[derive(Debug, Clone)]
+pub struct Network {
+    /// Current parameters.
+    pub spec: NetworkSpec,
+    /// `group[id]`: partition group of each node (all 0 when healed).
+    pub group: Vec<u32>,
+    /// Cut one-way links `(from, to)`.
+    pub cuts: BTreeSet<(NodeId, NodeId)>,
+}
+
+impl Network {
+    /// A fully connected network of `n` nodes.
+    pub fn new(n: u32, spec: NetworkSpec) -> Self {
+        Self {
+            spec,
+            group: vec![0; n as usize],
+            cuts: BTreeSet::new(),
+        }
+    }
+
+    /// Draws a one-way latency.
+    pub fn latency(&self, rng: &mut SimRng) -> Micros {
+        rng.between(self.spec.latency_us.0, self.spec.latency_us.1)
+    }
+
+    /// Splits into `groups`; unnamed nodes form one more group together.
+    pub fn partition(&mut self, groups: &[Vec<NodeId>]) {
+        let rest = groups.len() as u32;
+        self.group.iter_mut().for_each(|g| *g = rest);
+        for (g, members) in groups.iter().enumerate() {
+            for &id in members {
+                if let Some(slot) = self.group.get_mut(id as usize) {
+                    *slot = g as u32;
+                }
+            }
+        }
+    }
+
+    /// Removes every partition and cut.
+    pub fn heal(&mut self) {
+        self.group.iter_mut().for_each(|g| *g = 0);
+        self.cuts.clear();
+    }
+
+    /// Whether the network is currently split.
+    pub fn is_partitioned(&self) -> bool {
+        self.group.windows(2).any(|w| w[0] != w[1])
+    }
+
+    /// Why a message from `from` to `to` cannot pass right now, if it cannot.
+    pub fn blocked(&self, from: NodeId, to: NodeId) -> Option<DropReason> {
+        if self.group[from as usize] != self.group[to as usize] {
+            Some(DropReason::Partition)
+        } else if !self.cuts.is_empty() && self.cuts.contains(&(from, to)) {
+            Some(DropReason::LinkCut)
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! The contract between the engine and an algorithm: sans-I/O node logic.
+//!
+//! ```text
+//!   engine ──on_start / on_message / on_timer / on_undeliverable──▶ node
+//!   engine ◀── commands in Ctx: send, set/cancel timer, role, leader ──
+//! ```
+//!
+//! A node never sees the network, the queue or the clock of the world: it
+//! reads its own local clock and its own random numbers through [`Ctx`] and
+//! pushes [`Command`]s, which the engine carries out (and counts, and
+//! traces) after the handler returns.
+
+use crate::rng::SimRng;
+use crate::scenario::{RingOrder, Scenario};
+use crate::time::Micros;
+use serde::Serialize;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A node id: `0..n`, and also the node's rank.
+pub type NodeId = u32;
+
+/// Why a message exists, for the counting rules of DESIGN.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// Exists to choose a leader.
+    Election,
+    /// Keeps things running: heartbeats, renewals, pings.
+    Background,
+}
+
+/// What a node believes it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Follows (or waits for) a leader.
+    Follower,
+    /// Is taking part in an election as a contender.
+    Candidate,
+    /// Believes it leads.
+    Leader,
+}
+
+/// Which safety property an algorithm claims, so the checker knows what a
+/// violation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Safety {
+    /// Classical: at most one leader per connected component; several
+    /// leaders across a partition are reported as split brain.
+    OneLeaderPerComponent,
+    /// Several leaders at once are the algorithm's documented behaviour
+    /// (the invitation algorithm): reported in metrics, never a violation.
+    SeveralLeadersAllowed,
+}
+
+/// A message type of one algorithm.
+pub trait Message: Clone + Debug + Hash {
+    /// Index of this message's kind in [`Protocol::KINDS`].
+    fn kind(&self) -> usize;
+    /// Election or background, per DESIGN.md's counting rules.
+    fn purpose(&self) -> Purpose;
+}
+
+/// How a node comes to life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boot {
+    /// At time 0; `initiate` says whether the scenario's `start` names it.
+    Fresh {
+        /// Start an election now.
+        initiate: bool,
+    },
+    /// After a crash, from persistent state only.
+    Recover,
+}
+
+/// Settings every algorithm can read, resolved from the scenario.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Number of nodes.
+    pub n: u32,
+    /// `ring[i]` is the node at position `i` along the message direction.
+    pub ring: Vec<NodeId>,
+    /// `position[id]` is the index of `id` in `ring`.
+    pub position: Vec<u32>,
+    /// Range of the randomized failure-detection timeout (local time).
+    pub election_timeout_us: (Micros, Micros),
+    /// Heartbeat period of a leader.
+    pub heartbeat_us: Micros,
+    /// How long to wait for an answer before presuming the peer dead.
+    pub reply_timeout_us: Micros,
+    /// Largest one-way latency at time 0.
+    pub latency_max_us: Micros,
+}
+
+impl Config {
+    /// Resolves the settings of `scenario`.
+    pub fn from_scenario(s: &Scenario) -> Self {
+        let n = s.nodes;
+        let ring: Vec<NodeId> = match s.ring {
+            RingOrder::Ascending => (0..n).collect(),
+            RingOrder::Descending => (0..n).rev().collect(),
+            RingOrder::Random => {
+                let mut ids: Vec<NodeId> = (0..n).collect();
+                SimRng::new(s.seed, crate::rng::Stream::RingLayout).shuffle(&mut ids);
+                ids
+            }
+        };
+        let mut position = vec![0; n as usize];
+        for (i, &id) in ring.iter().enumerate() {
+            position[id as usize] = i as u32;
+        }
+        Self {
+            n,
+            ring,
+            position,
+            election_timeout_us: s.timing.election_timeout_us,
+            heartbeat_us: s.timing.heartbeat_us,
+            reply_timeout_us: s.timing.reply_timeout(&s.network),
+            latency_max_us: s.network.latency_us.1,
+        }
+    }
+
+    /// The node `steps` positions after `id` along the ring.
+    pub fn ring_next(&self, id: NodeId, steps: u32) -> NodeId {
+        let pos = (self.position[id as usize] + steps % self.n) % self.n;
+        self.ring[pos as usize]
+    }
+}
+
+/// One effect a handler asks for.
+#[derive(Debug, Clone)]
+pub enum Command<M, T> {
+    /// Send `msg` to `to`.
+    Send {
+        /// Destination.
+        to: NodeId,
+        /// Payload.
+        msg: M,
+    },
+    /// (Re)arm `timer` to fire after `after_us` of the node's local time.
+    SetTimer {
+        /// Which timer; setting an armed timer replaces it.
+        timer: T,
+        /// Local duration.
+        after_us: Micros,
+    },
+    /// Disarm `timer` if armed.
+    CancelTimer(T),
+    /// The node's role (and term, for algorithms with terms) changed.
+    Role {
+        /// New role.
+        role: Role,
+        /// Term or epoch, if the algorithm has them.
+        term: Option<u64>,
+    },
+    /// The node now believes `leader` leads (or that nobody does).
+    Leader(Option<NodeId>),
+    /// The node started an election (counted in `elections`).
+    ElectionStarted,
+    /// A plain-language remark for the event log.
+    Note(String),
+}
+
+/// What a handler can see and do.
+pub struct Ctx<'a, M, T> {
+    pub(crate) id: NodeId,
+    pub(crate) config: &'a Config,
+    pub(crate) local_now_us: i64,
+    pub(crate) rng: &'a mut SimRng,
+    pub(crate) out: &'a mut Vec<Command<M, T>>,
+}
+
+impl<M, T> Ctx<'_, M, T> {
+    /// This node's id.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The cluster's settings.
+    pub fn config(&self) -> &Config {
+        self.config
+    }
+
+    /// This node's local clock reading, in microseconds.
+    pub fn local_now_us(&self) -> i64 {
+        self.local_now_us
+    }
+
+    /// Sends `msg` to `to`.
+    pub fn send(&mut self, to: NodeId, msg: M) {
+        self.out.push(Command::Send { to, msg });
+    }
+
+    /// Arms `timer` to fire after `after_us` of local time (replacing it
+    /// if it was armed).
+    pub fn set_timer(&mut self, timer: T, after_us: Micros) {
+        self.out.push(Command::SetTimer { timer, after_us });
+    }
+
+    /// Disarms `timer`.
+    pub fn cancel_timer(&mut self, timer: T) {
+        self.out.push(Command::CancelTimer(timer));
+    }
+
+    /// Announces a role (and term).
+    pub fn set_role(&mut self, role: Role, term: Option<u64>) {
+        self.out.push(Command::Role { role, term });
+    }
+
+    /// Announces who this node believes leads.
+    pub fn set_leader(&mut self, leader: Option<NodeId>) {
+        self.out.push(Command::Leader(leader));
+    }
+
+    /// Records that this node started an election.
+    pub fn election_started(&mut self) {
+        self.out.push(Command::ElectionStarted);
+    }
+
+    /// Adds a plain-language line to the event log.
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.out.push(Command::Note(text.into()));
+    }
+
+    /// A uniform random duration in `lo..=hi`.
+    pub fn random_between(&mut self, lo: Micros, hi: Micros) -> Micros {
+        self.rng.between(lo, hi)
+    }
+}
+
+/// One algorithm: the state of one node and its handlers.
+pub trait Protocol: Sized + Debug + 'static {
+    /// Messages this algorithm sends.
+    type Msg: Message;
+    /// Timers a node can arm.
+    type Timer: Copy + Eq + Debug + Hash;
+    /// State that survives a crash.
+    type Persistent: Clone + Default + Debug;
+    /// Names of the message kinds, indexed by [`Message::kind`].
+    const KINDS: &'static [&'static str];
+    /// What counts as a violation for this algorithm.
+    const SAFETY: Safety;
+    /// Whether the engine should report messages that could not be
+    /// delivered (destination down or unreachable) back to the sender.
+    const WANTS_UNDELIVERABLE: bool = false;
+
+    /// A node's state when it comes to life (fresh or recovering).
+    fn new(id: NodeId, config: &Config, persistent: &Self::Persistent) -> Self;
+    /// The node starts (at time 0 or on recovery).
+    fn on_start(&mut self, ctx: &mut Ctx<'_, Self::Msg, Self::Timer>, boot: Boot);
+    /// A message arrived.
+    fn on_message(
+        &mut self,
+        ctx: &mut Ctx<'_, Self::Msg, Self::Timer>,
+        from: NodeId,
+        msg: Self::Msg,
+    );
+    /// A timer fired.
+    fn on_timer(&mut self, ctx: &mut Ctx<'_, Self::Msg, Self::Timer>, timer: Self::Timer);
+    /// A message this node sent to `to` could not be delivered; the link
+    /// layer reports it one reply timeout after the send (like a TCP
+    /// connection timing out). Random losses are not reported.
+    fn on_undeliverable(
+        &mut self,
+        ctx: &mut Ctx<'_, Self::Msg, Self::Timer>,
+        to: NodeId,
+        msg: Self::Msg,
+    ) {
+        let _ = (ctx, to, msg);
+    }
+    /// The part of the state that survives a crash.
+    fn persistent(&self) -> Self::Persistent;
+    /// Every field of the state, for the inspector.
+    fn inspect(&self) -> Vec<(&'static str, String)>;
+}

@@ -1,0 +1,199 @@
+//! The scenario: plain data that fully determines a run (DESIGN.md,
+//! "Scenario format (v1)").
+//!
+//! [`Scenario::from_json`] is the one parser and validator shared by the CLI
+//! and the page; [`Scenario::to_json`] writes the canonical form back, so a
+//! scenario survives a round trip through a file or a share link unchanged.
+
+mod fault;
+mod fields;
+mod parse;
+pub mod query;
+mod write;
+
+pub use fault::{Fault, FaultAction, Target};
+
+use crate::time::{Micros, ms};
+use serde::Serialize;
+use std::fmt;
+
+/// The only scenario format version so far.
+pub const VERSION: u32 = 1;
+/// Largest accepted scenario text, in bytes.
+pub const MAX_SCENARIO_BYTES: usize = 64 * 1024;
+/// Largest cluster.
+pub const MAX_NODES: u32 = 1024;
+/// Most faults in one scenario.
+pub const MAX_FAULTS: usize = 1000;
+/// Latest time any scenario field may name (one day of simulated time).
+pub const MAX_TIME_US: Micros = 86_400_000_000;
+/// How long a run without `until_ms` may go before it is stopped.
+pub const DEFAULT_RUN_LIMIT_US: Micros = 60_000_000;
+
+/// Order of ids along the direction ring messages travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RingOrder {
+    /// 0, 1, 2, ... n-1, then back to 0.
+    Ascending,
+    /// n-1, n-2, ... 0, then back to n-1.
+    Descending,
+    /// A permutation drawn from the seed.
+    Random,
+}
+
+/// Which nodes start an election at time 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartSet {
+    /// Every node.
+    All,
+    /// Nobody: nodes wait for their failure detector to time out.
+    None,
+    /// Exactly these ids.
+    Ids(Vec<u32>),
+}
+
+/// Network parameters; also the payload of a `network` fault.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetworkSpec {
+    /// One-way latency is drawn uniformly from `latency_us.0..=latency_us.1`.
+    pub latency_us: (Micros, Micros),
+    /// Probability that a message is lost.
+    pub drop: f64,
+    /// Probability that a message is delivered twice.
+    pub duplicate: f64,
+}
+
+/// Timing parameters of the algorithms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimingSpec {
+    /// A follower that hears nothing from its leader for a time drawn from
+    /// this range (local clock) starts an election.
+    pub election_timeout_us: (Micros, Micros),
+    /// How often a leader sends heartbeats.
+    pub heartbeat_us: Micros,
+    /// How long a node waits for an answer (Bully's OK, a link-level
+    /// delivery) before presuming the peer dead. `None` means the default,
+    /// [`TimingSpec::reply_timeout`].
+    pub reply_timeout_us: Option<Micros>,
+}
+
+impl TimingSpec {
+    /// The reply timeout in force: the explicit value, or four times the
+    /// largest one-way latency but at least 50 ms, so that a request and
+    /// its answer fit with room to spare.
+    pub fn reply_timeout(&self, network: &NetworkSpec) -> Micros {
+        self.reply_timeout_us
+            .unwrap_or_else(|| (network.latency_us.1.saturating_mul(4)).max(ms(50)))
+    }
+}
+
+/// A complete, validated scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// Format version; always [`VERSION`].
+    pub version: u32,
+    /// Algorithm id, one of [`crate::algorithms::ids`].
+    pub algorithm: String,
+    /// Number of nodes; ids are `0..nodes` and the id is the rank.
+    pub nodes: u32,
+    /// Seed of every random choice in the run.
+    pub seed: u64,
+    /// Arrangement of the ring for ring algorithms.
+    pub ring: RingOrder,
+    /// Who starts an election at time 0.
+    pub start: StartSet,
+    /// Network parameters at time 0.
+    pub network: NetworkSpec,
+    /// Algorithm timing.
+    pub timing: TimingSpec,
+    /// Faults, applied at their times (ties in list order).
+    pub faults: Vec<Fault>,
+    /// Stop time; `None` runs until the election settles (bounded by
+    /// [`DEFAULT_RUN_LIMIT_US`]).
+    pub until_us: Option<Micros>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Self {
+            version: VERSION,
+            algorithm: "bully".to_string(),
+            nodes: 8,
+            seed: 1,
+            ring: RingOrder::Ascending,
+            start: StartSet::All,
+            network: NetworkSpec {
+                latency_us: (ms(5), ms(10)),
+                drop: 0.0,
+                duplicate: 0.0,
+            },
+            timing: TimingSpec {
+                election_timeout_us: (ms(150), ms(300)),
+                heartbeat_us: ms(50),
+                reply_timeout_us: None,
+            },
+            faults: Vec::new(),
+            until_us: None,
+        }
+    }
+}
+
+/// A problem with a scenario, naming the field at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Dotted path of the field, e.g. `network.drop` or `faults[2].crash`.
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl ScenarioError {
+    /// An error about `field`.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "scenario: {}", self.message)
+        } else {
+            write!(f, "scenario field `{}`: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl Scenario {
+    /// Parses and validates scenario JSON text.
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        parse::parse_text(text)
+    }
+
+    /// Parses and validates an already-decoded JSON value.
+    pub fn from_value(value: &serde_json::Value) -> Result<Self, ScenarioError> {
+        parse::parse_value(value)
+    }
+
+    /// The canonical JSON form (every field written out).
+    pub fn to_json(&self) -> serde_json::Value {
+        write::to_value(self)
+    }
+
+    /// The canonical JSON text, pretty-printed.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(&self.to_json()).unwrap_or_default()
+    }
+
+    /// Checks the cross-field rules (ids in range, algorithm known, ...).
+    /// Call it again after changing fields, as the CLI's overrides do.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        parse::validate(self)
+    }
+}

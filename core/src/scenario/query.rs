@@ -1,0 +1,185 @@
+//! Short, readable URL query parameters for hand-written links:
+//! `?algorithm=bully&nodes=8&seed=3&ring=descending&start=all`.
+//!
+//! Each parameter is turned into the scenario field of the same name and
+//! the result goes through the one scenario validator, so a bad value gets
+//! the same message as in a scenario file. Parameters this module does not
+//! know are left to the caller (the page's own `at`, `compare`, ...).
+
+use super::{Scenario, ScenarioError};
+use serde_json::{Map, Value, json};
+
+/// Query parameters that set scenario fields.
+pub const SCENARIO_PARAMS: &[&str] = &[
+    "algorithm",
+    "nodes",
+    "seed",
+    "ring",
+    "start",
+    "until_ms",
+    "latency_ms",
+    "drop",
+    "duplicate",
+    "election_timeout_ms",
+    "heartbeat_ms",
+    "reply_timeout_ms",
+];
+
+fn number(key: &str, text: &str) -> Result<Value, ScenarioError> {
+    let t = text.trim();
+    if let Ok(i) = t.parse::<u64>() {
+        return Ok(json!(i));
+    }
+    match t.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(json!(x)),
+        _ => Err(ScenarioError::new(
+            key,
+            format!("must be a number, got {t:?}"),
+        )),
+    }
+}
+
+/// `"5-10"`, `"5,10"` or `"7"` as a `[low, high]` pair.
+fn range(key: &str, text: &str) -> Result<Value, ScenarioError> {
+    let parts: Vec<&str> = text.split([',', '-', '~']).collect();
+    match parts.as_slice() {
+        [one] => {
+            let v = number(key, one)?;
+            Ok(json!([v.clone(), v]))
+        }
+        [lo, hi] => Ok(json!([number(key, lo)?, number(key, hi)?])),
+        _ => Err(ScenarioError::new(
+            key,
+            format!("must be a range like 5-10, got {text:?}"),
+        )),
+    }
+}
+
+/// Builds a scenario from `(key, value)` pairs (already percent-decoded),
+/// starting from the defaults. Unknown keys are ignored here.
+pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+    let mut root = Map::new();
+    let mut network = Map::new();
+    let mut timing = Map::new();
+    for (key, value) in pairs {
+        let k = key.as_str();
+        match k {
+            "algorithm" | "ring" => {
+                root.insert(k.into(), json!(value));
+            }
+            "nodes" | "seed" | "until_ms" => {
+                root.insert(k.into(), number(k, value)?);
+            }
+            "start" => {
+                let v = match value.as_str() {
+                    "all" | "none" => json!(value),
+                    "" => json!([]),
+                    list => {
+                        let ids: Result<Vec<Value>, _> =
+                            list.split(',').map(|id| number(k, id)).collect();
+                        Value::Array(ids?)
+                    }
+                };
+                root.insert(k.into(), v);
+            }
+            "latency_ms" => {
+                network.insert(k.into(), range(k, value)?);
+            }
+            "drop" | "duplicate" => {
+                network.insert(k.into(), number(k, value)?);
+            }
+            "election_timeout_ms" => {
+                timing.insert(k.into(), range(k, value)?);
+            }
+            "heartbeat_ms" | "reply_timeout_ms" => {
+                timing.insert(k.into(), number(k, value)?);
+            }
+            _ => {}
+        }
+    }
+    if !network.is_empty() {
+        root.insert("network".into(), Value::Object(network));
+    }
+    if !timing.is_empty() {
+        root.insert("timing".into(), Value::Object(timing));
+    }
+    Scenario::from_value(&Value::Object(root)).map_err(|mut e| {
+        // Name the URL parameter, not the nested scenario field.
+        if let Some(rest) = e
+            .field
+            .strip_prefix("network.")
+            .or_else(|| e.field.strip_prefix("timing."))
+        {
+            e.field = rest.to_string();
+        }
+        e
+    })
+}
+
+/// The readable query string for the parts of `s` it can express
+/// (faults and until are left to the full `#s=` link).
+pub fn to_query(s: &Scenario) -> String {
+    let start = match &s.start {
+        super::StartSet::All => "all".to_string(),
+        super::StartSet::None => "none".to_string(),
+        super::StartSet::Ids(ids) => ids.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+    };
+    let ring = match s.ring {
+        super::RingOrder::Ascending => "ascending",
+        super::RingOrder::Descending => "descending",
+        super::RingOrder::Random => "random",
+    };
+    format!(
+        "algorithm={}&nodes={}&seed={}&ring={ring}&start={start}",
+        s.algorithm, s.nodes, s.seed
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(q: &str) -> Vec<(String, String)> {
+        q.split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn readable_link() {
+        let s = from_query_pairs(&pairs(
+            "algorithm=bully&nodes=5&seed=3&ring=descending&start=0,2&latency_ms=1-4",
+        ))
+        .unwrap();
+        assert_eq!((s.algorithm.as_str(), s.nodes, s.seed), ("bully", 5, 3));
+        assert_eq!(s.start, super::super::StartSet::Ids(vec![0, 2]));
+        assert_eq!(s.network.latency_us, (1000, 4000));
+        assert_eq!(
+            from_query_pairs(&pairs(&to_query(&s))).unwrap().start,
+            s.start
+        );
+    }
+
+    #[test]
+    fn bad_values_name_the_parameter() {
+        assert_eq!(
+            from_query_pairs(&pairs("nodes=abc")).unwrap_err().field,
+            "nodes"
+        );
+        assert_eq!(
+            from_query_pairs(&pairs("nodes=0")).unwrap_err().field,
+            "nodes"
+        );
+        assert_eq!(
+            from_query_pairs(&pairs("drop=2")).unwrap_err().field,
+            "drop"
+        );
+        assert_eq!(
+            from_query_pairs(&pairs("algorithm=paxos"))
+                .unwrap_err()
+                .field,
+            "algorithm"
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! [`Scenario`] -> canonical JSON (every field written, times in ms).
+
+use super::{FaultAction, NetworkSpec, RingOrder, Scenario, StartSet, Target};
+use crate::time::Micros;
+use serde_json::{Map, Value, json};
+
+/// Microseconds as a millisecond number: whole when it is whole, so that
+/// `1000` reads back as `1000` and `1500 us` as `1.5`.
+pub fn ms_value(us: Micros) -> Value {
+    if us % 1000 == 0 {
+        json!(us / 1000)
+    } else {
+        json!(us as f64 / 1000.0)
+    }
+}
+
+fn target(t: &Target) -> Value {
+    match t {
+        Target::Node(id) => json!(id),
+        Target::Leader => json!("leader"),
+    }
+}
+
+fn network(n: &NetworkSpec) -> Value {
+    json!({
+        "latency_ms": [ms_value(n.latency_us.0), ms_value(n.latency_us.1)],
+        "drop": n.drop,
+        "duplicate": n.duplicate,
+    })
+}
+
+/// The canonical JSON value of a scenario.
+pub fn to_value(s: &Scenario) -> Value {
+    let start = match &s.start {
+        StartSet::All => json!("all"),
+        StartSet::None => json!("none"),
+        StartSet::Ids(ids) => json!(ids),
+    };
+    let ring = match s.ring {
+        RingOrder::Ascending => "ascending",
+        RingOrder::Descending => "descending",
+        RingOrder::Random => "random",
+    };
+    let mut timing = Map::new();
+    let (lo, hi) = s.timing.election_timeout_us;
+    timing.insert(
+        "election_timeout_ms".into(),
+        json!([ms_value(lo), ms_value(hi)]),
+    );
+    timing.insert("heartbeat_ms".into(), ms_value(s.timing.heartbeat_us));
+    if let Some(r) = s.timing.reply_timeout_us {
+        timing.insert("reply_timeout_ms".into(), ms_value(r));
+    }
+    let faults: Vec<Value> = s
+        .faults
+        .iter()
+        .map(|fault| {
+            let mut m = Map::new();
+            m.insert("at_ms".into(), ms_value(fault.at_us));
+            let key = fault.action.key().to_string();
+            match &fault.action {
+                FaultAction::Crash(t) | FaultAction::Recover(t) => {
+                    m.insert(key, target(t));
+                }
+                FaultAction::Pause { node, for_us } => {
+                    m.insert(key, target(node));
+                    m.insert("for_ms".into(), ms_value(*for_us));
+                }
+                FaultAction::Clock {
+                    node,
+                    offset_us,
+                    drift,
+                } => {
+                    m.insert(key, target(node));
+                    let offset = if offset_us % 1000 == 0 {
+                        json!(offset_us / 1000)
+                    } else {
+                        json!(*offset_us as f64 / 1000.0)
+                    };
+                    m.insert("offset_ms".into(), offset);
+                    m.insert("drift".into(), json!(drift));
+                }
+                FaultAction::Partition(groups) => {
+                    m.insert(key, json!(groups));
+                }
+                FaultAction::Heal => {
+                    m.insert(key, json!(true));
+                }
+                FaultAction::Slow { node, extra_us } => {
+                    m.insert(key, target(node));
+                    m.insert("extra_ms".into(), ms_value(*extra_us));
+                }
+                FaultAction::Flaky {
+                    node,
+                    period_us,
+                    down_us,
+                    for_us,
+                } => {
+                    m.insert(key, target(node));
+                    m.insert("period_ms".into(), ms_value(*period_us));
+                    m.insert("down_ms".into(), ms_value(*down_us));
+                    if let Some(f) = for_us {
+                        m.insert("for_ms".into(), ms_value(*f));
+                    }
+                }
+                FaultAction::Cut { from, to } | FaultAction::Uncut { from, to } => {
+                    m.insert(key, json!([from, to]));
+                }
+                FaultAction::Network(n) => {
+                    m.insert(key, network(n));
+                }
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("version".into(), json!(s.version));
+    out.insert("algorithm".into(), json!(s.algorithm));
+    out.insert("nodes".into(), json!(s.nodes));
+    out.insert("seed".into(), json!(s.seed));
+    out.insert("ring".into(), json!(ring));
+    out.insert("start".into(), start);
+    out.insert("network".into(), network(&s.network));
+    out.insert("timing".into(), Value::Object(timing));
+    out.insert("faults".into(), Value::Array(faults));
+    if let Some(u) = s.until_us {
+        out.insert("until_ms".into(), ms_value(u));
+    }
+    Value::Object(out)
+}

@@ -1,0 +1,224 @@
+//! [`Simulation`]: one object-safe handle over an engine of any algorithm,
+//! used by the CLI and the wasm page alike, and [`RunSummary`], the result
+//! of a run (the `election run --json` contract).
+
+use crate::checks::Violation;
+use crate::engine::{Engine, Flight, NodeView};
+use crate::metrics::Metrics;
+use crate::protocol::{NodeId, Protocol};
+use crate::scenario::Scenario;
+use crate::time::{Micros, to_ms};
+use crate::trace::TraceEvent;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Message counts of a run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MessageCounts {
+    /// Sent (each send once, dropped ones included).
+    pub sent: u64,
+    /// Copies handed to a receiver.
+    pub delivered: u64,
+    /// Copies lost.
+    pub dropped: u64,
+    /// Extra copies made by duplication.
+    pub duplicated: u64,
+    /// Copies still travelling at the end.
+    pub in_flight: u64,
+    /// Sent with purpose election.
+    pub election: u64,
+    /// Sent with purpose background.
+    pub background: u64,
+    /// Sent, by kind (every kind of the algorithm, zeros included).
+    pub by_kind: BTreeMap<String, u64>,
+}
+
+/// A violation as reported.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ViolationReport {
+    /// When, ms.
+    pub at_ms: f64,
+    /// Property name.
+    pub property: String,
+    /// What happened.
+    pub detail: String,
+    /// Nodes involved.
+    pub nodes: Vec<NodeId>,
+}
+
+/// Everything a run reports.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RunSummary {
+    /// Algorithm id.
+    pub algorithm: String,
+    /// Number of nodes.
+    pub nodes: u32,
+    /// Seed.
+    pub seed: u64,
+    /// When the run ended (or now, if it has not), ms.
+    pub end_ms: f64,
+    /// The one live leader at the end, if exactly one node leads.
+    pub leader: Option<NodeId>,
+    /// Every live leader at the end.
+    pub leaders: Vec<NodeId>,
+    /// When the first node became leader, ms.
+    pub first_leader_ms: Option<f64>,
+    /// Message counts.
+    pub messages: MessageCounts,
+    /// Elections started.
+    pub elections: u64,
+    /// Leadership handovers.
+    pub leader_changes: u64,
+    /// Time with more than one leader, ms.
+    pub split_brain_ms: f64,
+    /// Time with no leader, ms.
+    pub leaderless_ms: f64,
+    /// Failed property checks.
+    pub violations: Vec<ViolationReport>,
+    /// Events processed.
+    pub events: u64,
+    /// Whether the run settled (every live node follows its component's
+    /// one leader, nothing pending) at its end.
+    pub settled: bool,
+    /// Whether the run was cut short by the event limit.
+    pub truncated: bool,
+    /// Stable hash of the trace, 16 hex digits.
+    pub trace_hash: String,
+}
+
+/// A running simulation of any algorithm.
+pub trait Simulation {
+    /// The scenario.
+    fn scenario(&self) -> &Scenario;
+    /// Ring order (position -> id), for drawing ring layouts.
+    fn ring(&self) -> &[NodeId];
+    /// Message kind names of this algorithm.
+    fn kinds(&self) -> &'static [&'static str];
+    /// Current true time.
+    fn now_us(&self) -> Micros;
+    /// Time of the next event.
+    fn next_time_us(&self) -> Option<Micros>;
+    /// Processes one event; false when none is left.
+    fn step(&mut self) -> bool;
+    /// Processes every event up to and including `t`.
+    fn run_until(&mut self, t: Micros);
+    /// Runs to the scenario's end (see [`Engine::run_to_end`]).
+    fn run_to_end(&mut self) -> Micros;
+    /// Counters so far.
+    fn metrics(&self) -> &Metrics;
+    /// Violations so far.
+    fn violations(&self) -> &[Violation];
+    /// Recorded trace events.
+    fn trace(&self) -> &[TraceEvent];
+    /// Nodes as the page draws them.
+    fn node_views(&self) -> Vec<NodeView>;
+    /// Messages on the wire (recording runs only).
+    fn flights(&self) -> Vec<Flight>;
+    /// Every field of one node.
+    fn inspect(&self, node: NodeId) -> Vec<(String, String)>;
+    /// The summary so far (final once the run ended).
+    fn summary(&mut self) -> RunSummary;
+}
+
+impl<P: Protocol> Simulation for Engine<P> {
+    fn scenario(&self) -> &Scenario {
+        Engine::scenario(self)
+    }
+    fn ring(&self) -> &[NodeId] {
+        &self.config().ring
+    }
+    fn kinds(&self) -> &'static [&'static str] {
+        P::KINDS
+    }
+    fn now_us(&self) -> Micros {
+        self.now()
+    }
+    fn next_time_us(&self) -> Option<Micros> {
+        self.next_time()
+    }
+    fn step(&mut self) -> bool {
+        Engine::step(self)
+    }
+    fn run_until(&mut self, t: Micros) {
+        Engine::run_until(self, t);
+    }
+    fn run_to_end(&mut self) -> Micros {
+        Engine::run_to_end(self)
+    }
+    fn metrics(&self) -> &Metrics {
+        Engine::metrics(self)
+    }
+    fn violations(&self) -> &[Violation] {
+        Engine::violations(self)
+    }
+    fn trace(&self) -> &[TraceEvent] {
+        Engine::trace(self)
+    }
+    fn node_views(&self) -> Vec<NodeView> {
+        Engine::node_views(self)
+    }
+    fn flights(&self) -> Vec<Flight> {
+        Engine::flights(self).copied().collect()
+    }
+    fn inspect(&self, node: NodeId) -> Vec<(String, String)> {
+        Engine::inspect(self, node)
+    }
+    fn summary(&mut self) -> RunSummary {
+        let settled = self.settled();
+        let m = self.metrics();
+        let s = Engine::scenario(self);
+        let leaders = self.leaders().to_vec();
+        RunSummary {
+            algorithm: s.algorithm.clone(),
+            nodes: s.nodes,
+            seed: s.seed,
+            end_ms: to_ms(self.end_us().unwrap_or(self.now())),
+            leader: if leaders.len() == 1 {
+                Some(leaders[0])
+            } else {
+                None
+            },
+            leaders,
+            first_leader_ms: m.first_leader_us.map(to_ms),
+            messages: MessageCounts {
+                sent: m.sent,
+                delivered: m.delivered,
+                dropped: m.dropped,
+                duplicated: m.duplicated,
+                in_flight: m.in_flight,
+                election: m.election,
+                background: m.background,
+                by_kind: P::KINDS
+                    .iter()
+                    .zip(&m.by_kind)
+                    .map(|(k, &c)| (k.to_string(), c))
+                    .collect(),
+            },
+            elections: m.elections,
+            leader_changes: m.leader_changes,
+            split_brain_ms: to_ms(m.split_brain_us),
+            leaderless_ms: to_ms(m.leaderless_us),
+            violations: self
+                .violations()
+                .iter()
+                .map(|v| ViolationReport {
+                    at_ms: to_ms(v.at_us),
+                    property: v.property.to_string(),
+                    detail: v.detail.clone(),
+                    nodes: v.nodes.clone(),
+                })
+                .collect(),
+            events: m.events,
+            settled,
+            truncated: self.truncated(),
+            trace_hash: format!("{:016x}", self.trace_hash()),
+        }
+    }
+}
+
+/// Builds and runs `scenario` to its end, returning the summary.
+pub fn run(scenario: &Scenario) -> RunSummary {
+    let mut sim = crate::algorithms::build(scenario, false);
+    sim.run_to_end();
+    sim.summary()
+}

@@ -1,0 +1,367 @@
+//! The structured trace of a run, its stable hash, and a plain-text
+//! rendering for golden files and the event log.
+//!
+//! The hash is computed for every run whether or not the events are kept,
+//! from integers only (times, ids, kinds, and the derived `Hash` of each
+//! message and timer fed through [`TraceHasher`], which writes every integer
+//! as 8 little-endian bytes whatever the platform's word size), so the same
+//! scenario gives the same hash natively and in wasm.
+
+use crate::network::DropReason;
+use crate::protocol::{NodeId, Purpose, Role};
+use crate::time::{Micros, to_ms};
+use serde::Serialize;
+use std::hash::Hasher;
+
+/// A stable 64-bit FNV-1a hasher with platform-independent integer writes.
+#[derive(Debug, Clone)]
+pub struct TraceHasher(u64);
+
+impl Default for TraceHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for TraceHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        // One multiply per word instead of eight; still a fixed function.
+        self.0 = (self.0 ^ x).wrapping_mul(0x0000_0100_0000_01b3);
+        self.0 ^= self.0 >> 29;
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as i64 as u64);
+    }
+}
+
+/// One thing that happened.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A node started.
+    Start {
+        /// The node.
+        node: NodeId,
+        /// Whether it starts an election at once.
+        initiate: bool,
+    },
+    /// A message left its sender.
+    Send {
+        /// Message id (copies of a duplicated message share it).
+        id: u64,
+        /// Sender.
+        from: NodeId,
+        /// Receiver.
+        to: NodeId,
+        /// Kind name.
+        kind: &'static str,
+        /// Election or background.
+        purpose: Purpose,
+        /// When it arrives (or is lost).
+        arrive_us: Micros,
+        /// Whether this is the extra copy of a duplicated message.
+        duplicate: bool,
+        /// The payload, readable.
+        detail: String,
+    },
+    /// A message was handed to its receiver.
+    Deliver {
+        /// Message id.
+        id: u64,
+        /// Sender.
+        from: NodeId,
+        /// Receiver.
+        to: NodeId,
+        /// Kind name.
+        kind: &'static str,
+    },
+    /// A message was lost.
+    Drop {
+        /// Message id.
+        id: u64,
+        /// Sender.
+        from: NodeId,
+        /// Receiver.
+        to: NodeId,
+        /// Kind name.
+        kind: &'static str,
+        /// Why.
+        reason: DropReason,
+    },
+    /// The sender learned that a message could not be delivered.
+    Undeliverable {
+        /// The sender.
+        node: NodeId,
+        /// The unreachable receiver.
+        to: NodeId,
+        /// Kind name.
+        kind: &'static str,
+    },
+    /// A timer fired.
+    Timer {
+        /// The node.
+        node: NodeId,
+        /// Which timer.
+        timer: String,
+    },
+    /// A node's role changed.
+    Role {
+        /// The node.
+        node: NodeId,
+        /// New role.
+        role: Role,
+        /// Term, if the algorithm has terms.
+        term: Option<u64>,
+    },
+    /// A node's belief about the leader changed.
+    Leader {
+        /// The node.
+        node: NodeId,
+        /// Whom it believes leads.
+        leader: Option<NodeId>,
+    },
+    /// A node started an election.
+    Election {
+        /// The node.
+        node: NodeId,
+    },
+    /// A node crashed.
+    Crash {
+        /// The node.
+        node: NodeId,
+    },
+    /// A node recovered.
+    Recover {
+        /// The node.
+        node: NodeId,
+    },
+    /// A node was paused.
+    Pause {
+        /// The node.
+        node: NodeId,
+        /// When it resumes.
+        until_us: Micros,
+    },
+    /// A paused node resumed.
+    Resume {
+        /// The node.
+        node: NodeId,
+    },
+    /// A node's clock was set.
+    Clock {
+        /// The node.
+        node: NodeId,
+        /// New offset.
+        offset_us: i64,
+        /// New drift.
+        drift: f64,
+    },
+    /// A node became slow (or fast again, with 0).
+    Slow {
+        /// The node.
+        node: NodeId,
+        /// Extra delay per message.
+        extra_us: Micros,
+    },
+    /// The network split.
+    Partition {
+        /// Group of each node.
+        groups: Vec<Vec<NodeId>>,
+    },
+    /// The network healed.
+    Heal,
+    /// A one-way link was cut.
+    Cut {
+        /// Sender side.
+        from: NodeId,
+        /// Receiver side.
+        to: NodeId,
+    },
+    /// A one-way link was restored.
+    Uncut {
+        /// Sender side.
+        from: NodeId,
+        /// Receiver side.
+        to: NodeId,
+    },
+    /// Network parameters changed.
+    Network {
+        /// Latency range, ms.
+        latency_ms: (f64, f64),
+        /// Loss probability.
+        drop: f64,
+        /// Duplication probability.
+        duplicate: f64,
+    },
+    /// A fault had nothing to act on (e.g. "crash the leader" with none).
+    FaultSkipped {
+        /// What was skipped and why.
+        detail: String,
+    },
+    /// A plain-language remark from a node.
+    Note {
+        /// The node.
+        node: NodeId,
+        /// The remark.
+        text: String,
+    },
+    /// A property check failed.
+    Violation {
+        /// Property name.
+        property: &'static str,
+        /// What happened.
+        detail: String,
+        /// Nodes involved.
+        nodes: Vec<NodeId>,
+    },
+}
+
+/// An event and its true time.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceEvent {
+    /// True time, microseconds.
+    pub at_us: Micros,
+    /// What happened.
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+fn node_list(nodes: &[NodeId]) -> String {
+    nodes
+        .iter()
+        .map(|n| format!("n{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Event {
+    /// One line of plain language.
+    pub fn describe(&self) -> String {
+        match self {
+            Event::Start {
+                node,
+                initiate: true,
+            } => format!("n{node} starts and calls an election"),
+            Event::Start {
+                node,
+                initiate: false,
+            } => format!("n{node} starts and waits for a leader"),
+            Event::Send {
+                from,
+                to,
+                detail,
+                duplicate,
+                ..
+            } => {
+                let copy = if *duplicate { " (duplicate copy)" } else { "" };
+                format!("n{from} -> n{to}  {detail}{copy}")
+            }
+            Event::Deliver { from, to, kind, .. } => format!("n{to} receives {kind} from n{from}"),
+            Event::Drop {
+                from,
+                to,
+                kind,
+                reason,
+                ..
+            } => {
+                let why = match reason {
+                    DropReason::Lost => "lost by the network",
+                    DropReason::Partition => "blocked by the partition",
+                    DropReason::LinkCut => "blocked by a cut link",
+                    DropReason::NodeDown => "not received: the receiver is down",
+                };
+                format!("{kind} n{from} -> n{to} {why}")
+            }
+            Event::Undeliverable { node, to, kind } => {
+                format!("n{node} gives up on its {kind} to n{to}: no answer from the link")
+            }
+            Event::Timer { node, timer } => format!("n{node}: timer {timer} fires"),
+            Event::Role { node, role, term } => match term {
+                Some(t) => format!("n{node} becomes {role:?} in term {t}").to_lowercase(),
+                None => format!("n{node} becomes {role:?}").to_lowercase(),
+            },
+            Event::Leader {
+                node,
+                leader: Some(l),
+            } => format!("n{node} now follows n{l}"),
+            Event::Leader { node, leader: None } => format!("n{node} knows no leader"),
+            Event::Election { node } => format!("n{node} starts an election"),
+            Event::Crash { node } => format!("n{node} crashes"),
+            Event::Recover { node } => format!("n{node} recovers"),
+            Event::Pause { node, until_us } => {
+                format!("n{node} pauses until {} ms", to_ms(*until_us))
+            }
+            Event::Resume { node } => format!("n{node} resumes"),
+            Event::Clock {
+                node,
+                offset_us,
+                drift,
+            } => format!(
+                "n{node}'s clock is set to offset {} ms, drift {drift}",
+                *offset_us as f64 / 1000.0
+            ),
+            Event::Slow { node, extra_us } => {
+                format!("n{node} handles each message {} ms late", to_ms(*extra_us))
+            }
+            Event::Partition { groups } => {
+                let parts: Vec<String> = groups
+                    .iter()
+                    .map(|g| format!("{{{}}}", node_list(g)))
+                    .collect();
+                format!("network splits into {}", parts.join(" | "))
+            }
+            Event::Heal => "network heals".to_string(),
+            Event::Cut { from, to } => format!("link n{from} -> n{to} is cut"),
+            Event::Uncut { from, to } => format!("link n{from} -> n{to} is restored"),
+            Event::Network {
+                latency_ms,
+                drop,
+                duplicate,
+            } => format!(
+                "network: latency {}-{} ms, drop {drop}, duplicate {duplicate}",
+                latency_ms.0, latency_ms.1
+            ),
+            Event::FaultSkipped { detail } => detail.clone(),
+            Event::Note { node, text } => format!("n{node}: {text}"),
+            Event::Violation {
+                property, detail, ..
+            } => format!("VIOLATION {property}: {detail}"),
+        }
+    }
+}
+
+/// Renders events as readable text, one per line: `   12.345 ms  ...`.
+pub fn render_text(events: &[TraceEvent]) -> String {
+    let mut out = String::new();
+    for e in events {
+        out.push_str(&format!(
+            "{:>10.3} ms  {}\n",
+            to_ms(e.at_us),
+            e.event.describe()
+        ));
+    }
+    out
+}

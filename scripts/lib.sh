@@ -1,0 +1,149 @@
+# shellcheck shell=bash disable=SC2034  # variables are used by the scripts that source this
+# Shared helpers for the project's scripts. Source it, do not run it:
+#
+#   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+#
+# It defines REPO_ROOT, the pinned tool versions, logging helpers and
+# `wasm_cargo`, which runs cargo for the wasm32-unknown-unknown target with
+# the right toolchain (see wasm_toolchain_detect below).
+
+# Pinned versions. WASM_BINDGEN_VERSION must equal the `wasm-bindgen` crate
+# version in Cargo.lock (the crate is pinned with `=` in web/Cargo.toml).
+WASM_BINDGEN_VERSION="0.2.130"
+WASM_TARGET="wasm32-unknown-unknown"
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export REPO_ROOT
+
+# Separate target dir for the wasm build, so the wasm toolchain (possibly
+# Debian's rustc 1.96) and the native rustup toolchain do not invalidate each
+# other's build cache in target/.
+WASM_TARGET_DIR="$REPO_ROOT/target/wasm"
+
+# Debian's rustc (fallback toolchain) and where its wasm32 std is installed.
+DEBIAN_RUSTC="/usr/bin/rustc"
+DEBIAN_CARGO="/usr/bin/cargo"
+DEBIAN_WASM_LIBDIR="/usr/lib/rustlib/$WASM_TARGET/lib"
+DEBIAN_WASM_STAMP="$DEBIAN_WASM_LIBDIR/.election-std-stamp"
+
+# rustup's cargo/rustc live here; make sure they are on PATH (and first,
+# ahead of Debian's /usr/bin/cargo, for the native build).
+if [[ -d "$HOME/.cargo/bin" ]]; then
+    case ":$PATH:" in
+        *":$HOME/.cargo/bin:"*) ;;
+        *) export PATH="$HOME/.cargo/bin:$PATH" ;;
+    esac
+fi
+
+: "${LOG_TAG:=$(basename "${0:-script}" .sh)}"
+
+log() { printf '[%s] %s\n' "$LOG_TAG" "$*" >&2; }
+warn() { printf '[%s] WARNING: %s\n' "$LOG_TAG" "$*" >&2; }
+die() {
+    printf '[%s] ERROR: %s\n' "$LOG_TAG" "$*" >&2
+    exit 1
+}
+
+# Run as root, or through sudo when not root.
+as_root() {
+    if [[ $(id -u) -eq 0 ]]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        die "need root (or sudo) for: $*"
+    fi
+}
+
+# Whether rustup's active toolchain has the wasm32 target installed.
+rustup_has_wasm_target() {
+    command -v rustup >/dev/null 2>&1 &&
+        rustup target list --installed 2>/dev/null | grep -qx "$WASM_TARGET"
+}
+
+# Whether Debian's rustc has a wasm32 std (built by setup.sh) that matches
+# the installed rustc version.
+debian_wasm_std_ok() {
+    [[ -x "$DEBIAN_RUSTC" && -x "$DEBIAN_CARGO" && -f "$DEBIAN_WASM_STAMP" ]] || return 1
+    compgen -G "$DEBIAN_WASM_LIBDIR/libstd-*.rlib" >/dev/null || return 1
+    [[ "$("$DEBIAN_RUSTC" -vV 2>/dev/null)" == "$(cat "$DEBIAN_WASM_STAMP")" ]]
+}
+
+# Path of a wasm linker for Debian's rustc (which does not ship rust-lld):
+# rustup's rust-lld first, then LLVM's wasm-ld from Debian's lld packages.
+find_wasm_linker() {
+    local sysroot cand
+    if command -v rustup >/dev/null 2>&1; then
+        for sysroot in "$(rustup run stable rustc --print sysroot 2>/dev/null)" \
+            "$(rustc --print sysroot 2>/dev/null)"; do
+            cand="$sysroot/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld"
+            if [[ -n "$sysroot" && -x "$cand" ]]; then
+                printf '%s\n' "$cand"
+                return 0
+            fi
+        done
+    fi
+    for cand in wasm-ld-19 wasm-ld; do
+        if command -v "$cand" >/dev/null 2>&1; then
+            command -v "$cand"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Decide which toolchain builds wasm and set WASM_TOOLCHAIN to `rustup` or
+# `debian` (WASM_LINKER too, for debian). ELECTION_WASM_TOOLCHAIN=rustup|debian
+# forces a choice; the default `auto` prefers rustup's target.
+# Returns 1 when no wasm toolchain is ready (run scripts/setup.sh).
+wasm_toolchain_detect() {
+    local want="${ELECTION_WASM_TOOLCHAIN:-auto}"
+    WASM_TOOLCHAIN=""
+    WASM_LINKER=""
+    case "$want" in
+        auto | rustup)
+            if rustup_has_wasm_target; then
+                WASM_TOOLCHAIN=rustup
+                return 0
+            fi
+            [[ "$want" == rustup ]] && return 1
+            ;;
+        debian) ;;
+        *) die "ELECTION_WASM_TOOLCHAIN must be auto, rustup or debian (got '$want')" ;;
+    esac
+    if debian_wasm_std_ok && WASM_LINKER="$(find_wasm_linker)"; then
+        WASM_TOOLCHAIN=debian
+        return 0
+    fi
+    return 1
+}
+
+# Run cargo for the wasm target with the detected toolchain. The caller
+# passes `--target wasm32-unknown-unknown` itself. The linker override only
+# applies to the wasm32 target (build scripts and proc macros still link
+# natively with cc).
+#   rustup: cargo (rustup proxy) as is.
+#   debian: PATH=/usr/bin:$PATH, RUSTC=/usr/bin/rustc, /usr/bin/cargo,
+#           CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=<rust-lld>.
+wasm_cargo() {
+    [[ -n "${WASM_TOOLCHAIN:-}" ]] || wasm_toolchain_detect ||
+        die "no wasm32 toolchain is set up; run scripts/setup.sh"
+    case "$WASM_TOOLCHAIN" in
+        rustup) cargo "$@" ;;
+        debian)
+            env PATH="/usr/bin:$PATH" \
+                RUSTC="$DEBIAN_RUSTC" \
+                RUSTDOC=/usr/bin/rustdoc \
+                CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$WASM_LINKER" \
+                "$DEBIAN_CARGO" "$@"
+            ;;
+    esac
+}
+
+# Print "<raw> bytes, <gzip> gzipped" for a file.
+file_sizes() {
+    local raw gz
+    raw=$(stat -c %s "$1")
+    gz=$(gzip -9 -c "$1" | wc -c)
+    printf '%8d bytes raw, %8d bytes gzip -9  %s\n' "$raw" "$gz" "${1#"$REPO_ROOT"/}"
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The project's full check, as CI runs it (.ci/run):
+#   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
+#   wasm build -> browser tests (node --test tests/browser/ against a local
+#   python http.server).
+# Every step runs even when an earlier one failed (except that the browser
+# tests need the wasm build); the exit code is non-zero if any step failed.
+set -euo pipefail
+LOG_TAG="test"
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_ROOT"
+
+T0=$SECONDS
+bash scripts/setup.sh || die "setup failed"
+
+FAILED=()
+PASSED=()
+run_step() {
+    local name="$1" t0=$SECONDS rc=0
+    shift
+    log "==> $name: $*"
+    "$@" || rc=$?
+    if [[ $rc -eq 0 ]]; then
+        PASSED+=("$name")
+        log "<== $name: ok ($((SECONDS - t0)) s)"
+    else
+        FAILED+=("$name")
+        log "<== $name: FAILED with exit code $rc ($((SECONDS - t0)) s)"
+    fi
+    return $rc
+}
+
+run_step fmt cargo fmt --all --check || true
+run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
+run_step cargo-test cargo test --workspace || true
+
+SERVER_PID=""
+cleanup() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT
+
+browser_tests() {
+    local port base
+    if ! compgen -G "tests/browser/*.test.js" >/dev/null; then
+        log "no tests/browser/*.test.js found"
+        return 1
+    fi
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    base="http://127.0.0.1:$port"
+    python3 -m http.server "$port" --bind 127.0.0.1 --directory "$REPO_ROOT" \
+        >"$REPO_ROOT/target/http-server.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do
+        if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "$base/" 2>/dev/null; then
+            break
+        fi
+        kill -0 "$SERVER_PID" 2>/dev/null || {
+            cat "$REPO_ROOT/target/http-server.log" >&2
+            return 1
+        }
+        sleep 0.1
+    done
+    log "http.server on $base (pid $SERVER_PID)"
+    BASE_URL="$base" node --test tests/browser/
+}
+
+mkdir -p target
+if run_step build-wasm bash scripts/build-wasm.sh; then
+    run_step browser-tests browser_tests || true
+else
+    FAILED+=("browser-tests (not run: wasm build failed)")
+fi
+
+log "passed: ${PASSED[*]:-none}"
+if [[ ${#FAILED[@]} -gt 0 ]]; then
+    log "FAILED: ${FAILED[*]}"
+    log "total $((SECONDS - T0)) s"
+    exit 1
+fi
+log "all steps passed in $((SECONDS - T0)) s"

@@ -1,0 +1,78 @@
+// Shared helpers for the browser tests (run with `node --test tests/browser/`;
+// scripts/test.sh serves the repo root and sets BASE_URL).
+import { chromium } from 'playwright-core';
+
+/** Debian's Chromium, installed by scripts/setup.sh. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * Flags for headless Chromium on these machines (run as root, no network
+ * but loopback). Playwright adds --headless and its own temporary
+ * --user-data-dir.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Launches headless Chromium through playwright-core. Close it with
+ * `await browser.close()` (e.g. in an `after` hook).
+ * @param {import('playwright-core').LaunchOptions} [options] extra options
+ * @returns {Promise<import('playwright-core').Browser>}
+ */
+export async function launchBrowser(options = {}) {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    ...options,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+  });
+}
+
+/**
+ * Base URL of the served repo root, without a trailing slash
+ * (BASE_URL, default http://127.0.0.1:8000).
+ * @returns {string}
+ */
+export function baseUrl() {
+  return (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
+}
+
+/**
+ * Collects uncaught page errors, console errors and failed HTTP responses
+ * (status >= 400, or no response) of a page, so a test can assert that none
+ * happened: `const errors = collectErrors(page); ...;
+ * assert.deepEqual(errors, [])`. The browser's automatic /favicon.ico
+ * request is ignored (a page can avoid it with `<link rel="icon" href="data:,">`).
+ * @param {import('playwright-core').Page} page
+ * @returns {string[]} live array, filled as errors happen
+ */
+export function collectErrors(page) {
+  const errors = [];
+  const isFavicon = (url) => new URL(url).pathname === '/favicon.ico';
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    // "Failed to load resource" carries no URL; the response handlers below
+    // report those with their URL instead.
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) {
+      errors.push(`console.error: ${msg.text()}`);
+    }
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400 && !isFavicon(res.url())) {
+      errors.push(`HTTP ${res.status()}: ${res.url()}`);
+    }
+  });
+  page.on('requestfailed', (req) => {
+    if (!isFavicon(req.url())) {
+      errors.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+    }
+  });
+  return errors;
+}
