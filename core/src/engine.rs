@@ -25,6 +25,16 @@ use std::hash::{Hash, Hasher};
 /// Most events one run may process before it is cut short.
 pub const MAX_EVENTS: u64 = 50_000_000;
 
+/// `ELECTION(3)` from kind `ELECTION` and `Election(3)`: the kind name
+/// plus whatever payload the message's Debug form shows.
+fn describe_message<M: std::fmt::Debug>(kind: &str, msg: &M) -> String {
+    let debug = format!("{msg:?}");
+    match debug.find(['(', ' ', '{']) {
+        Some(i) => format!("{kind}{}", debug[i..].trim_start()),
+        None => kind.to_string(),
+    }
+}
+
 /// What the engine schedules.
 enum Ev<M, T> {
     Start(NodeId),
@@ -786,7 +796,7 @@ impl<P: Protocol> Engine<P> {
             } else {
                 self.network.blocked(from, to)
             };
-            let arrive = self.now + self.network.latency(&mut self.rng);
+            let arrive = self.network.arrival(&mut self.rng, self.now, from, to);
             if copy == 1 {
                 self.metrics.duplicated += 1;
             }
@@ -807,7 +817,7 @@ impl<P: Protocol> Engine<P> {
                     purpose,
                     arrive_us: arrive,
                     duplicate: copy == 1,
-                    detail: format!("{msg:?}"),
+                    detail: describe_message(P::KINDS[kind], &msg),
                 });
                 self.flights.insert(
                     id * 2 + copy,

@@ -31,6 +31,10 @@ pub struct Network {
     pub group: Vec<u32>,
     /// Cut one-way links `(from, to)`.
     pub cuts: BTreeSet<(NodeId, NodeId)>,
+    /// Latest arrival time scheduled on each link, `from * n + to`, for
+    /// FIFO links (allocated on first use).
+    last_arrival: Vec<Micros>,
+    n: usize,
 }
 
 impl Network {
@@ -40,7 +44,26 @@ impl Network {
             spec,
             group: vec![0; n as usize],
             cuts: BTreeSet::new(),
+            last_arrival: Vec::new(),
+            n: n as usize,
         }
+    }
+
+    /// The arrival time of a message sent at `now` from `from` to `to`:
+    /// a drawn latency, pushed back on FIFO links so it does not overtake
+    /// an earlier message on the same link (equal times keep send order).
+    pub fn arrival(&mut self, rng: &mut SimRng, now: Micros, from: NodeId, to: NodeId) -> Micros {
+        let at = now + self.latency(rng);
+        if !self.spec.fifo {
+            return at;
+        }
+        if self.last_arrival.is_empty() {
+            self.last_arrival = vec![0; self.n * self.n];
+        }
+        let slot = &mut self.last_arrival[from as usize * self.n + to as usize];
+        let at = at.max(*slot);
+        *slot = at;
+        at
     }
 
     /// Draws a one-way latency.

@@ -274,3 +274,48 @@ pub trait Protocol: Sized + Debug + 'static {
     /// Every field of the state, for the inspector.
     fn inspect(&self) -> Vec<(&'static str, String)>;
 }
+
+/// Helpers for handler unit tests: feed one event, get the commands.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::rng::Stream;
+
+    /// Runs `handler` on `node` with a fresh context at local time 0 and
+    /// returns the commands it pushed.
+    pub fn commands<P: Protocol>(
+        node: &mut P,
+        id: NodeId,
+        config: &Config,
+        handler: impl FnOnce(&mut P, &mut Ctx<'_, P::Msg, P::Timer>),
+    ) -> Vec<Command<P::Msg, P::Timer>> {
+        let mut rng = SimRng::new(1, Stream::Engine);
+        let mut out = Vec::new();
+        let mut ctx = Ctx {
+            id,
+            config,
+            local_now_us: 0,
+            rng: &mut rng,
+            out: &mut out,
+        };
+        handler(node, &mut ctx);
+        out
+    }
+
+    /// Just the messages sent, as (to, msg).
+    pub fn sends<M: Clone, T>(commands: &[Command<M, T>]) -> Vec<(NodeId, M)> {
+        commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Send { to, msg } => Some((*to, msg.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The config of an `n`-node default scenario with the given ring.
+    pub fn config(n: u32, ring: &str) -> Config {
+        let s = Scenario::from_json(&format!(r#"{{"nodes":{n},"ring":"{ring}"}}"#)).unwrap();
+        Config::from_scenario(&s)
+    }
+}

@@ -292,3 +292,89 @@ impl Protocol for ChangRoberts {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! One event in, the exact commands out (Chang & Roberts 1979).
+    use super::*;
+    use crate::protocol::testing::{commands, config, sends};
+
+    fn node(id: NodeId, n: u32) -> (ChangRoberts, Config) {
+        let c = config(n, "ascending");
+        (ChangRoberts::new(id, &c, &()), c)
+    }
+
+    #[test]
+    fn an_initiator_sends_its_id_to_its_successor() {
+        let (mut r, c) = node(2, 5);
+        let out = commands(&mut r, 2, &c, |r, ctx| {
+            r.on_start(ctx, Boot::Fresh { initiate: true })
+        });
+        assert_eq!(sends(&out), vec![(3, Msg::Election(2))]);
+        assert!(r.participant);
+    }
+
+    #[test]
+    fn a_larger_id_is_forwarded() {
+        let (mut r, c) = node(2, 5);
+        let out = commands(&mut r, 2, &c, |r, ctx| {
+            r.on_message(ctx, 1, Msg::Election(4))
+        });
+        assert_eq!(sends(&out), vec![(3, Msg::Election(4))]);
+    }
+
+    #[test]
+    fn a_smaller_id_is_replaced_once_then_swallowed() {
+        let (mut r, c) = node(2, 5);
+        let out = commands(&mut r, 2, &c, |r, ctx| {
+            r.on_message(ctx, 1, Msg::Election(0))
+        });
+        assert_eq!(sends(&out), vec![(3, Msg::Election(2))]);
+        let out = commands(&mut r, 2, &c, |r, ctx| {
+            r.on_message(ctx, 1, Msg::Election(1))
+        });
+        assert!(sends(&out).is_empty());
+    }
+
+    #[test]
+    fn own_id_back_means_victory_and_one_elected_lap() {
+        let (mut r, c) = node(4, 5);
+        let out = commands(&mut r, 4, &c, |r, ctx| {
+            r.on_message(ctx, 3, Msg::Election(4))
+        });
+        assert_eq!(sends(&out), vec![(0, Msg::Elected(4))]);
+        assert!(r.leading);
+        let out = commands(&mut r, 4, &c, |r, ctx| {
+            r.on_message(ctx, 3, Msg::Elected(4))
+        });
+        assert!(sends(&out).is_empty(), "the lap ends at the winner");
+    }
+
+    #[test]
+    fn elected_is_recorded_and_forwarded() {
+        let (mut r, c) = node(1, 5);
+        let out = commands(&mut r, 1, &c, |r, ctx| {
+            r.on_message(ctx, 0, Msg::Elected(4))
+        });
+        assert_eq!(sends(&out), vec![(2, Msg::Elected(4))]);
+        assert_eq!(r.leader, Some(4));
+    }
+
+    #[test]
+    fn a_dead_successor_is_skipped() {
+        let (mut r, c) = node(1, 5);
+        let out = commands(&mut r, 1, &c, |r, ctx| {
+            r.on_undeliverable(ctx, 2, Msg::Election(4))
+        });
+        assert_eq!(sends(&out), vec![(3, Msg::Election(4))]);
+    }
+
+    #[test]
+    fn a_message_of_the_dead_node_dies_and_a_new_election_starts() {
+        let (mut r, c) = node(1, 5);
+        let out = commands(&mut r, 1, &c, |r, ctx| {
+            r.on_undeliverable(ctx, 2, Msg::Election(2))
+        });
+        assert_eq!(sends(&out), vec![(2, Msg::Election(1))]);
+    }
+}

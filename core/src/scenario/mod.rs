@@ -62,6 +62,9 @@ pub struct NetworkSpec {
     pub drop: f64,
     /// Probability that a message is delivered twice.
     pub duplicate: f64,
+    /// Links keep order, like TCP: a message never overtakes an earlier
+    /// one from the same sender to the same receiver.
+    pub fifo: bool,
 }
 
 /// Timing parameters of the algorithms.
@@ -127,6 +130,7 @@ impl Default for Scenario {
                 latency_us: (ms(5), ms(10)),
                 drop: 0.0,
                 duplicate: 0.0,
+                fifo: true,
             },
             timing: TimingSpec {
                 election_timeout_us: (ms(150), ms(300)),

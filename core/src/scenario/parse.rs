@@ -155,6 +155,14 @@ fn parse_network(v: &Value, path: &str, base: &NetworkSpec) -> Result<NetworkSpe
     if let Some(p) = f.number("duplicate", 0.0, 1.0)? {
         n.duplicate = p;
     }
+    if let Some(v) = f.get("fifo") {
+        n.fifo = v.as_bool().ok_or_else(|| {
+            f.error(
+                "fifo",
+                format!("must be true or false, got {}", describe(v)),
+            )
+        })?;
+    }
     f.finish()?;
     Ok(n)
 }

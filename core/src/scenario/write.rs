@@ -26,6 +26,7 @@ fn network(n: &NetworkSpec) -> Value {
         "latency_ms": [ms_value(n.latency_us.0), ms_value(n.latency_us.1)],
         "drop": n.drop,
         "duplicate": n.duplicate,
+        "fifo": n.fifo,
     })
 }
 
