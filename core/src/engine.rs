@@ -16,7 +16,7 @@ use crate::network::{DropReason, Network};
 use crate::protocol::{Boot, Command, Config, Ctx, Message, NodeId, Protocol, Purpose, Role};
 use crate::queue::EventQueue;
 use crate::rng::{SimRng, Stream};
-use crate::scenario::{DEFAULT_RUN_LIMIT_US, Fault, FaultAction, Scenario, StartSet, Target};
+use crate::scenario::{DEFAULT_RUN_LIMIT_US, FaultAction, Scenario, StartSet, Target};
 use crate::time::{Micros, to_ms};
 use crate::trace::{Event, TraceEvent, TraceHasher};
 use std::collections::BTreeMap;
@@ -39,7 +39,7 @@ fn describe_message<M: std::fmt::Debug>(kind: &str, msg: &M) -> String {
 enum Ev<M, T> {
     Start(NodeId),
     Deliver {
-        id: u64,
+        /// Message id * 2 + copy number (0 original, 1 duplicate).
         wire: u64,
         from: NodeId,
         to: NodeId,
@@ -66,9 +66,10 @@ enum Ev<M, T> {
     },
     FlakyDown {
         node: NodeId,
-        period_us: Micros,
-        down_us: Micros,
-        end_us: Option<Micros>,
+        /// Index of the flaky fault in the scenario.
+        fault: u32,
+        /// When the flapping began.
+        began: Micros,
     },
     FlakyUp(NodeId),
 }
@@ -82,10 +83,16 @@ impl<M, T> Ev<M, T> {
     }
 }
 
+/// An armed timer. Re-arming a timer to a later deadline does not touch
+/// the queue: the entry already queued fires early, sees the later
+/// deadline and queues itself again (lazy re-arming keeps the queue small
+/// when a watchdog is pushed back on every message).
 struct ArmedTimer<T> {
     timer: T,
     generation: u64,
     local_deadline: i64,
+    /// True time of this generation's entry in the queue.
+    queued_at: Micros,
 }
 
 /// What the engine knows about one node.
@@ -171,6 +178,9 @@ pub struct Engine<P: Protocol> {
     agreement_dirty: bool,
     end_us: Option<Micros>,
     truncated: bool,
+    /// The event just popped was bookkeeping (a stale or lazily re-armed
+    /// timer, a deferred delivery), not something that happened.
+    idle_pop: bool,
 }
 
 impl<P: Protocol> Engine<P> {
@@ -220,6 +230,7 @@ impl<P: Protocol> Engine<P> {
             agreement_dirty: true,
             end_us: None,
             truncated: false,
+            idle_pop: false,
         };
         // Faults first, so a fault at time 0 (a clock skew, a node dead
         // from the start) is in place before the nodes start.
@@ -415,8 +426,11 @@ impl<P: Protocol> Engine<P> {
             self.pending_faults -= 1;
         }
         self.now = at;
-        self.metrics.events += 1;
+        self.idle_pop = false;
         self.handle(ev);
+        if !self.idle_pop {
+            self.metrics.events += 1;
+        }
         self.refresh_leaders();
         true
     }
@@ -480,6 +494,7 @@ impl<P: Protocol> Engine<P> {
         match ev {
             Ev::Start(id) => {
                 if self.slots[id as usize].state.is_none() {
+                    self.idle_pop = true;
                     return;
                 }
                 let initiate = match &self.scenario.start {
@@ -492,7 +507,6 @@ impl<P: Protocol> Engine<P> {
                 self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Fresh { initiate }));
             }
             Ev::Deliver {
-                id,
                 wire,
                 from,
                 to,
@@ -500,26 +514,37 @@ impl<P: Protocol> Engine<P> {
                 sent_at,
                 lost,
                 slowed,
-            } => self.deliver(id, wire, from, to, msg, sent_at, lost, slowed),
+            } => self.deliver(wire, from, to, msg, sent_at, lost, slowed),
             Ev::Timer {
                 node,
                 timer,
                 generation,
             } => {
-                let slot = &self.slots[node as usize];
+                let now = self.now;
+                let slot = &mut self.slots[node as usize];
                 let Some(pos) = slot.timers.iter().position(|t| t.generation == generation) else {
+                    self.idle_pop = true;
                     return; // cancelled, replaced, or the node crashed
                 };
-                if let Some(until) = slot.paused_until {
-                    // A paused node's timers fire when it resumes.
+                let due = slot
+                    .clock
+                    .true_time_of(slot.timers[pos].local_deadline, now);
+                // A paused node's timers fire when it resumes.
+                let later = match slot.paused_until {
+                    Some(until) => Some(until.max(due)),
+                    None => (due > now).then_some(due),
+                };
+                if let Some(at) = later {
+                    slot.timers[pos].queued_at = at;
                     self.queue.push(
-                        until,
+                        at,
                         Ev::Timer {
                             node,
                             timer,
                             generation,
                         },
                     );
+                    self.idle_pop = true;
                     return;
                 }
                 self.slots[node as usize].timers.swap_remove(pos);
@@ -543,6 +568,7 @@ impl<P: Protocol> Engine<P> {
             } => {
                 let slot = &self.slots[node as usize];
                 if slot.state.is_none() || slot.incarnation != incarnation {
+                    self.idle_pop = true;
                     return;
                 }
                 if let Some(until) = slot.paused_until {
@@ -555,6 +581,7 @@ impl<P: Protocol> Engine<P> {
                             msg,
                         },
                     );
+                    self.idle_pop = true;
                     return;
                 }
                 self.hash_words(&[4, u64::from(node), u64::from(to), msg.kind() as u64]);
@@ -565,10 +592,7 @@ impl<P: Protocol> Engine<P> {
                 });
                 self.dispatch(node, |p, ctx| p.on_undeliverable(ctx, to, msg));
             }
-            Ev::Fault(i) => {
-                let fault = self.scenario.faults[i].clone();
-                self.apply_fault(&fault);
-            }
+            Ev::Fault(i) => self.apply_fault(i),
             Ev::Resume { node, at } => {
                 let slot = &mut self.slots[node as usize];
                 if slot.paused_until == Some(at) {
@@ -577,25 +601,21 @@ impl<P: Protocol> Engine<P> {
                     self.emit(Event::Resume { node });
                 }
             }
-            Ev::FlakyDown {
-                node,
-                period_us,
-                down_us,
-                end_us,
-            } => {
+            Ev::FlakyDown { node, fault, began } => {
+                let FaultAction::Flaky {
+                    period_us,
+                    down_us,
+                    for_us,
+                    ..
+                } = self.scenario.faults[fault as usize].action
+                else {
+                    return;
+                };
                 self.crash(node);
                 self.schedule(self.now + down_us, Ev::FlakyUp(node));
                 let next = self.now + period_us;
-                if end_us.is_none_or(|end| next < end) {
-                    self.schedule(
-                        next,
-                        Ev::FlakyDown {
-                            node,
-                            period_us,
-                            down_us,
-                            end_us,
-                        },
-                    );
+                if for_us.is_none_or(|f| next < began + f) {
+                    self.schedule(next, Ev::FlakyDown { node, fault, began });
                 }
             }
             Ev::FlakyUp(node) => self.recover(node),
@@ -605,7 +625,6 @@ impl<P: Protocol> Engine<P> {
     #[allow(clippy::too_many_arguments)]
     fn deliver(
         &mut self,
-        id: u64,
         wire: u64,
         from: NodeId,
         to: NodeId,
@@ -614,6 +633,7 @@ impl<P: Protocol> Engine<P> {
         lost: Option<DropReason>,
         slowed: bool,
     ) {
+        let id = wire >> 1;
         let kind = msg.kind();
         let purpose = msg.purpose();
         let slot = &self.slots[to as usize];
@@ -658,7 +678,6 @@ impl<P: Protocol> Engine<P> {
             self.queue.push(
                 at,
                 Ev::Deliver {
-                    id,
                     wire,
                     from,
                     to,
@@ -668,6 +687,7 @@ impl<P: Protocol> Engine<P> {
                     slowed,
                 },
             );
+            self.idle_pop = true;
             return;
         }
         self.metrics.off_wire(purpose, true);
@@ -711,15 +731,22 @@ impl<P: Protocol> Engine<P> {
         match command {
             Command::Send { to, msg } => self.send(node, to, msg),
             Command::SetTimer { timer, after_us } => {
-                let generation = self.next_generation;
-                self.next_generation += 1;
                 let slot = &mut self.slots[node as usize];
                 let (local_deadline, at) = slot.clock.deadline(self.now, after_us);
+                if let Some(armed) = slot.timers.iter_mut().find(|t| t.timer == timer) {
+                    if armed.queued_at <= at {
+                        armed.local_deadline = local_deadline;
+                        return;
+                    }
+                }
+                let generation = self.next_generation;
+                self.next_generation += 1;
                 slot.timers.retain(|t| t.timer != timer);
                 slot.timers.push(ArmedTimer {
                     timer,
                     generation,
                     local_deadline,
+                    queued_at: at,
                 });
                 self.queue.push(
                     at,
@@ -835,7 +862,6 @@ impl<P: Protocol> Engine<P> {
             self.queue.push(
                 arrive,
                 Ev::Deliver {
-                    id,
                     wire: id * 2 + copy,
                     from,
                     to,
@@ -866,7 +892,8 @@ impl<P: Protocol> Engine<P> {
         }
     }
 
-    fn apply_fault(&mut self, fault: &Fault) {
+    fn apply_fault(&mut self, index: usize) {
+        let fault = self.scenario.faults[index].clone();
         match &fault.action {
             FaultAction::Crash(t) => {
                 if let Some(id) = self.resolve(*t, "crash") {
@@ -947,21 +974,15 @@ impl<P: Protocol> Engine<P> {
                     });
                 }
             }
-            FaultAction::Flaky {
-                node,
-                period_us,
-                down_us,
-                for_us,
-            } => {
+            FaultAction::Flaky { node, .. } => {
                 if let Some(id) = self.resolve(*node, "make flaky") {
-                    let end_us = for_us.map(|f| self.now + f);
+                    let began = self.now;
                     self.schedule(
-                        self.now,
+                        began,
                         Ev::FlakyDown {
                             node: id,
-                            period_us: *period_us,
-                            down_us: *down_us,
-                            end_us,
+                            fault: index as u32,
+                            began,
                         },
                     );
                 }
@@ -1039,15 +1060,17 @@ impl<P: Protocol> Engine<P> {
         let slot = &mut self.slots[id as usize];
         slot.clock = clock;
         // Armed timers keep their local deadlines; their true fire times move.
+        // An entry queued too late is replaced; one queued too early fires,
+        // finds its deadline ahead and queues itself again.
         let mut moved = Vec::with_capacity(slot.timers.len());
         for t in &mut slot.timers {
-            t.generation = self.next_generation;
-            self.next_generation += 1;
-            moved.push((
-                clock.true_time_of(t.local_deadline, now),
-                t.timer,
-                t.generation,
-            ));
+            let at = clock.true_time_of(t.local_deadline, now);
+            if at < t.queued_at {
+                t.generation = self.next_generation;
+                self.next_generation += 1;
+                t.queued_at = at;
+                moved.push((at, t.timer, t.generation));
+            }
         }
         for (at, timer, generation) in moved {
             self.queue.push(

@@ -48,7 +48,8 @@ pub struct Metrics {
     pub leaderless_us: Micros,
     /// Time with several leaders, up to `accounted_to_us`.
     pub split_brain_us: Micros,
-    /// Events processed.
+    /// Events that happened (deliveries, drops, timer firings, faults,
+    /// starts); queue bookkeeping such as stale timers is not counted.
     pub events: u64,
     accounted_to_us: Micros,
     leaders_now: usize,

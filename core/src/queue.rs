@@ -1,82 +1,160 @@
-//! The event queue: a binary heap ordered by (time, sequence number), so
-//! events at the same microsecond run in the order they were scheduled,
-//! the same way every run.
+//! The event queue: earliest time first, ties in the order they were
+//! scheduled, the same way every run.
+//!
+//! Simulation time never goes back, so the queue is a radix heap (Ahuja,
+//! Mehlhorn, Orlin and Tarjan, 1990) rather than a binary heap: an event
+//! sits in the bucket named by the highest bit in which its time differs
+//! from the last time popped, and only moves to lower buckets, so each
+//! event is touched a few times instead of sifted through log n levels.
+//! Events due at exactly the current time wait in a FIFO ordered by their
+//! sequence number, which keeps ties deterministic.
 
 use crate::time::Micros;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::cell::Cell;
+use std::collections::VecDeque;
 
-struct Entry<E> {
-    at: Micros,
-    seq: u64,
-    event: E,
-}
+const BUCKETS: usize = 65;
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap pops the largest, we want the earliest.
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
-
-/// A deterministic priority queue of timed events.
+/// A deterministic priority queue of timed events for a clock that never
+/// goes back: every push must be at or after the time of the last pop.
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    /// Bucket 0 holds `(seq, slot)` of events due at `last`, by `seq`.
+    now_fifo: VecDeque<(u64, u32)>,
+    /// Bucket `b` holds `(at, seq, slot)` where `at ^ last` has its highest
+    /// set bit at `b - 1`.
+    buckets: Vec<Vec<(Micros, u64, u32)>>,
+    payloads: Vec<Option<E>>,
+    free: Vec<u32>,
+    last: Micros,
     next_seq: u64,
+    len: usize,
+    min_cache: Cell<Option<Micros>>,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         Self {
-            heap: BinaryHeap::new(),
+            now_fifo: VecDeque::new(),
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            payloads: Vec::new(),
+            free: Vec::new(),
+            last: 0,
             next_seq: 0,
+            len: 0,
+            min_cache: Cell::new(None),
         }
     }
 }
 
+fn bucket_of(at: Micros, last: Micros) -> usize {
+    (64 - (at ^ last).leading_zeros()) as usize
+}
+
 impl<E> EventQueue<E> {
-    /// Schedules `event` at `at`.
+    /// Schedules `event` at `at` (not before the last popped time; an
+    /// earlier time is treated as the last popped time).
     pub fn push(&mut self, at: Micros, event: E) {
+        debug_assert!(at >= self.last, "time went back: {at} < {}", self.last);
+        let at = at.max(self.last);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { at, seq, event });
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.payloads[slot as usize] = Some(event);
+                slot
+            }
+            None => {
+                self.payloads.push(Some(event));
+                (self.payloads.len() - 1) as u32
+            }
+        };
+        self.len += 1;
+        if at == self.last {
+            self.now_fifo.push_back((seq, slot));
+        } else {
+            self.buckets[bucket_of(at, self.last)].push((at, seq, slot));
+        }
+        if let Some(min) = self.min_cache.get() {
+            if at < min {
+                self.min_cache.set(Some(at));
+            }
+        }
+    }
+
+    /// Moves the earliest non-empty bucket down so that `now_fifo` holds
+    /// the events due next.
+    fn refill(&mut self) {
+        let Some(b) = (1..BUCKETS).find(|&b| !self.buckets[b].is_empty()) else {
+            return;
+        };
+        let items = std::mem::take(&mut self.buckets[b]);
+        let last = items
+            .iter()
+            .map(|&(at, _, _)| at)
+            .min()
+            .unwrap_or(self.last);
+        self.last = last;
+        let mut due: Vec<(u64, u32)> = Vec::new();
+        for &(at, seq, slot) in &items {
+            if at == last {
+                due.push((seq, slot));
+            } else {
+                self.buckets[bucket_of(at, last)].push((at, seq, slot));
+            }
+        }
+        due.sort_unstable_by_key(|&(seq, _)| seq);
+        self.now_fifo.extend(due);
+        // Give the bucket's allocation back for reuse.
+        let mut items = items;
+        items.clear();
+        if self.buckets[b].is_empty() {
+            self.buckets[b] = items;
+        }
     }
 
     /// Removes and returns the earliest event.
     pub fn pop(&mut self) -> Option<(Micros, E)> {
-        self.heap.pop().map(|e| (e.at, e.event))
+        if self.now_fifo.is_empty() {
+            self.refill();
+        }
+        let (_, slot) = self.now_fifo.pop_front()?;
+        self.len -= 1;
+        self.min_cache.set(None);
+        let event = self.payloads[slot as usize].take()?;
+        self.free.push(slot);
+        Some((self.last, event))
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<Micros> {
-        self.heap.peek().map(|e| e.at)
+        if !self.now_fifo.is_empty() {
+            return Some(self.last);
+        }
+        if let Some(min) = self.min_cache.get() {
+            return Some(min);
+        }
+        let bucket = self.buckets[1..].iter().find(|b| !b.is_empty())?;
+        let min = bucket.iter().map(|&(at, _, _)| at).min();
+        self.min_cache.set(min);
+        min
     }
 
     /// Number of scheduled events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.len
     }
 
     /// Whether nothing is scheduled.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len == 0
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::{SimRng, Stream};
+    use std::collections::BTreeSet;
 
     #[test]
     fn ties_break_by_schedule_order() {
@@ -87,5 +165,38 @@ mod tests {
         q.push(5, 'd');
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['a', 'b', 'c', 'd']);
+    }
+
+    #[test]
+    fn matches_a_sorted_reference_under_random_monotone_use() {
+        for seed in 0..50 {
+            let mut rng = SimRng::new(seed, Stream::Engine);
+            let mut q = EventQueue::default();
+            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
+            let mut seq = 0u64;
+            let mut now = 0;
+            for _ in 0..2000 {
+                if rng.below(3) > 0 {
+                    let span = 1 << rng.below(20);
+                    let at = now + rng.between(0, span);
+                    q.push(at, seq);
+                    reference.insert((at, seq));
+                    seq += 1;
+                } else {
+                    assert_eq!(
+                        q.peek_time(),
+                        reference.first().map(|&(at, _)| at),
+                        "seed {seed}"
+                    );
+                    let want = reference.pop_first();
+                    let got = q.pop();
+                    assert_eq!(got, want, "seed {seed}");
+                    if let Some((at, _)) = got {
+                        now = at;
+                    }
+                }
+                assert_eq!(q.len(), reference.len());
+            }
+        }
     }
 }

@@ -264,7 +264,7 @@ impl Event {
             Event::Start {
                 node,
                 initiate: true,
-            } => format!("n{node} starts and calls an election"),
+            } => format!("n{node} starts (an initiator)"),
             Event::Start {
                 node,
                 initiate: false,

@@ -6,7 +6,7 @@ pub mod chang_roberts;
 mod detector;
 
 use crate::engine::Engine;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Simulation;
 use serde::Serialize;
 
@@ -61,6 +61,13 @@ pub fn ids() -> Vec<&'static str> {
 /// The registry entry for `id`.
 pub fn info(id: &str) -> Option<&'static AlgorithmInfo> {
     ALL.iter().find(|a| a.id == id)
+}
+
+/// A simulation of `scenario` after checking it again (for callers that
+/// built or changed a scenario in code).
+pub fn try_build(scenario: &Scenario, record: bool) -> Result<Box<dyn Simulation>, ScenarioError> {
+    scenario.validate()?;
+    Ok(build(scenario, record))
 }
 
 /// A simulation of a validated `scenario`; `record` keeps the trace

@@ -1,5 +1,6 @@
 //! Scenario JSON -> [`Scenario`], with one clear error naming the field.
 
+use super::MAX_TIME_US;
 use super::fields::{Fields, describe, millis_value};
 use super::{
     Fault, FaultAction, MAX_FAULTS, MAX_NODES, MAX_SCENARIO_BYTES, NetworkSpec, RingOrder,
@@ -413,7 +414,25 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             "must be above 0",
         ));
     }
+    if s.until_us.is_some_and(|u| u > MAX_TIME_US) {
+        return Err(ScenarioError::new(
+            "until_ms",
+            format!("must be at most {} ms (one day)", MAX_TIME_US / 1000),
+        ));
+    }
+    if s.faults.len() > MAX_FAULTS {
+        return Err(ScenarioError::new(
+            "faults",
+            format!("has {} faults; the limit is {MAX_FAULTS}", s.faults.len()),
+        ));
+    }
     for (i, fault) in s.faults.iter().enumerate() {
+        if fault.at_us > MAX_TIME_US {
+            return Err(ScenarioError::new(
+                format!("faults[{i}].at_ms"),
+                format!("must be at most {} ms (one day)", MAX_TIME_US / 1000),
+            ));
+        }
         let field = format!("faults[{i}].{}", fault.action.key());
         let check = |id: u32| {
             if id_ok(id) {
