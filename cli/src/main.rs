@@ -1,0 +1,71 @@
+//! `election`: run, sweep and list leader election simulations from the
+//! command line, on the same deterministic core as the web page.
+//!
+//! ```text
+//! election algorithms [--json]
+//! election run   [--scenario FILE] [--algorithm ID] [--nodes N] [--seed S] [--json] [--trace] [--link]
+//! election sweep [--scenario FILE] --seeds A..B [--json | --csv]
+//! election bench [--json]
+//! ```
+//!
+//! Bad input (a missing or invalid scenario, a bad flag value) gets one
+//! message on stderr and exit code 2.
+
+mod bench;
+mod error;
+mod list;
+mod load;
+mod output;
+mod overrides;
+mod run;
+mod seeds;
+mod sweep;
+
+use clap::{Parser, Subcommand};
+use error::CliError;
+use std::process::ExitCode;
+
+/// Leader election simulations: run one scenario, sweep seeds, compare.
+#[derive(Debug, Parser)]
+#[command(name = "election", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the algorithms (id and summary).
+    Algorithms {
+        /// Print the registry as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one scenario to its end and report what happened.
+    Run(run::RunArgs),
+    /// Run one simulation per seed and report distributions.
+    Sweep(sweep::SweepArgs),
+    /// Measure simulated events per second (use a --release build:
+    /// `cargo run --release -p election-cli -- bench`).
+    Bench(bench::BenchArgs),
+}
+
+fn dispatch(cli: &Cli) -> Result<String, CliError> {
+    match &cli.command {
+        Command::Algorithms { json } => list::algorithms(*json),
+        Command::Run(args) => run::run(args),
+        Command::Sweep(args) => sweep::sweep(args),
+        Command::Bench(args) => bench::bench(args),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(&cli).and_then(|text| output::print(&text)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.code)
+        }
+    }
+}

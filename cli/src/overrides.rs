@@ -1,0 +1,171 @@
+//! The scenario flags shared by `run` and `sweep`: `--scenario FILE` and
+//! the flags that override its fields, with their value parsers. After the
+//! overrides the scenario goes through the core's validator again, so a
+//! flag gets the same checks as the file.
+
+use crate::error::CliError;
+use crate::load::{display_name, load_scenario};
+use clap::{Args, ValueEnum};
+use election_core::Scenario;
+use election_core::scenario::{MAX_TIME_US, RingOrder, StartSet};
+use election_core::time::Micros;
+use std::path::PathBuf;
+
+/// Ring order as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RingArg {
+    /// 0, 1, ... n-1 along the ring.
+    Ascending,
+    /// n-1, ... 1, 0 along the ring.
+    Descending,
+    /// A permutation drawn from the seed.
+    Random,
+}
+
+impl From<RingArg> for RingOrder {
+    fn from(r: RingArg) -> Self {
+        match r {
+            RingArg::Ascending => RingOrder::Ascending,
+            RingArg::Descending => RingOrder::Descending,
+            RingArg::Random => RingOrder::Random,
+        }
+    }
+}
+
+/// Parses `--start`: `all`, `none` or a comma-separated list of ids.
+pub fn parse_start(text: &str) -> Result<StartSet, String> {
+    match text.trim() {
+        "all" => Ok(StartSet::All),
+        "none" => Ok(StartSet::None),
+        "" => Ok(StartSet::Ids(Vec::new())),
+        list => list
+            .split(',')
+            .map(|id| {
+                id.trim().parse::<u32>().map_err(|_| {
+                    format!(
+                        "expected all, none or node ids like 0,3; {:?} is not a node id",
+                        id.trim()
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(StartSet::Ids),
+    }
+}
+
+/// Parses `--until-ms`: milliseconds from 0 to one day (fractions allowed),
+/// returned in microseconds.
+pub fn parse_until_ms(text: &str) -> Result<Micros, String> {
+    let max_ms = MAX_TIME_US / 1000;
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 && x * 1000.0 <= MAX_TIME_US as f64 => {
+            Ok((x * 1000.0).round() as Micros)
+        }
+        _ => Err(format!(
+            "must be a number of milliseconds from 0 to {max_ms}, got {text:?}"
+        )),
+    }
+}
+
+/// The `--start` text of a start set.
+pub fn start_text(start: &StartSet) -> String {
+    match start {
+        StartSet::All => "all".to_string(),
+        StartSet::None => "none".to_string(),
+        StartSet::Ids(ids) => ids.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+    }
+}
+
+/// `--scenario` and the field overrides common to `run` and `sweep`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ScenarioArgs {
+    /// Scenario JSON file (`-` reads standard input); without it the
+    /// default scenario applies.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+    /// Algorithm id (see `election algorithms`).
+    #[arg(long, value_name = "ID")]
+    pub algorithm: Option<String>,
+    /// Number of nodes (ids 0..N).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u32>,
+    /// Order of ids along the ring (ring algorithms).
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub ring: Option<RingArg>,
+    /// Who starts an election at time 0: all, none, or ids such as 0,3.
+    #[arg(long, value_parser = parse_start, value_name = "all|none|IDS")]
+    pub start: Option<StartSet>,
+    /// Stop the run at this simulated time (ms) instead of when it settles.
+    #[arg(
+        long = "until-ms",
+        value_parser = parse_until_ms,
+        value_name = "MS",
+        allow_negative_numbers = true
+    )]
+    pub until_us: Option<Micros>,
+}
+
+impl ScenarioArgs {
+    /// Loads the scenario, applies the overrides (and `seed`, if given) and
+    /// validates the result.
+    pub fn build(&self, seed: Option<u64>) -> Result<Scenario, CliError> {
+        let mut s = load_scenario(self.scenario.as_deref())?;
+        let mut given: Vec<String> = Vec::new();
+        if let Some(a) = &self.algorithm {
+            s.algorithm = a.clone();
+            given.push(format!("--algorithm {a}"));
+        }
+        if let Some(n) = self.nodes {
+            s.nodes = n;
+            given.push(format!("--nodes {n}"));
+        }
+        if let Some(seed) = seed {
+            s.seed = seed;
+        }
+        if let Some(r) = self.ring {
+            s.ring = r.into();
+        }
+        if let Some(start) = &self.start {
+            s.start = start.clone();
+            given.push(format!("--start {}", start_text(start)));
+        }
+        if let Some(until) = self.until_us {
+            s.until_us = Some(until);
+        }
+        s.validate().map_err(|e| {
+            let source = match &self.scenario {
+                Some(p) => display_name(p),
+                None => "the default scenario".to_string(),
+            };
+            let with = if given.is_empty() {
+                String::new()
+            } else {
+                format!(" with {}", given.join(" "))
+            };
+            CliError::input(format!("{source}{with}: {e}"))
+        })?;
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_values() {
+        assert_eq!(parse_start("all"), Ok(StartSet::All));
+        assert_eq!(parse_start("none"), Ok(StartSet::None));
+        assert_eq!(parse_start("0, 3"), Ok(StartSet::Ids(vec![0, 3])));
+        assert!(parse_start("0,x").unwrap_err().contains("\"x\""));
+    }
+
+    #[test]
+    fn until_values() {
+        assert_eq!(parse_until_ms("1.5"), Ok(1500));
+        assert_eq!(parse_until_ms("86400000"), Ok(MAX_TIME_US));
+        assert!(parse_until_ms("86400001").is_err());
+        assert!(parse_until_ms("-1").is_err());
+        assert!(parse_until_ms("NaN").is_err());
+    }
+}

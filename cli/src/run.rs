@@ -1,0 +1,158 @@
+//! `election run`: one simulation to the scenario's end, reported as a
+//! readable summary or as the [`RunSummary`] JSON object, optionally with
+//! the trace and the share link.
+
+use crate::error::CliError;
+use crate::output::{Table, json, ms};
+use crate::overrides::ScenarioArgs;
+use clap::Args;
+use election_core::Scenario;
+use election_core::scenario::query::to_query;
+use election_core::share;
+use election_core::sim::RunSummary;
+use election_core::trace::{TraceEvent, render_text};
+use serde::Serialize;
+
+/// Flags of `election run`.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Scenario file and field overrides.
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Seed of every random choice in the run.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Print one JSON object (the run summary) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the readable trace of the run (with --json: a `trace` array).
+    #[arg(long)]
+    pub trace: bool,
+    /// Print the share link of the scenario (`#s=...` and the readable query).
+    #[arg(long)]
+    pub link: bool,
+}
+
+/// The share link of a scenario.
+#[derive(Debug, Clone, Serialize)]
+pub struct Link {
+    /// URL fragment with the full scenario: `#s=1.<data>`.
+    pub fragment: String,
+    /// Readable query string for the basic fields: `?algorithm=...`.
+    pub query: String,
+}
+
+impl Link {
+    /// The link parts of `scenario`.
+    pub fn of(scenario: &Scenario) -> Self {
+        Self {
+            fragment: format!("#s={}", share::encode(scenario)),
+            query: format!("?{}", to_query(scenario)),
+        }
+    }
+}
+
+/// `run --json`: the summary, plus the link and trace when asked for.
+#[derive(Serialize)]
+struct RunJson<'a> {
+    #[serde(flatten)]
+    summary: &'a RunSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link: Option<Link>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<&'a [TraceEvent]>,
+}
+
+/// Runs the scenario and returns the text to print.
+pub fn run(args: &RunArgs) -> Result<String, CliError> {
+    let scenario = args.scenario.build(args.seed)?;
+    let mut sim = election_core::algorithms::build(&scenario, args.trace);
+    sim.run_to_end();
+    let summary = sim.summary();
+    let link = args.link.then(|| Link::of(&scenario));
+    if args.json {
+        return json(&RunJson {
+            summary: &summary,
+            link,
+            trace: args.trace.then(|| sim.trace()),
+        });
+    }
+    let mut out = String::new();
+    if args.trace {
+        out.push_str(&render_text(sim.trace()));
+        out.push('\n');
+    }
+    out.push_str(&summary_text(&summary));
+    if let Some(link) = link {
+        out.push_str(&format!(
+            "\nshare link  {}\nquery       {}\n",
+            link.fragment, link.query
+        ));
+    }
+    Ok(out)
+}
+
+/// A run summary as aligned text.
+pub fn summary_text(s: &RunSummary) -> String {
+    let leader = match (s.leader, s.leaders.len()) {
+        (Some(id), _) => id.to_string(),
+        (None, 0) => "none".to_string(),
+        (None, _) => format!(
+            "none (several: {})",
+            s.leaders
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let mut t = Table::left();
+    t.row(["algorithm".to_string(), s.algorithm.clone()])
+        .row(["nodes".to_string(), s.nodes.to_string()])
+        .row(["seed".to_string(), s.seed.to_string()])
+        .row(["ended at".to_string(), ms(s.end_ms)])
+        .row(["leader".to_string(), leader])
+        .row([
+            "first leader at".to_string(),
+            s.first_leader_ms.map_or_else(|| "never".to_string(), ms),
+        ])
+        .row(["elections".to_string(), s.elections.to_string()])
+        .row(["leader changes".to_string(), s.leader_changes.to_string()])
+        .row(["leaderless".to_string(), ms(s.leaderless_ms)])
+        .row(["split brain".to_string(), ms(s.split_brain_ms)])
+        .row(["events".to_string(), s.events.to_string()])
+        .row(["settled".to_string(), yes_no(s.settled)]);
+    if s.truncated {
+        t.row(["truncated", "yes (event limit reached)"]);
+    }
+    t.row(["trace hash".to_string(), s.trace_hash.clone()]);
+    let mut out = t.render("");
+
+    let m = &s.messages;
+    out.push_str("\nmessages\n");
+    let mut mt = Table::new();
+    mt.row(["sent".to_string(), m.sent.to_string()])
+        .row(["  election".to_string(), m.election.to_string()])
+        .row(["  background".to_string(), m.background.to_string()]);
+    for (kind, count) in &m.by_kind {
+        mt.row([format!("  {kind}"), count.to_string()]);
+    }
+    mt.row(["delivered".to_string(), m.delivered.to_string()])
+        .row(["dropped".to_string(), m.dropped.to_string()])
+        .row(["duplicated".to_string(), m.duplicated.to_string()])
+        .row(["in flight at end".to_string(), m.in_flight.to_string()]);
+    out.push_str(&mt.render("  "));
+
+    if s.violations.is_empty() {
+        out.push_str("\nviolations: none\n");
+    } else {
+        out.push_str(&format!("\nviolations: {}\n", s.violations.len()));
+        let mut vt = Table::left();
+        for v in &s.violations {
+            vt.row([v.property.clone(), ms(v.at_ms), v.detail.clone()]);
+        }
+        out.push_str(&vt.render("  "));
+    }
+    out
+}
