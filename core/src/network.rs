@@ -6,7 +6,8 @@ use crate::rng::SimRng;
 use crate::scenario::NetworkSpec;
 use crate::time::Micros;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Why a message did not arrive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -31,10 +32,32 @@ pub struct Network {
     pub group: Vec<u32>,
     /// Cut one-way links `(from, to)`.
     pub cuts: BTreeSet<(NodeId, NodeId)>,
-    /// Latest arrival time scheduled on each link, `from * n + to`, for
-    /// FIFO links (allocated on first use).
-    last_arrival: Vec<Micros>,
-    n: usize,
+    /// Latest arrival time scheduled on each link with a message still
+    /// possibly in flight, keyed `from * n + to`, for FIFO links. Only
+    /// looked up, never iterated, so its hasher cannot change a run.
+    last_arrival: HashMap<u64, Micros, BuildHasherDefault<LinkHasher>>,
+    /// Size at which `last_arrival` is next pruned of links whose last
+    /// message has already arrived.
+    prune_at: usize,
+    n: u64,
+}
+
+/// A small multiplicative hasher for link keys (the Fx hash of rustc).
+#[derive(Default)]
+pub struct LinkHasher(u64);
+
+impl Hasher for LinkHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
 }
 
 impl Network {
@@ -44,8 +67,9 @@ impl Network {
             spec,
             group: vec![0; n as usize],
             cuts: BTreeSet::new(),
-            last_arrival: Vec::new(),
-            n: n as usize,
+            last_arrival: HashMap::default(),
+            prune_at: 1024,
+            n: u64::from(n),
         }
     }
 
@@ -57,10 +81,15 @@ impl Network {
         if !self.spec.fifo {
             return at;
         }
-        if self.last_arrival.is_empty() {
-            self.last_arrival = vec![0; self.n * self.n];
+        if self.last_arrival.len() >= self.prune_at {
+            // A link whose last message has arrived constrains nothing.
+            self.last_arrival.retain(|_, &mut last| last > now);
+            self.prune_at = (self.last_arrival.len() * 2).max(1024);
         }
-        let slot = &mut self.last_arrival[from as usize * self.n + to as usize];
+        let slot = self
+            .last_arrival
+            .entry(u64::from(from) * self.n + u64::from(to))
+            .or_insert(0);
         let at = at.max(*slot);
         *slot = at;
         at
