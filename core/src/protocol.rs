@@ -91,6 +91,10 @@ pub struct Config {
     pub reply_timeout_us: Micros,
     /// Largest one-way latency at time 0.
     pub latency_max_us: Micros,
+    /// Candidate/ordinary: ids allowed to lead, ascending.
+    pub candidates: Vec<NodeId>,
+    /// Candidate/ordinary: wait before an ordinary node starts an election.
+    pub delta_us: Micros,
 }
 
 impl Config {
@@ -118,7 +122,14 @@ impl Config {
             heartbeat_us: s.timing.heartbeat_us,
             reply_timeout_us: s.timing.reply_timeout(&s.network),
             latency_max_us: s.network.latency_us.1,
+            candidates: s.candidate_ids(),
+            delta_us: s.timing.delta_us,
         }
+    }
+
+    /// The node `steps` positions before `id` along the ring.
+    pub fn ring_prev(&self, id: NodeId, steps: u32) -> NodeId {
+        self.ring_next(id, self.n - steps % self.n)
     }
 
     /// The node `steps` positions after `id` along the ring.

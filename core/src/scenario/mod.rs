@@ -79,6 +79,10 @@ pub struct TimingSpec {
     /// delivery) before presuming the peer dead. `None` means the default,
     /// [`TimingSpec::reply_timeout`].
     pub reply_timeout_us: Option<Micros>,
+    /// Candidate/ordinary: how long an ordinary node that detected a
+    /// failure waits before it starts an election, so that concurrent
+    /// detections collapse into one.
+    pub delta_us: Micros,
 }
 
 impl TimingSpec {
@@ -110,6 +114,9 @@ pub struct Scenario {
     pub network: NetworkSpec,
     /// Algorithm timing.
     pub timing: TimingSpec,
+    /// Candidate/ordinary: the ids allowed to lead; `None` means the
+    /// default, [`Scenario::candidate_ids`].
+    pub candidates: Option<Vec<u32>>,
     /// Faults, applied at their times (ties in list order).
     pub faults: Vec<Fault>,
     /// Stop time; `None` runs until the election settles (bounded by
@@ -136,7 +143,9 @@ impl Default for Scenario {
                 election_timeout_us: (ms(150), ms(300)),
                 heartbeat_us: ms(50),
                 reply_timeout_us: None,
+                delta_us: ms(50),
             },
+            candidates: None,
             faults: Vec::new(),
             until_us: None,
         }
@@ -193,6 +202,23 @@ impl Scenario {
     /// The canonical JSON text, pretty-printed.
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(&self.to_json()).unwrap_or_default()
+    }
+
+    /// The candidate set in force, ascending: the explicit list, or the
+    /// highest quarter of the ids (at least one).
+    pub fn candidate_ids(&self) -> Vec<u32> {
+        match &self.candidates {
+            Some(ids) => {
+                let mut ids = ids.clone();
+                ids.sort_unstable();
+                ids.dedup();
+                ids
+            }
+            None => {
+                let count = self.nodes.div_ceil(4).max(1);
+                (self.nodes - count..self.nodes).collect()
+            }
+        }
     }
 
     /// Checks the cross-field rules (ids in range, algorithm known, ...).

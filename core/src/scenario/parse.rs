@@ -73,6 +73,27 @@ pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
     if let Some(v) = f.get("timing") {
         s.timing = parse_timing(v, &f.path_of("timing"), &s.timing)?;
     }
+    if let Some(v) = f.get("candidates") {
+        let Value::Array(items) = v else {
+            return Err(f.error(
+                "candidates",
+                format!("must be a list of node ids, got {}", describe(v)),
+            ));
+        };
+        let mut ids = Vec::with_capacity(items.len());
+        for item in items {
+            match item.as_u64() {
+                Some(id) if id < u64::from(MAX_NODES) => ids.push(id as u32),
+                _ => {
+                    return Err(f.error(
+                        "candidates",
+                        format!("lists node ids, got {}", describe(item)),
+                    ));
+                }
+            }
+        }
+        s.candidates = Some(ids);
+    }
     if let Some(v) = f.get("faults") {
         let Value::Array(items) = v else {
             return Err(f.error("faults", format!("must be a list, got {}", describe(v))));
@@ -182,6 +203,9 @@ fn parse_timing(v: &Value, path: &str, base: &TimingSpec) -> Result<TimingSpec, 
         if !v.is_null() {
             t.reply_timeout_us = Some(millis_value(v).map_err(|m| f.error("reply_timeout_ms", m))?);
         }
+    }
+    if let Some(d) = f.millis("delta_ms")? {
+        t.delta_us = d;
     }
     f.finish()?;
     Ok(t)
@@ -395,6 +419,20 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         if let Some(bad) = ids.iter().find(|&&id| !id_ok(id)) {
             return Err(ScenarioError::new(
                 "start",
+                format!("names node {bad}, but ids run from 0 to {}", n - 1),
+            ));
+        }
+    }
+    if let Some(ids) = &s.candidates {
+        if ids.is_empty() {
+            return Err(ScenarioError::new(
+                "candidates",
+                "must name at least one node",
+            ));
+        }
+        if let Some(bad) = ids.iter().find(|&&id| !id_ok(id)) {
+            return Err(ScenarioError::new(
+                "candidates",
                 format!("names node {bad}, but ids run from 0 to {}", n - 1),
             ));
         }

@@ -23,6 +23,8 @@ pub const SCENARIO_PARAMS: &[&str] = &[
     "election_timeout_ms",
     "heartbeat_ms",
     "reply_timeout_ms",
+    "delta_ms",
+    "candidates",
 ];
 
 fn number(key: &str, text: &str) -> Result<Value, ScenarioError> {
@@ -91,7 +93,11 @@ pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, Scenario
             "election_timeout_ms" => {
                 timing.insert(k.into(), range(k, value)?);
             }
-            "heartbeat_ms" | "reply_timeout_ms" => {
+            "candidates" => {
+                let ids: Result<Vec<Value>, _> = value.split(',').map(|id| number(k, id)).collect();
+                root.insert(k.into(), Value::Array(ids?));
+            }
+            "heartbeat_ms" | "reply_timeout_ms" | "delta_ms" => {
                 timing.insert(k.into(), number(k, value)?);
             }
             _ => {}

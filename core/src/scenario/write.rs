@@ -49,6 +49,7 @@ pub fn to_value(s: &Scenario) -> Value {
         json!([ms_value(lo), ms_value(hi)]),
     );
     timing.insert("heartbeat_ms".into(), ms_value(s.timing.heartbeat_us));
+    timing.insert("delta_ms".into(), ms_value(s.timing.delta_us));
     if let Some(r) = s.timing.reply_timeout_us {
         timing.insert("reply_timeout_ms".into(), ms_value(r));
     }
@@ -123,6 +124,9 @@ pub fn to_value(s: &Scenario) -> Value {
     out.insert("start".into(), start);
     out.insert("network".into(), network(&s.network));
     out.insert("timing".into(), Value::Object(timing));
+    if let Some(ids) = &s.candidates {
+        out.insert("candidates".into(), json!(ids));
+    }
     out.insert("faults".into(), Value::Array(faults));
     if let Some(u) = s.until_us {
         out.insert("until_ms".into(), ms_value(u));
