@@ -5,6 +5,7 @@
 //! election algorithms [--json]
 //! election run   [--scenario FILE] [--algorithm ID] [--nodes N] [--seed S] [--json] [--trace] [--link]
 //! election sweep [--scenario FILE] --seeds A..B [--json | --csv]
+//! election compare [--scenario FILE] [--algorithms a,b,c] [--seeds A..B] [--json | --csv]
 //! election bench [--json]
 //! ```
 //!
@@ -12,11 +13,13 @@
 //! message on stderr and exit code 2.
 
 mod bench;
+mod compare;
 mod error;
 mod list;
 mod load;
 mod output;
 mod overrides;
+mod parallel;
 mod run;
 mod seeds;
 mod sweep;
@@ -45,6 +48,9 @@ enum Command {
     Run(run::RunArgs),
     /// Run one simulation per seed and report distributions.
     Sweep(sweep::SweepArgs),
+    /// Run the same scenario (same faults, same seeds) under several
+    /// algorithms and print one row per algorithm.
+    Compare(compare::CompareArgs),
     /// Measure simulated events per second (use a --release build:
     /// `cargo run --release -p election-cli -- bench`).
     Bench(bench::BenchArgs),
@@ -55,6 +61,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Algorithms { json } => list::algorithms(*json),
         Command::Run(args) => run::run(args),
         Command::Sweep(args) => sweep::sweep(args),
+        Command::Compare(args) => compare::compare(args),
         Command::Bench(args) => bench::bench(args),
     }
 }

@@ -14,7 +14,6 @@ use election_core::sim::RunSummary;
 use election_core::stats::Stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Flags of `election sweep`.
 #[derive(Debug, Clone, Args)]
@@ -97,38 +96,12 @@ impl RunRecord {
 /// Runs `base` once per seed of `seeds` on `threads` workers; the records
 /// come back sorted by seed.
 pub fn run_seeds(base: &Scenario, seeds: SeedRange, threads: usize) -> Vec<RunRecord> {
-    let count = seeds.count();
-    let workers = (threads.max(1) as u64).min(count) as usize;
     let kinds = kinds_of(base);
-    let next = AtomicU64::new(0);
-    let mut records: Vec<RunRecord> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let next = &next;
-                scope.spawn(move || {
-                    let mut scenario = base.clone();
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= count {
-                            break out;
-                        }
-                        scenario.seed = seeds.from + i;
-                        out.push(RunRecord::of(election_core::sim::run(&scenario), kinds));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| match h.join() {
-                Ok(records) => records,
-                Err(panic) => std::panic::resume_unwind(panic),
-            })
-            .collect()
-    });
-    records.sort_by_key(|r| r.seed);
-    records
+    crate::parallel::map(seeds.count(), threads, |i| {
+        let mut scenario = base.clone();
+        scenario.seed = seeds.from + i;
+        RunRecord::of(election_core::sim::run(&scenario), kinds)
+    })
 }
 
 /// Seed range as reported.
@@ -357,11 +330,7 @@ fn csv_text(base: &Scenario, records: &[RunRecord]) -> String {
 /// Runs the sweep and returns the text to print.
 pub fn sweep(args: &SweepArgs) -> Result<String, CliError> {
     let base = args.scenario.build(None)?;
-    let threads = match args.threads {
-        Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let records = run_seeds(&base, args.seeds, threads);
+    let records = run_seeds(&base, args.seeds, crate::parallel::threads(args.threads));
     if args.csv {
         return Ok(csv_text(&base, &records));
     }

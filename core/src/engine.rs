@@ -422,7 +422,8 @@ impl<P: Protocol> Engine<P> {
         let Some((at, ev)) = self.queue.pop() else {
             return false;
         };
-        if ev.is_fault() {
+        let fault = ev.is_fault();
+        if fault {
             self.pending_faults -= 1;
         }
         self.now = at;
@@ -432,6 +433,12 @@ impl<P: Protocol> Engine<P> {
             self.metrics.events += 1;
         }
         self.refresh_leaders();
+        if fault {
+            self.metrics.on_fault(self.now);
+        }
+        if self.metrics.recovered_us.is_none() && self.now > 0 && self.settled() {
+            self.metrics.on_settled(self.now);
+        }
         true
     }
 

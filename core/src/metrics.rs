@@ -48,6 +48,16 @@ pub struct Metrics {
     pub leaderless_us: Micros,
     /// Time with several leaders, up to `accounted_to_us`.
     pub split_brain_us: Micros,
+    /// When the last fault (crash, recovery, partition, ...) was applied.
+    pub last_fault_us: Option<Micros>,
+    /// `election` when the last fault was applied.
+    pub election_at_last_fault: u64,
+    /// The first time the cluster settled after the last fault (or after
+    /// the start, with no faults): every live node follows the one live
+    /// leader of its component, no election message in flight.
+    pub recovered_us: Option<Micros>,
+    /// `election` at `recovered_us`.
+    pub election_at_recovery: u64,
     /// Events that happened (deliveries, drops, timer firings, faults,
     /// starts); queue bookkeeping such as stale timers is not counted.
     pub events: u64,
@@ -75,6 +85,10 @@ impl Metrics {
             first_leader_us: None,
             leaderless_us: 0,
             split_brain_us: 0,
+            last_fault_us: None,
+            election_at_last_fault: 0,
+            recovered_us: None,
+            election_at_recovery: 0,
             events: 0,
             accounted_to_us: 0,
             leaders_now: 0,
@@ -134,6 +148,32 @@ impl Metrics {
         if self.first_leader_us.is_none() {
             self.first_leader_us = Some(now);
         }
+    }
+
+    /// Records that a fault was applied at `now`: recovery is measured
+    /// again from here.
+    pub fn on_fault(&mut self, now: Micros) {
+        self.last_fault_us = Some(now);
+        self.election_at_last_fault = self.election;
+        self.recovered_us = None;
+    }
+
+    /// Records that the cluster settled at `now`.
+    pub fn on_settled(&mut self, now: Micros) {
+        self.recovered_us = Some(now);
+        self.election_at_recovery = self.election;
+    }
+
+    /// Time from the last fault (or the start) to the first settling after
+    /// it, and the election messages sent in between: DESIGN.md's "election
+    /// cost of one failure" when the scenario's last fault is that failure.
+    pub fn recovery(&self) -> Option<(Micros, u64)> {
+        let settled = self.recovered_us?;
+        let from = self.last_fault_us.unwrap_or(0);
+        Some((
+            settled.saturating_sub(from),
+            self.election_at_recovery - self.election_at_last_fault,
+        ))
     }
 
     /// Records that `node` took the leader role at `now`.

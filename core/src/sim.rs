@@ -73,6 +73,12 @@ pub struct RunSummary {
     pub split_brain_ms: f64,
     /// Time with no leader, ms.
     pub leaderless_ms: f64,
+    /// Time from the last fault (or the start, with none) until the
+    /// cluster first settled after it, ms; null if it never did.
+    pub recovery_ms: Option<f64>,
+    /// Election-purpose messages sent in that window: the election cost of
+    /// the last failure (DESIGN.md counting rules).
+    pub recovery_election_messages: Option<u64>,
     /// Failed property checks.
     pub violations: Vec<ViolationReport>,
     /// Events processed.
@@ -198,6 +204,8 @@ impl<P: Protocol> Simulation for Engine<P> {
             leader_changes: m.leader_changes,
             split_brain_ms: to_ms(m.split_brain_us),
             leaderless_ms: to_ms(m.leaderless_us),
+            recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
+            recovery_election_messages: m.recovery().map(|(_, c)| c),
             violations: self
                 .violations()
                 .iter()

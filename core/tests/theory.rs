@@ -177,3 +177,23 @@ fn ring_skips_a_dead_successor() {
     assert!(r.settled);
     assert!(r.messages.dropped > 0);
 }
+
+#[test]
+fn bully_every_node_starting() {
+    // Everyone starts at once: each node sends ELECTION to every higher id
+    // (n(n-1)/2) and each receiver answers OK (n(n-1)/2); the top node has
+    // no one to ask, wins at once and sends COORDINATOR to the n-1 others,
+    // then answers each of the n-1 ELECTIONs it receives with OK and a
+    // reminding COORDINATOR (module docs): (n+2)(n-1) messages in all, and
+    // no second round, since every other node is already in its election.
+    for n in [2u64, 3, 8, 64] {
+        let r = run(&format!(
+            r#"{{"algorithm":"bully","nodes":{n},"start":"all"}}"#
+        ));
+        assert_eq!(r.messages.by_kind["ELECTION"], n * (n - 1) / 2, "n={n}");
+        assert_eq!(r.messages.by_kind["OK"], n * (n - 1) / 2, "n={n}");
+        assert_eq!(r.messages.by_kind["COORDINATOR"], 2 * (n - 1), "n={n}");
+        assert_eq!(r.messages.election, (n + 2) * (n - 1), "n={n}");
+        assert_eq!(r.elections, n, "n={n}");
+    }
+}

@@ -6,9 +6,14 @@
 //!   waits one reply timeout for an `OK`. With no higher id, or no `OK` in
 //!   time, it wins and sends `COORDINATOR` to every lower id.
 //! - A node that receives `ELECTION` replies `OK` and starts its own
-//!   election, once (not if it is already in one). A node that already
-//!   leads answers `OK` and repeats `COORDINATOR` to the caller instead: it
-//!   has already run the election the caller asks for.
+//!   election, once (not if it is already in one). Two refinements for
+//!   messages that arrive after an election is over: a node that already
+//!   leads answers `OK` and repeats `COORDINATOR` to the caller (it has
+//!   already run the election the caller asks for), and a node that follows
+//!   a leader higher than itself only answers `OK`, because the caller's
+//!   `ELECTION` also went to that leader, which answers it. Without them a
+//!   late `ELECTION` from time 0 restarts the whole cascade (with every node
+//!   starting at once, n = 64 sent about 42,000 messages instead of 4,000).
 //! - A node that got an `OK` waits three reply timeouts for `COORDINATOR`,
 //!   then starts over.
 //! - A `COORDINATOR` from a lower id than the receiver makes the receiver
@@ -189,11 +194,15 @@ impl Protocol for Bully {
         match msg {
             Msg::Election => {
                 ctx.send(from, Msg::Ok);
-                if self.phase == Phase::Leading {
+                match (self.phase, self.leader) {
                     // Already the coordinator: remind the caller.
-                    ctx.send(from, Msg::Coordinator);
-                } else {
-                    self.start_election(ctx);
+                    (Phase::Leading, _) => ctx.send(from, Msg::Coordinator),
+                    // Following a higher leader that the caller also asked:
+                    // that leader answers the caller itself.
+                    (Phase::Idle, Some(l)) if l > self.id => ctx.note(format!(
+                        "answers OK to n{from}; its leader n{l} is higher and answers n{from} itself"
+                    )),
+                    _ => self.start_election(ctx),
                 }
             }
             Msg::Ok => {

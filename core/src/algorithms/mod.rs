@@ -82,3 +82,32 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
+
+/// The published election-message figure for `scenario` where one exists:
+/// the initial election with every node starting and no faults. Returns
+/// the figure and its formula with the source.
+pub fn theory(scenario: &Scenario) -> Option<(f64, &'static str)> {
+    use crate::scenario::{RingOrder, StartSet};
+    if scenario.start != StartSet::All || !scenario.faults.is_empty() {
+        return None;
+    }
+    let n = f64::from(scenario.nodes);
+    match (scenario.algorithm.as_str(), scenario.ring) {
+        ("chang-roberts", RingOrder::Ascending) => Some((
+            2.0 * n - 1.0 + n,
+            "2n-1 ELECTION + n ELECTED (Chang & Roberts 1979, best case)",
+        )),
+        ("chang-roberts", RingOrder::Descending) => Some((
+            n * (n + 1.0) / 2.0 + n,
+            "n(n+1)/2 ELECTION + n ELECTED (Chang & Roberts 1979, worst case)",
+        )),
+        ("chang-roberts", RingOrder::Random) => {
+            let harmonic: f64 = (1..=scenario.nodes).map(|k| 1.0 / f64::from(k)).sum();
+            Some((
+                n * harmonic + n,
+                "n*H_n ELECTION on average + n ELECTED (Chang & Roberts 1979)",
+            ))
+        }
+        _ => None,
+    }
+}
