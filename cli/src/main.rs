@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! election algorithms [--json]
-//! election run   [--scenario FILE] [--algorithm ID] [--nodes N] [--seed S] [--json] [--trace] [--link]
+//! election run   [--scenario FILE] [--algorithm ID] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--json] [--trace] [--link]
 //! election sweep [--scenario FILE] --seeds A..B [--json | --csv]
 //! election compare [--scenario FILE] [--algorithms a,b,c] [--seeds A..B] [--json | --csv]
 //! election bench [--json]

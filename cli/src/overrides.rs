@@ -103,6 +103,39 @@ pub struct ScenarioArgs {
         allow_negative_numbers = true
     )]
     pub until_us: Option<Micros>,
+    /// One-way latency range in ms, e.g. `5-10` (or one number).
+    #[arg(long = "latency-ms", value_name = "LO-HI")]
+    pub latency_ms: Option<String>,
+    /// Probability that a message is lost (0 to 1).
+    #[arg(long, value_name = "P")]
+    pub drop: Option<f64>,
+    /// Probability that a message is delivered twice (0 to 1).
+    #[arg(long, value_name = "P")]
+    pub duplicate: Option<f64>,
+    /// Add a fault, as scenario JSON; repeatable. Examples:
+    /// '{"at_ms":1000,"crash":"leader"}', '{"at_ms":500,"slow":3,"extra_ms":20}',
+    /// '{"at_ms":0,"flaky":7,"period_ms":400,"down_ms":150}', '{"at_ms":0,"cut":[1,2]}'.
+    #[arg(long = "fault", value_name = "JSON")]
+    pub faults: Vec<String>,
+}
+
+/// Parses `5-10`, `5,10` or `7` into a JSON `[lo, hi]` pair of numbers.
+fn latency_pair(text: &str) -> Result<serde_json::Value, String> {
+    let parts: Vec<&str> = text.split(['-', ',']).map(str::trim).collect();
+    let number = |t: &str| {
+        t.parse::<f64>()
+            .map_err(|_| format!("--latency-ms: expected a range like 5-10, got {text:?}"))
+    };
+    match parts.as_slice() {
+        [one] => {
+            let x = number(one)?;
+            Ok(serde_json::json!([x, x]))
+        }
+        [lo, hi] => Ok(serde_json::json!([number(lo)?, number(hi)?])),
+        _ => Err(format!(
+            "--latency-ms: expected a range like 5-10, got {text:?}"
+        )),
+    }
 }
 
 impl ScenarioArgs {
@@ -132,11 +165,43 @@ impl ScenarioArgs {
         if let Some(until) = self.until_us {
             s.until_us = Some(until);
         }
+        let source = match &self.scenario {
+            Some(p) => display_name(p),
+            None => "the default scenario".to_string(),
+        };
+        if self.latency_ms.is_some()
+            || self.drop.is_some()
+            || self.duplicate.is_some()
+            || !self.faults.is_empty()
+        {
+            // Network flags and faults go through the scenario parser, so
+            // they get its checks and its field names.
+            let mut value = s.to_json();
+            let network = &mut value["network"];
+            if let Some(text) = &self.latency_ms {
+                network["latency_ms"] = latency_pair(text).map_err(CliError::input)?;
+                given.push(format!("--latency-ms {text}"));
+            }
+            if let Some(p) = self.drop {
+                network["drop"] = serde_json::json!(p);
+                given.push(format!("--drop {p}"));
+            }
+            if let Some(p) = self.duplicate {
+                network["duplicate"] = serde_json::json!(p);
+                given.push(format!("--duplicate {p}"));
+            }
+            for text in &self.faults {
+                let fault: serde_json::Value = serde_json::from_str(text)
+                    .map_err(|e| CliError::input(format!("--fault {text}: not valid JSON: {e}")))?;
+                if let Some(list) = value["faults"].as_array_mut() {
+                    list.push(fault);
+                }
+                given.push(format!("--fault {text}"));
+            }
+            s = Scenario::from_value(&value)
+                .map_err(|e| CliError::input(format!("{source} with {}: {e}", given.join(" "))))?;
+        }
         s.validate().map_err(|e| {
-            let source = match &self.scenario {
-                Some(p) => display_name(p),
-                None => "the default scenario".to_string(),
-            };
             let with = if given.is_empty() {
                 String::new()
             } else {

@@ -135,3 +135,39 @@ fn until_ms_stops_the_run() {
     let v = ok_json(&["run", "--until-ms", "2.5", "--json"]);
     assert_eq!(v["end_ms"], 2.5);
 }
+
+#[test]
+fn network_and_fault_flags_reach_the_scenario() {
+    // Bully, top node dead from the start via --fault, node 0 starting:
+    // n(n-1)/2 ELECTION, (n-1)(n-2)/2 OK, n-2 COORDINATOR (Garcia-Molina 1982).
+    let r = common::ok_json(&[
+        "run",
+        "--algorithm",
+        "bully",
+        "--nodes",
+        "6",
+        "--start",
+        "0",
+        "--fault",
+        r#"{"at_ms":0,"crash":5}"#,
+        "--json",
+    ]);
+    assert_eq!(r["messages"]["by_kind"]["ELECTION"], 15);
+    assert_eq!(r["messages"]["by_kind"]["OK"], 10);
+    assert_eq!(r["messages"]["by_kind"]["COORDINATOR"], 4);
+    let lossy = common::ok_json(&[
+        "run",
+        "--drop",
+        "0.2",
+        "--duplicate",
+        "0.2",
+        "--latency-ms",
+        "1-3",
+        "--json",
+    ]);
+    assert!(lossy["messages"]["dropped"].as_u64().unwrap() > 0);
+    assert!(lossy["messages"]["duplicated"].as_u64().unwrap() > 0);
+    let bad = common::election(&["run", "--fault", r#"{"at_ms":1,"slow":2}"#]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("faults[0].extra_ms"));
+}
