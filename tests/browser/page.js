@@ -1,0 +1,51 @@
+// Page helpers shared by the browser tests: open the playground and read
+// its contract elements.
+import { baseUrl, collectErrors } from './helpers.js';
+
+/**
+ * Opens `path` (relative to the served repo root, e.g. `/?algorithm=bully`)
+ * in a new page and waits until the playground has drawn its first frame.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} path
+ * @param {{width: number, height: number}} [viewport]
+ * @returns {Promise<{page: import('playwright-core').Page, errors: string[]}>}
+ */
+export async function openPlayground(browser, path, viewport = { width: 1280, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  const errors = collectErrors(page);
+  await page.goto(`${baseUrl()}${path}`);
+  await ready(page);
+  return { page, errors };
+}
+
+/**
+ * Waits for the playground's first frame after a (re)load.
+ * @param {import('playwright-core').Page} page
+ */
+export async function ready(page) {
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+}
+
+/**
+ * The three contract readouts.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<{messages: number, leader: string, time: number}>}
+ */
+export async function readouts(page) {
+  const text = async (id) => (await page.textContent(`[data-testid="${id}"]`))?.trim() ?? '';
+  return {
+    messages: Number(await text('messages-total')),
+    leader: await text('leader'),
+    time: Number(await text('sim-time')),
+  };
+}
+
+/**
+ * The text of the newest event-log lines.
+ * @param {import('playwright-core').Page} page
+ * @param {number} [count]
+ * @returns {Promise<string[]>}
+ */
+export async function latestLog(page, count = 20) {
+  return page.$$eval('#log li', (items, n) => items.slice(0, n).map((li) => li.textContent ?? ''), count);
+}

@@ -1,0 +1,455 @@
+//! [`Playground`]: the opaque handle the page holds, one recording
+//! simulation of one scenario.
+//!
+//! Time travel is by re-running: going back (or changing the past, as a
+//! live fault does) rebuilds the simulation from the scenario and runs it
+//! to the wanted time. Runs are deterministic, so the result is exactly
+//! what a fresh load of the same scenario at the same time shows, and a
+//! share link of the scenario reproduces what the user did.
+
+use crate::{js, url, views};
+use election_core::algorithms::{self, Layout};
+use election_core::scenario::{DEFAULT_RUN_LIMIT_US, MAX_TIME_US};
+use election_core::sim::Simulation;
+use election_core::time::{Micros, to_ms};
+use election_core::trace::Event;
+use election_core::{Scenario, ScenarioError};
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+/// Most log lines one [`Playground::events`] call returns, so one call
+/// stays small whatever the page asks for.
+pub const MAX_EVENTS_PER_CALL: usize = 10_000;
+
+/// A millisecond time from JS as microseconds: rounded to the microsecond,
+/// clamped to `0..=MAX_TIME_US` (NaN is 0).
+pub fn ms_to_us(t_ms: f64) -> Micros {
+    if t_ms.is_nan() || t_ms <= 0.0 {
+        return 0;
+    }
+    ((t_ms * 1000.0).round() as Micros).min(MAX_TIME_US)
+}
+
+/// Microseconds as the scenario's millisecond JSON number: whole when
+/// whole, else fractional (1500 us is 1.5), as the core writes them.
+fn ms_json(us: Micros) -> Value {
+    if us % 1000 == 0 {
+        Value::from(us / 1000)
+    } else {
+        Value::from(to_ms(us))
+    }
+}
+
+/// One event-log line for the page.
+#[derive(Serialize)]
+struct LogLine<'a> {
+    /// Position in the trace (the page asks for lines from an index on).
+    index: usize,
+    /// When, ms.
+    at_ms: f64,
+    /// Plain language, from the core's `Event::describe`.
+    text: String,
+    /// The raw event (`type` plus its fields).
+    event: &'a Event,
+}
+
+/// A recording simulation of one scenario, driven by the page.
+#[wasm_bindgen]
+pub struct Playground {
+    sim: Box<dyn Simulation>,
+    /// End of the run as `election run` computes it, once asked for.
+    end_us: Option<Micros>,
+}
+
+/// The Rust side: usable natively (tests) as well as from wasm.
+impl Playground {
+    /// A playground at time 0 of a validated scenario.
+    pub fn from_scenario(scenario: &Scenario) -> Self {
+        Self {
+            sim: algorithms::build(scenario, true),
+            end_us: None,
+        }
+    }
+
+    /// The scenario, including every fault injected so far.
+    pub fn scenario(&self) -> &Scenario {
+        self.sim.scenario()
+    }
+
+    /// The simulation, for reading.
+    pub fn sim(&self) -> &dyn Simulation {
+        self.sim.as_ref()
+    }
+
+    /// Current time, microseconds.
+    pub fn now_us(&self) -> Micros {
+        self.sim.now_us()
+    }
+
+    /// Goes to time `t`: forward by running, backward by re-running from
+    /// the start.
+    pub fn seek_us(&mut self, t: Micros) {
+        if t < self.sim.now_us() {
+            self.sim = algorithms::build(self.sim.scenario(), true);
+        }
+        self.sim.run_until(t);
+    }
+
+    /// Adds `fault` (a scenario fault object without `at_ms`, e.g.
+    /// `{"crash": 3}`) at the current time and re-runs to the current time,
+    /// so the scenario alone reproduces the state. The fault is checked by
+    /// the core's scenario validator; on error nothing changes.
+    pub fn inject_fault(&mut self, fault_json: &str) -> Result<(), ScenarioError> {
+        let mut fault: Value = serde_json::from_str(fault_json)
+            .map_err(|e| ScenarioError::new("fault", format!("not valid JSON: {e}")))?;
+        let Value::Object(fields) = &mut fault else {
+            return Err(ScenarioError::new(
+                "fault",
+                "must be an object such as {\"crash\": 3}",
+            ));
+        };
+        if fields.contains_key("at_ms") {
+            return Err(ScenarioError::new(
+                "fault.at_ms",
+                "is set by the playground: a live fault happens now",
+            ));
+        }
+        let now = self.sim.now_us();
+        fields.insert("at_ms".to_string(), ms_json(now));
+        let mut scenario = self.scenario().to_json();
+        match scenario.get_mut("faults") {
+            Some(Value::Array(faults)) => faults.push(fault),
+            _ => {
+                scenario["faults"] = Value::Array(vec![fault]);
+            }
+        }
+        let scenario = Scenario::from_value(&scenario)?;
+        self.sim = algorithms::build(&scenario, true);
+        self.sim.run_until(now);
+        self.end_us = None;
+        Ok(())
+    }
+
+    /// Where the run ends as `election run` sees it: `until_ms` if set,
+    /// else when the election settles (bounded by the core's run limit).
+    /// Computed on a separate, non-recording run and cached.
+    pub fn end_us(&mut self) -> Micros {
+        if let Some(end) = self.end_us {
+            return end;
+        }
+        let end = match self.scenario().until_us {
+            Some(until) => until,
+            None => algorithms::build(self.scenario(), false).run_to_end(),
+        };
+        self.end_us = Some(end);
+        end
+    }
+
+    /// The latest time worth playing to: `until_ms` if set, else the
+    /// core's run limit for runs without one.
+    pub fn horizon_us(&self) -> Micros {
+        self.scenario().until_us.unwrap_or(DEFAULT_RUN_LIMIT_US)
+    }
+}
+
+/// The JS side.
+#[wasm_bindgen]
+impl Playground {
+    /// A playground for scenario JSON text (same format as the CLI's
+    /// `--scenario` files). Throws an `Error` naming the bad field.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str) -> Result<Playground, JsValue> {
+        Scenario::from_json(scenario_json)
+            .map(|s| Self::from_scenario(&s))
+            .map_err(|e| js::scenario_error(&e))
+    }
+
+    /// A playground for a page URL: `query` is `location.search`
+    /// (`?algorithm=bully&nodes=8`), `fragment` is `location.hash`; an
+    /// `s=` share link in the fragment wins over the query. Parameters
+    /// that are not scenario fields (`at`) are ignored.
+    pub fn from_url(query: &str, fragment: &str) -> Result<Playground, JsValue> {
+        url::scenario_from_url(query, fragment)
+            .map(|s| Self::from_scenario(&s))
+            .map_err(|e| js::scenario_error(&e))
+    }
+
+    /// A new playground at time 0 with the settings in `query` (same
+    /// parameters as a URL) applied to this scenario; injected faults are
+    /// dropped, network and timing kept.
+    pub fn with_settings(&self, query: &str) -> Result<Playground, JsValue> {
+        url::apply_settings(self.scenario(), query)
+            .map(|s| Self::from_scenario(&s))
+            .map_err(|e| js::scenario_error(&e))
+    }
+
+    /// Current simulated time, ms.
+    pub fn now_ms(&self) -> f64 {
+        to_ms(self.sim.now_us())
+    }
+
+    /// Time of the next event, ms, or `undefined` when nothing is left.
+    pub fn next_event_ms(&self) -> Option<f64> {
+        self.sim.next_time_us().map(to_ms)
+    }
+
+    /// Processes one event; `false` when none is left.
+    pub fn step(&mut self) -> bool {
+        self.sim.step()
+    }
+
+    /// Processes every event up to and including `t_ms` (forward only;
+    /// see [`Playground::seek_ms`]).
+    pub fn run_until_ms(&mut self, t_ms: f64) {
+        self.sim.run_until(ms_to_us(t_ms));
+    }
+
+    /// Goes to `t_ms`, backward too (by re-running from the start).
+    pub fn seek_ms(&mut self, t_ms: f64) {
+        self.seek_us(ms_to_us(t_ms));
+    }
+
+    /// Runs to the end of the run exactly as `election run` does and
+    /// returns that time, ms.
+    pub fn run_to_end(&mut self) -> f64 {
+        let end = self.sim.run_to_end();
+        self.end_us = Some(end);
+        to_ms(end)
+    }
+
+    /// The end `election run` reports for this scenario, ms, without
+    /// moving this playground (computed once on a side run).
+    pub fn end_ms(&mut self) -> f64 {
+        to_ms(self.end_us())
+    }
+
+    /// `until_ms` if the scenario sets it, else the core's run limit, ms.
+    pub fn horizon_ms(&self) -> f64 {
+        to_ms(self.horizon_us())
+    }
+
+    /// Messages sent so far (dropped ones included).
+    pub fn messages_sent(&self) -> f64 {
+        self.sim.metrics().sent as f64
+    }
+
+    /// Messages sent so far by kind, aligned with [`Playground::kinds`].
+    pub fn sent_by_kind(&self) -> Vec<f64> {
+        self.sim
+            .metrics()
+            .by_kind
+            .iter()
+            .map(|&c| c as f64)
+            .collect()
+    }
+
+    /// The one live leader (the summary's `leader`), or `undefined` when
+    /// no node or several nodes lead.
+    pub fn leader(&mut self) -> Option<u32> {
+        self.sim.summary().leader
+    }
+
+    /// The run summary so far (the `election run --json` object).
+    pub fn summary(&mut self) -> Result<JsValue, JsValue> {
+        js::to_js(&self.sim.summary())
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> u32 {
+        self.scenario().nodes
+    }
+
+    /// Every node as rows of `node_fields()` columns.
+    pub fn nodes(&self) -> Vec<f64> {
+        views::node_rows(&self.sim.node_views())
+    }
+
+    /// Every message on the wire as rows of `flight_fields()` columns.
+    pub fn flights(&self) -> Vec<f64> {
+        views::flight_rows(&self.sim.flights())
+    }
+
+    /// Number of trace events so far.
+    pub fn event_count(&self) -> usize {
+        self.sim.trace().len()
+    }
+
+    /// Log lines for trace events `from..to` (at most
+    /// [`MAX_EVENTS_PER_CALL`], the latest of the range when it is longer):
+    /// objects with `index`, `at_ms`, `text` (plain language) and `event`
+    /// (the raw event, with its `type`).
+    pub fn events(&self, from: usize, to: usize) -> Result<JsValue, JsValue> {
+        let trace = self.sim.trace();
+        let to = to.min(trace.len());
+        let from = from.max(to.saturating_sub(MAX_EVENTS_PER_CALL)).min(to);
+        let lines: Vec<LogLine<'_>> = trace[from..to]
+            .iter()
+            .enumerate()
+            .map(|(i, e)| LogLine {
+                index: from + i,
+                at_ms: to_ms(e.at_us),
+                text: e.event.describe(),
+                event: &e.event,
+            })
+            .collect();
+        js::to_js(&lines)
+    }
+
+    /// Log lines for every trace event from index `from` on (see
+    /// [`Playground::events`]); the page keeps `event_count()` and asks
+    /// for what is new.
+    pub fn events_since(&self, from: usize) -> Result<JsValue, JsValue> {
+        self.events(from, self.sim.trace().len())
+    }
+
+    /// Message kind names of the algorithm.
+    pub fn kinds(&self) -> Vec<String> {
+        self.sim.kinds().iter().map(|k| k.to_string()).collect()
+    }
+
+    /// Ring order: `ring()[i]` is the node at position `i` along the
+    /// direction ring messages travel.
+    pub fn ring(&self) -> Vec<u32> {
+        self.sim.ring().to_vec()
+    }
+
+    /// `"ring"` or `"cluster"`, from the algorithm registry.
+    pub fn layout(&self) -> String {
+        match algorithms::info(&self.scenario().algorithm).map(|a| a.layout) {
+            Some(Layout::Ring) => "ring".to_string(),
+            _ => "cluster".to_string(),
+        }
+    }
+
+    /// Algorithm id.
+    pub fn algorithm(&self) -> String {
+        self.scenario().algorithm.clone()
+    }
+
+    /// The seed, as text (seeds may exceed what a JS number holds exactly).
+    pub fn seed(&self) -> String {
+        self.scenario().seed.to_string()
+    }
+
+    /// Every field of one node, as `[name, value]` pairs.
+    pub fn inspect(&self, node: u32) -> Result<JsValue, JsValue> {
+        js::to_js(&self.sim.inspect(node))
+    }
+
+    /// The scenario (with injected faults) as canonical JSON text.
+    pub fn scenario_json(&self) -> String {
+        self.scenario().to_json_pretty()
+    }
+
+    /// The readable query string of the basic fields
+    /// (`algorithm=..&nodes=..&seed=..&ring=..&start=..`).
+    pub fn query_string(&self) -> String {
+        election_core::scenario::query::to_query(self.scenario())
+    }
+
+    /// The share fragment: `s=1.<base64url(deflate(json))>`.
+    pub fn share_fragment(&self) -> String {
+        format!("s={}", election_core::share::encode(self.scenario()))
+    }
+
+    /// Adds a fault (JSON such as `{"crash": 3}` or `{"recover": 3}`,
+    /// without `at_ms`) at the current time; see
+    /// [`Playground::inject_fault`]. Throws an `Error` naming the field.
+    pub fn inject(&mut self, fault_json: &str) -> Result<(), JsValue> {
+        self.inject_fault(fault_json)
+            .map_err(|e| js::scenario_error(&e))
+    }
+
+    /// Number of faults in the scenario (scheduled and injected).
+    pub fn fault_count(&self) -> usize {
+        self.scenario().faults.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_core::scenario::{Fault, FaultAction, Target};
+    use election_core::sim;
+
+    fn scenario(text: &str) -> Scenario {
+        Scenario::from_json(text).unwrap()
+    }
+
+    #[test]
+    fn times_from_js_round_to_the_microsecond() {
+        assert_eq!(ms_to_us(1234.5678), 1_234_568);
+        assert_eq!(ms_to_us(-3.0), 0);
+        assert_eq!(ms_to_us(f64::NAN), 0);
+        assert_eq!(ms_to_us(f64::INFINITY), MAX_TIME_US);
+    }
+
+    #[test]
+    fn a_live_fault_is_the_same_as_a_scheduled_one() {
+        let base = scenario(r#"{"algorithm":"bully","nodes":6,"seed":3}"#);
+        let mut p = Playground::from_scenario(&base);
+        p.seek_us(12_345);
+        p.inject_fault(r#"{"crash": 5}"#).unwrap();
+        assert_eq!(p.now_us(), 12_345);
+        assert_eq!(
+            p.scenario().faults,
+            vec![Fault {
+                at_us: 12_345,
+                action: FaultAction::Crash(Target::Node(5)),
+            }]
+        );
+        // The fractional time survives the share link's JSON.
+        let again = election_core::share::decode(&election_core::share::encode(p.scenario()));
+        assert_eq!(&again.unwrap(), p.scenario());
+        // And the run it describes ends as the CLI's would.
+        let summary = sim::run(p.scenario());
+        let end = p.sim.run_to_end();
+        assert_eq!(p.sim.summary(), summary);
+        assert_eq!(to_ms(end), summary.end_ms);
+        assert_ne!(summary.leader, Some(5));
+    }
+
+    #[test]
+    fn bad_faults_name_the_field_and_change_nothing() {
+        let mut p = Playground::from_scenario(&scenario(r#"{"nodes":4}"#));
+        p.seek_us(5_000);
+        let err = p.inject_fault(r#"{"crash": 9}"#).unwrap_err();
+        assert!(err.field.starts_with("faults[0]"), "{err}");
+        assert_eq!(p.inject_fault("[1]").unwrap_err().field, "fault");
+        assert_eq!(
+            p.inject_fault(r#"{"at_ms": 1, "crash": 1}"#)
+                .unwrap_err()
+                .field,
+            "fault.at_ms"
+        );
+        assert!(p.scenario().faults.is_empty());
+        assert_eq!(p.now_us(), 5_000);
+    }
+
+    #[test]
+    fn seeking_back_replays_the_same_run() {
+        let s = scenario(r#"{"algorithm":"chang-roberts","nodes":8,"ring":"random"}"#);
+        let mut p = Playground::from_scenario(&s);
+        p.seek_us(20_000);
+        let at_20 = (p.sim.metrics().sent, p.sim.trace().len(), p.nodes());
+        p.seek_us(60_000);
+        p.seek_us(20_000);
+        assert_eq!(
+            (p.sim.metrics().sent, p.sim.trace().len(), p.nodes()),
+            at_20
+        );
+    }
+
+    #[test]
+    fn end_matches_the_cli_run() {
+        let s = scenario(r#"{"algorithm":"chang-roberts","nodes":8,"seed":3,"ring":"descending"}"#);
+        let mut p = Playground::from_scenario(&s);
+        let expected = sim::run(&s);
+        assert_eq!(to_ms(p.end_us()), expected.end_ms);
+        assert_eq!(p.now_us(), 0, "end_us must not move the playground");
+        assert_eq!(p.run_to_end(), expected.end_ms);
+        assert_eq!(p.sim.metrics().sent, expected.messages.sent);
+        assert_eq!(p.sim.summary().leader, expected.leader);
+    }
+}

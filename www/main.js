@@ -1,0 +1,199 @@
+// @ts-check
+/**
+ * Entry point of the page: loads the wasm core, reads the scenario from
+ * the address, wires the model to the views and controls, and runs the
+ * animation loop. No simulation logic lives here or anywhere in www/.
+ * @module main
+ */
+
+import init, * as wasm from './pkg/election_web.js';
+import { Controls } from './controls.js';
+import { Inspector } from './inspector.js';
+import { EventLog } from './log.js';
+import { Model } from './model.js';
+import { ROLE_COLOURS } from './palette.js';
+import { StatusView, byTestId } from './status.js';
+import { readAddress, writeSettingsAddress } from './url.js';
+import { ClusterView } from './view.js';
+
+/**
+ * The message of anything thrown (the core throws `Error`s whose message
+ * names the scenario field).
+ * @param {unknown} e
+ * @returns {string}
+ */
+function messageOf(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Shows problems in the error box (hidden when there are none).
+ * @param {string[]} problems
+ */
+function showProblems(problems) {
+  const box = byTestId('error');
+  box.replaceChildren(
+    ...problems.map((p) => {
+      const line = document.createElement('p');
+      line.textContent = p;
+      return line;
+    }),
+  );
+  box.hidden = problems.length === 0;
+}
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function el(id) {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`page element #${id} is missing`);
+  return found;
+}
+
+/** The role legend, from the same colours the canvas uses. */
+function buildRoleLegend() {
+  const list = el('roles');
+  for (const [role, colour] of Object.entries(ROLE_COLOURS)) {
+    const li = document.createElement('li');
+    const swatch = document.createElement('span');
+    swatch.className = `swatch swatch-node swatch-${role}`;
+    swatch.style.setProperty('background-color', colour);
+    const name = document.createElement('span');
+    name.textContent = role === 'leader' ? 'leader (crown, L)' : role;
+    li.append(swatch, name);
+    list.append(li);
+  }
+}
+
+/**
+ * The playground the address asks for, or the defaults with the problem
+ * reported.
+ * @param {import('./url.js').PageRequest} request
+ * @param {string[]} problems filled with what went wrong
+ * @returns {wasm.Playground}
+ */
+function playgroundFor(request, problems) {
+  try {
+    return wasm.Playground.from_url(request.query, request.fragment);
+  } catch (e) {
+    problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
+    return wasm.Playground.from_url('', '');
+  }
+}
+
+/**
+ * Moves a fresh run to where the address asks (`at`), paused; or starts
+ * playing when no time was asked for.
+ * @param {Model} model
+ * @param {import('./url.js').PageRequest} request
+ * @param {boolean} troubled whether something was wrong with the address
+ */
+function position(model, request, troubled) {
+  if (request.at === 'end') {
+    model.runToEnd();
+  } else if (typeof request.at === 'number') {
+    model.seek(request.at);
+  }
+  const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  model.setPlaying(request.at === null && !troubled && !reduceMotion);
+}
+
+async function main() {
+  await init();
+  buildRoleLegend();
+
+  const request = readAddress(wasm.scenario_params());
+  const problems = [...request.problems];
+  const model = new Model(wasm, playgroundFor(request, problems));
+
+  const inspector = new Inspector(
+    el('inspector-title'),
+    /** @type {HTMLDListElement} */ (el('inspector')),
+  );
+  const view = new ClusterView(
+    /** @type {HTMLCanvasElement} */ (el('cluster')),
+    el('node-layer'),
+    (id) => {
+      try {
+        model.toggleNode(id);
+      } catch (e) {
+        showProblems([messageOf(e)]);
+      }
+    },
+    (id) => inspector.select(id, model),
+  );
+  const status = new StatusView(el('kinds'));
+  const log = new EventLog(
+    /** @type {HTMLOListElement} */ (el('log')),
+    /** @type {HTMLInputElement} */ (el('log-traffic')),
+  );
+  const controls = new Controls(model, wasm.algorithms(), () => wasm.fresh_seed(), {
+    applySettings(query) {
+      try {
+        const next = model.playground.with_settings(query);
+        model.replace(next);
+        controls.fill(next);
+        writeSettingsAddress(next.query_string());
+        showProblems([]);
+      } catch (e) {
+        showProblems([messageOf(e)]);
+      }
+    },
+    report(message) {
+      showProblems([message]);
+    },
+  });
+
+  // A link pasted into the address bar of an open page.
+  window.addEventListener('hashchange', () => {
+    const again = readAddress(wasm.scenario_params());
+    const found = [...again.problems];
+    model.replace(playgroundFor(again, found));
+    controls.fill(model.playground);
+    position(model, again, found.length > 0);
+    showProblems(found);
+  });
+
+  controls.fill(model.playground);
+  position(model, request, problems.length > 0);
+  showProblems(problems);
+
+  const render = () => {
+    const snapshot = model.snapshot();
+    view.render(snapshot);
+    status.render(snapshot);
+    log.sync(model);
+    controls.render();
+    inspector.render(model);
+  };
+  // Every change is drawn at once (at most once per frame while playing),
+  // so the readouts are current whenever anyone looks, tests included.
+  model.onChange(render);
+  render();
+  document.body.dataset.ready = 'true';
+
+  let last = performance.now();
+  /** @param {number} t */
+  const frame = (t) => {
+    const dt = t - last;
+    last = t;
+    try {
+      model.tick(dt);
+    } catch (e) {
+      model.setPlaying(false);
+      showProblems([`Something went wrong: ${messageOf(e)}`]);
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+main().catch((e) => {
+  try {
+    showProblems([`The playground could not start: ${messageOf(e)}`]);
+  } catch {
+    document.body.textContent = `The playground could not start: ${messageOf(e)}`;
+  }
+});

@@ -1,0 +1,275 @@
+// @ts-check
+/**
+ * The model and its time-travel state: one wasm `Playground` (the
+ * simulation, owned by the Rust core) plus what the page adds around it
+ * (playing or paused, speed). Nothing here decides anything about the
+ * algorithm; it moves time, forwards user actions as faults and decodes
+ * the core's typed arrays into small objects for the views.
+ *
+ * Going back in time is a re-run from the scenario (the core is
+ * deterministic), done inside the Playground by `seek_ms`.
+ * @module model
+ */
+
+/** @typedef {import('./pkg/election_web.js').Playground} Playground */
+
+/**
+ * One node as drawn.
+ * @typedef {object} NodeState
+ * @property {number} id
+ * @property {boolean} alive
+ * @property {boolean} paused
+ * @property {import('./palette.js').RoleName} role
+ * @property {number | null} term
+ * @property {number | null} leader whom it believes leads
+ * @property {number} group partition group
+ */
+
+/**
+ * One message on the wire.
+ * @typedef {object} FlightState
+ * @property {number} id
+ * @property {number} from
+ * @property {number} to
+ * @property {number} kind index into `kinds`
+ * @property {number} sentMs
+ * @property {number} arriveMs
+ * @property {boolean} lost
+ */
+
+/**
+ * Everything the views draw for one moment.
+ * @typedef {object} Snapshot
+ * @property {number} nowMs
+ * @property {NodeState[]} nodes
+ * @property {FlightState[]} flights
+ * @property {string[]} kinds
+ * @property {number[]} sentByKind
+ * @property {number} messagesSent
+ * @property {number | undefined} leader the one live leader, if exactly one
+ * @property {number[]} ring ring order (position -> id)
+ * @property {'ring' | 'cluster'} layout
+ */
+
+import { ROLE_NAMES } from './palette.js';
+
+/**
+ * Column index of each name in a list of column names.
+ * @param {string[]} names
+ * @returns {Record<string, number>}
+ */
+function columns(names) {
+  return Object.fromEntries(names.map((name, i) => [name, i]));
+}
+
+/** Slowest and fastest play speed, simulated ms per real ms. */
+export const MIN_SPEED = 0.001;
+export const MAX_SPEED = 1000;
+
+/** Most silent queue events one Step skips over. */
+const MAX_SILENT_STEPS = 10000;
+
+/** Longest real-time gap one animation frame may cover (a background tab). */
+const MAX_FRAME_MS = 100;
+
+export class Model {
+  /**
+   * @param {typeof import('./pkg/election_web.js')} wasm the module
+   * @param {Playground} playground
+   */
+  constructor(wasm, playground) {
+    /** @private */
+    this.wasm = wasm;
+    /** @private */
+    this.nodeCol = columns(wasm.node_fields());
+    /** @private */
+    this.flightCol = columns(wasm.flight_fields());
+    /** @type {Playground} */
+    this.playground = playground;
+    /** Bumped whenever the run is rebuilt, so the log starts over. */
+    this.revision = 0;
+    this.playing = false;
+    /** Simulated ms per real ms. */
+    this.speed = 0.02;
+    /** Why playing stopped by itself, for the status line. */
+    this.stopReason = '';
+    /** @private @type {Set<() => void>} */
+    this.listeners = new Set();
+  }
+
+  /**
+   * Calls `fn` after every change.
+   * @param {() => void} fn
+   */
+  onChange(fn) {
+    this.listeners.add(fn);
+  }
+
+  /** @private */
+  changed() {
+    for (const fn of this.listeners) fn();
+  }
+
+  /**
+   * Replaces the run with another playground (a new scenario).
+   * @param {Playground} playground
+   */
+  replace(playground) {
+    this.playground.free();
+    this.playground = playground;
+    this.revision += 1;
+    this.stopReason = '';
+    this.changed();
+  }
+
+  /** @returns {number} current simulated time, ms */
+  get nowMs() {
+    return this.playground.now_ms();
+  }
+
+  /** @param {boolean} on */
+  setPlaying(on) {
+    this.playing = on;
+    if (on) this.stopReason = '';
+    this.changed();
+  }
+
+  /** @param {number} speed simulated ms per real ms (clamped) */
+  setSpeed(speed) {
+    this.speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
+    this.changed();
+  }
+
+  /**
+   * Advances time by `realMs` of wall-clock time at the current speed, when
+   * playing. Stops at the horizon (the scenario's end or the core's run
+   * limit) and when nothing is left to happen.
+   * @param {number} realMs
+   */
+  tick(realMs) {
+    if (!this.playing) return;
+    const pg = this.playground;
+    const horizon = pg.horizon_ms();
+    const target = Math.min(horizon, pg.now_ms() + Math.min(realMs, MAX_FRAME_MS) * this.speed);
+    pg.run_until_ms(target);
+    if (pg.now_ms() >= horizon) {
+      this.playing = false;
+      this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;
+    } else if (pg.next_event_ms() === undefined) {
+      this.playing = false;
+      this.stopReason = 'nothing left to happen';
+    }
+    this.changed();
+  }
+
+  /**
+   * Processes the next event that shows in the trace (pausing first).
+   * @returns {boolean} false when no event is left
+   */
+  step() {
+    this.playing = false;
+    const pg = this.playground;
+    const seen = pg.event_count();
+    let stepped = pg.step();
+    // Some queue events change nothing visible (a timer cancelled after it
+    // was set); step over those so every press shows something happen.
+    for (let i = 0; stepped && pg.event_count() === seen && i < MAX_SILENT_STEPS; i++) {
+      stepped = pg.step();
+    }
+    this.stopReason = stepped ? '' : 'nothing left to happen';
+    this.changed();
+    return stepped;
+  }
+
+  /**
+   * Goes to `ms` (backward by re-running from the start).
+   * @param {number} ms
+   */
+  seek(ms) {
+    if (ms < this.playground.now_ms()) this.revision += 1;
+    this.playground.seek_ms(ms);
+    this.changed();
+  }
+
+  /** Goes to the end of the run exactly as `election run` does; pauses. */
+  runToEnd() {
+    this.playing = false;
+    this.playground.run_to_end();
+    this.changed();
+  }
+
+  /**
+   * Crashes node `id` now if it is up, recovers it if it is down. Recorded
+   * in the scenario as a fault at the current time.
+   * @param {number} id
+   */
+  toggleNode(id) {
+    const node = this.nodes().find((n) => n.id === id);
+    if (!node) return;
+    const fault = node.alive ? { crash: id } : { recover: id };
+    this.playground.inject(JSON.stringify(fault));
+    this.revision += 1;
+    this.changed();
+  }
+
+  /** @returns {NodeState[]} */
+  nodes() {
+    const c = this.nodeCol;
+    const rows = this.playground.nodes();
+    const width = Object.keys(c).length;
+    /** @type {NodeState[]} */
+    const out = [];
+    for (let at = 0; at < rows.length; at += width) {
+      const term = rows[at + c.term];
+      const leader = rows[at + c.leader];
+      out.push({
+        id: rows[at + c.id],
+        alive: rows[at + c.alive] === 1,
+        paused: rows[at + c.paused] === 1,
+        role: ROLE_NAMES[rows[at + c.role]] ?? 'follower',
+        term: term < 0 ? null : term,
+        leader: leader < 0 ? null : leader,
+        group: rows[at + c.group],
+      });
+    }
+    return out;
+  }
+
+  /** @returns {FlightState[]} */
+  flights() {
+    const c = this.flightCol;
+    const rows = this.playground.flights();
+    const width = Object.keys(c).length;
+    /** @type {FlightState[]} */
+    const out = [];
+    for (let at = 0; at < rows.length; at += width) {
+      out.push({
+        id: rows[at + c.id],
+        from: rows[at + c.from],
+        to: rows[at + c.to],
+        kind: rows[at + c.kind],
+        sentMs: rows[at + c.sent_ms],
+        arriveMs: rows[at + c.arrive_ms],
+        lost: rows[at + c.lost] === 1,
+      });
+    }
+    return out;
+  }
+
+  /** @returns {Snapshot} */
+  snapshot() {
+    const pg = this.playground;
+    const layout = pg.layout();
+    return {
+      nowMs: pg.now_ms(),
+      nodes: this.nodes(),
+      flights: this.flights(),
+      kinds: pg.kinds(),
+      sentByKind: Array.from(pg.sent_by_kind()),
+      messagesSent: pg.messages_sent(),
+      leader: pg.leader(),
+      ring: Array.from(pg.ring()),
+      layout: layout === 'ring' ? 'ring' : 'cluster',
+    };
+  }
+}

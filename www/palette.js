@@ -1,0 +1,51 @@
+// @ts-check
+/**
+ * Colours of the page, from the Okabe-Ito palette (distinguishable with
+ * the common colour-vision deficiencies). Colour is never the only cue:
+ * every role is also written next to its node and every kind is named in
+ * the legend.
+ * @module palette
+ */
+
+/** @typedef {'follower' | 'candidate' | 'leader'} RoleName */
+
+/** Role fill colours; crashed nodes are grey whatever their role was. */
+export const ROLE_COLOURS = Object.freeze({
+  leader: '#E69F00', // orange
+  candidate: '#56B4E9', // sky blue
+  follower: '#009E73', // bluish green
+  crashed: '#999999', // grey
+});
+
+/** Role names by the role code of the node rows (see web/src/views.rs). */
+/** @type {readonly RoleName[]} */
+export const ROLE_NAMES = Object.freeze(['follower', 'candidate', 'leader']);
+
+/**
+ * Message kind colours, by kind index. The roles' colours come last so a
+ * message rarely shares a colour with a node.
+ */
+const KIND_COLOURS = Object.freeze([
+  '#0072B2', // blue
+  '#CC79A7', // reddish purple
+  '#D55E00', // vermillion
+  '#000000', // black
+  '#F0E442', // yellow
+  '#56B4E9', // sky blue
+  '#009E73', // bluish green
+  '#E69F00', // orange
+]);
+
+/**
+ * The colour of message kind `index`.
+ * @param {number} index
+ * @returns {string}
+ */
+export function kindColour(index) {
+  return KIND_COLOURS[index % KIND_COLOURS.length];
+}
+
+/** Ink for text and outlines drawn on the canvas. */
+export const INK = '#1a1a1a';
+/** Faint ink for tracks and guides. */
+export const FAINT = '#b8b8b8';

@@ -1,0 +1,88 @@
+// @ts-check
+/**
+ * The readouts: simulated time, leader, messages sent (total and by kind,
+ * which doubles as the colour legend of the messages) and crashed nodes.
+ *
+ * `[data-testid=sim-time]`, `[data-testid=leader]` and
+ * `[data-testid=messages-total]` are a contract with tests and embedding
+ * hosts: always current, plain text (ms as a number, the leader's id or
+ * `none`, an integer).
+ * @module status
+ */
+
+import { kindColour } from './palette.js';
+
+/**
+ * Finds an element by `data-testid`.
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function byTestId(id) {
+  const el = document.querySelector(`[data-testid="${id}"]`);
+  if (!(el instanceof HTMLElement)) throw new Error(`page element [data-testid=${id}] is missing`);
+  return el;
+}
+
+/**
+ * Sets text only when it changed (cheap to call every frame).
+ * @param {HTMLElement} el
+ * @param {string} text
+ */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+export class StatusView {
+  /** @param {HTMLElement} kindsList the `<ul>` of message kinds */
+  constructor(kindsList) {
+    this.time = byTestId('sim-time');
+    this.leader = byTestId('leader');
+    this.total = byTestId('messages-total');
+    this.crashed = byTestId('crashed-count');
+    this.kindsList = kindsList;
+    /** @private */
+    this.kindsKey = '';
+    /** @private @type {HTMLElement[]} */
+    this.kindCounts = [];
+  }
+
+  /** @param {import('./model.js').Snapshot} s */
+  render(s) {
+    setText(this.time, String(s.nowMs));
+    setText(this.leader, s.leader === undefined ? 'none' : String(s.leader));
+    setText(this.total, String(s.messagesSent));
+    setText(this.crashed, String(s.nodes.filter((n) => !n.alive).length));
+    const key = s.kinds.join(',');
+    if (key !== this.kindsKey) {
+      this.kindsKey = key;
+      this.buildKinds(s.kinds);
+    }
+    s.sentByKind.forEach((count, i) => {
+      if (this.kindCounts[i]) setText(this.kindCounts[i], String(count));
+    });
+  }
+
+  /**
+   * @private
+   * @param {string[]} kinds
+   */
+  buildKinds(kinds) {
+    this.kindsList.replaceChildren();
+    this.kindCounts = kinds.map((kind, i) => {
+      const li = document.createElement('li');
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch swatch-message';
+      swatch.style.setProperty('background-color', kindColour(i));
+      const name = document.createElement('span');
+      name.className = 'kind-name';
+      name.textContent = kind;
+      const count = document.createElement('span');
+      count.className = 'kind-count';
+      count.dataset.testid = `sent-${kind}`;
+      count.textContent = '0';
+      li.append(swatch, name, count);
+      this.kindsList.append(li);
+      return count;
+    });
+  }
+}

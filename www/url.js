@@ -1,0 +1,83 @@
+// @ts-check
+/**
+ * The page's address: what it asks for on load and what Share writes.
+ *
+ * Scenario parameters (`?algorithm=bully&nodes=8`, `#s=1.<data>`) are read
+ * by the core (`Playground.from_url`); this module only handles the page's
+ * own parameter `at` (`at=<ms>` or `at=end`: open the run at that time,
+ * paused) and writes links.
+ * @module url
+ */
+
+/**
+ * What the address asks for.
+ * @typedef {object} PageRequest
+ * @property {string} query `location.search`
+ * @property {string} fragment `location.hash`
+ * @property {number | 'end' | null} at where to open the run (null: start)
+ * @property {string[]} problems readable problems with page parameters
+ */
+
+/** Parameters of the page itself (not scenario fields). */
+const PAGE_PARAMS = ['at'];
+
+/**
+ * Reads the current address.
+ * @param {string[]} scenarioParams the query parameters the core reads
+ * @param {Location} [where]
+ * @returns {PageRequest}
+ */
+export function readAddress(scenarioParams, where = window.location) {
+  const params = new URLSearchParams(where.search);
+  /** @type {string[]} */
+  const problems = [];
+  /** @type {number | 'end' | null} */
+  let at = null;
+  const atText = params.get('at');
+  if (atText !== null) {
+    const trimmed = atText.trim();
+    const ms = Number(trimmed);
+    if (trimmed === 'end') {
+      at = 'end';
+    } else if (trimmed !== '' && Number.isFinite(ms) && ms >= 0) {
+      at = ms;
+    } else {
+      problems.push(
+        `URL parameter \`at\`: must be a time in ms or "end", got ${JSON.stringify(atText)}; starting at 0`,
+      );
+    }
+  }
+  const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
+  for (const key of new Set(params.keys())) {
+    if (!known.has(key)) {
+      problems.push(
+        `URL parameter \`${key}\` is not known and was ignored (known: ${[...known].join(', ')})`,
+      );
+    }
+  }
+  return { query: where.search, fragment: where.hash, at, problems };
+}
+
+/**
+ * Puts the full scenario into the address (`?at=<ms>#s=...`, opening at
+ * `atMs` paused) without reloading, and returns the new address.
+ * @param {string} fragment `s=1.<data>` from `Playground.share_fragment()`
+ * @param {number} atMs
+ * @returns {string}
+ */
+export function writeShareAddress(fragment, atMs) {
+  const query = atMs > 0 ? `?at=${atMs}` : '';
+  const url = new URL(`${window.location.pathname}${query}#${fragment}`, window.location.href);
+  history.replaceState(null, '', url);
+  return url.href;
+}
+
+/**
+ * Puts readable settings into the address (`?algorithm=..&nodes=..`),
+ * dropping any share fragment (the settings replace that scenario).
+ * @param {string} query without the `?`
+ */
+export function writeSettingsAddress(query) {
+  const url = new URL(`${window.location.pathname}?${query}`, window.location.href);
+  history.replaceState(null, '', url);
+}
