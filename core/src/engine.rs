@@ -149,7 +149,7 @@ pub struct NodeView {
     pub local_us: i64,
     /// Partition group.
     pub group: u32,
-    /// Armed timers: name and true fire time.
+    /// Number of armed timers (names and fire times: [`Engine::inspect`]).
     pub timers: usize,
 }
 

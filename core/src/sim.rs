@@ -114,6 +114,8 @@ pub trait Simulation {
     fn metrics(&self) -> &Metrics;
     /// Violations so far.
     fn violations(&self) -> &[Violation];
+    /// Live leaders right now, ascending.
+    fn leaders(&self) -> &[NodeId];
     /// Recorded trace events.
     fn trace(&self) -> &[TraceEvent];
     /// Nodes as the page draws them.
@@ -156,6 +158,9 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn violations(&self) -> &[Violation] {
         Engine::violations(self)
+    }
+    fn leaders(&self) -> &[NodeId] {
+        Engine::leaders(self)
     }
     fn trace(&self) -> &[TraceEvent] {
         Engine::trace(self)

@@ -246,8 +246,11 @@ impl Playground {
 
     /// The one live leader (the summary's `leader`), or `undefined` when
     /// no node or several nodes lead.
-    pub fn leader(&mut self) -> Option<u32> {
-        self.sim.summary().leader
+    pub fn leader(&self) -> Option<u32> {
+        match self.sim.leaders() {
+            [one] => Some(*one),
+            _ => None,
+        }
     }
 
     /// The run summary so far (the `election run --json` object).
