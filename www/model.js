@@ -46,6 +46,7 @@
  * @property {string[]} kinds
  * @property {number[]} sentByKind
  * @property {number} messagesSent
+ * @property {string} traceHash stable hash of the trace so far (as the CLI prints it)
  * @property {number | undefined} leader the one live leader, if exactly one
  * @property {number[]} ring ring order (position -> id)
  * @property {'ring' | 'cluster'} layout
@@ -267,6 +268,7 @@ export class Model {
       kinds: pg.kinds(),
       sentByKind: Array.from(pg.sent_by_kind()),
       messagesSent: pg.messages_sent(),
+      traceHash: pg.trace_hash(),
       leader: pg.leader(),
       ring: Array.from(pg.ring()),
       layout: layout === 'ring' ? 'ring' : 'cluster',

@@ -39,6 +39,7 @@ export class StatusView {
     this.leader = byTestId('leader');
     this.total = byTestId('messages-total');
     this.crashed = byTestId('crashed-count');
+    this.hash = byTestId('trace-hash');
     this.kindsList = kindsList;
     /** @private */
     this.kindsKey = '';
@@ -52,6 +53,7 @@ export class StatusView {
     setText(this.leader, s.leader === undefined ? 'none' : String(s.leader));
     setText(this.total, String(s.messagesSent));
     setText(this.crashed, String(s.nodes.filter((n) => !n.alive).length));
+    setText(this.hash, s.traceHash);
     const key = s.kinds.join(',');
     if (key !== this.kindsKey) {
       this.kindsKey = key;

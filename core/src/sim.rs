@@ -116,6 +116,8 @@ pub trait Simulation {
     fn violations(&self) -> &[Violation];
     /// Live leaders right now, ascending.
     fn leaders(&self) -> &[NodeId];
+    /// Stable hash of the trace so far (see [`crate::trace`]).
+    fn trace_hash(&self) -> u64;
     /// Recorded trace events.
     fn trace(&self) -> &[TraceEvent];
     /// Nodes as the page draws them.
@@ -161,6 +163,9 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn leaders(&self) -> &[NodeId] {
         Engine::leaders(self)
+    }
+    fn trace_hash(&self) -> u64 {
+        Engine::trace_hash(self)
     }
     fn trace(&self) -> &[TraceEvent] {
         Engine::trace(self)

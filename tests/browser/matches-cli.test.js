@@ -27,6 +27,8 @@ async function assertPageMatches(path, expected) {
   assert.equal(shown.messages, expected.messages.sent, `messages-total of ${path}`);
   assert.equal(shown.leader, expected.leader === null ? 'none' : String(expected.leader), `leader of ${path}`);
   assert.equal(shown.time, expected.end_ms, `sim-time of ${path}`);
+  // Native and wasm ran the very same events: the trace hashes agree.
+  assert.equal(await page.textContent('[data-testid=trace-hash]'), expected.trace_hash, `trace hash of ${path}`);
   assert.deepEqual(errors, []);
   await page.close();
 }

@@ -253,6 +253,12 @@ impl Playground {
         }
     }
 
+    /// Stable hash of the trace so far, 16 hex digits: equal to the CLI's
+    /// `trace_hash` for the same scenario at the same moment.
+    pub fn trace_hash(&self) -> String {
+        format!("{:016x}", self.sim.trace_hash())
+    }
+
     /// The run summary so far (the `election run --json` object).
     pub fn summary(&mut self) -> Result<JsValue, JsValue> {
         js::to_js(&self.sim.summary())
