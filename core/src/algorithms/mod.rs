@@ -4,6 +4,7 @@
 pub mod bully;
 pub mod chang_roberts;
 mod detector;
+pub mod next_in_line;
 
 use crate::engine::Engine;
 use crate::scenario::{Scenario, ScenarioError};
@@ -51,6 +52,13 @@ pub const ALL: &[AlgorithmInfo] = &[
         layout: Layout::Ring,
         kinds: chang_roberts::KINDS,
     },
+    AlgorithmInfo {
+        id: "next-in-line",
+        name: "Next-in-line failover",
+        summary: "Petrov, Database Internals (2019) ch. 10, after Gholipour et al. 2009: the leader publishes a line of successors; on its failure the next live one takes over (TAKEOVER/CONFIRM), Bully election as fallback",
+        layout: Layout::Cluster,
+        kinds: next_in_line::KINDS,
+    },
 ];
 
 /// Every algorithm id.
@@ -79,6 +87,7 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     match scenario.algorithm.as_str() {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
+        "next-in-line" => Box::new(Engine::<next_in_line::NextInLine>::new(scenario, record)),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
