@@ -2,6 +2,7 @@
 //! algorithm id to its engine.
 
 pub mod bully;
+pub mod candidate_ordinary;
 pub mod chang_roberts;
 mod detector;
 pub mod next_in_line;
@@ -59,6 +60,13 @@ pub const ALL: &[AlgorithmInfo] = &[
         layout: Layout::Cluster,
         kinds: next_in_line::KINDS,
     },
+    AlgorithmInfo {
+        id: "candidate-ordinary",
+        name: "Candidate/ordinary",
+        summary: "Petrov, Database Internals (2019) ch. 10, after Murshed & Allen 2012: only candidates may lead; a node waits its delta, then asks the candidates and announces the highest that answers",
+        layout: Layout::Cluster,
+        kinds: candidate_ordinary::KINDS,
+    },
 ];
 
 /// Every algorithm id.
@@ -88,6 +96,9 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
         "next-in-line" => Box::new(Engine::<next_in_line::NextInLine>::new(scenario, record)),
+        "candidate-ordinary" => Box::new(Engine::<candidate_ordinary::CandidateOrdinary>::new(
+            scenario, record,
+        )),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
