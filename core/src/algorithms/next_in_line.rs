@@ -18,14 +18,17 @@
 //!   that took over, the line it inherited minus itself), loses a node when
 //!   the link layer reports a `HEARTBEAT` or `COORDINATOR` to it
 //!   undeliverable, and gains one when that node sends `JOIN`.
-//! - `COORDINATOR(line)` announces a leader with its line; every
-//!   `HEARTBEAT(line)` (background, every `heartbeat_ms`) carries the
-//!   current line too, so the list is kept current and a follower that
-//!   missed one change catches up at the next beat, at no extra message.
-//! - A follower that sees itself missing from its leader's line sends
-//!   `JOIN` (background; at most once per reply timeout). This is how a
-//!   recovered node, or one from the other side of a healed partition, gets
-//!   back in line.
+//! - `COORDINATOR(line)` announces a leader with its line (version and
+//!   ids). The leader keeps the line current through its `HEARTBEAT`s
+//!   (background, every `heartbeat_ms`): each carries the line's version,
+//!   and the ids only in the first beat to each node after a change, so
+//!   a stable line costs nothing but a number.
+//! - A follower that sees itself missing from its leader's line, or a
+//!   version it does not have (it missed the beat with the change), sends
+//!   `JOIN` (background; at most once per reply timeout): the leader adds
+//!   it to the line if needed and sends the line with its next beat to it.
+//!   This is how a recovered node, or one from the other side of a healed
+//!   partition, gets back in line.
 //! - Failure: a follower that hears nothing from its leader for a timeout
 //!   drawn from `election_timeout_ms` walks the last line it was given. It
 //!   sends `TAKEOVER(dead)` to the first node in it and waits one reply
@@ -82,6 +85,7 @@
 
 use super::detector::leader_timeout;
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use std::fmt;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &[
@@ -94,6 +98,40 @@ pub const KINDS: &[&str] = &[
     "JOIN",
 ];
 
+/// A published line of succession.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Line {
+    /// Bumped by the leader on every change.
+    pub version: u64,
+    /// Every other node the leader believes alive, highest id first.
+    pub ids: Vec<NodeId>,
+}
+
+impl fmt::Debug for Line {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{} {:?}", self.version, self.ids)
+    }
+}
+
+/// What a heartbeat says about the line: its version, and the ids when
+/// the receiver has not been sent this version yet.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Beat {
+    /// The leader's current line version.
+    pub version: u64,
+    /// The line itself, in the first beat to a node after a change.
+    pub ids: Option<Vec<NodeId>>,
+}
+
+impl fmt::Debug for Beat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.ids {
+            Some(ids) => write!(f, "v{} {ids:?}", self.version),
+            None => write!(f, "v{}", self.version),
+        }
+    }
+}
+
 /// Next-in-line messages.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Msg {
@@ -103,15 +141,16 @@ pub enum Msg {
     Takeover(Vec<NodeId>),
     /// "I lead now" (to the node that asked).
     Confirm,
-    /// "I lead; this is the line of succession, highest first."
-    Coordinator(Vec<NodeId>),
+    /// "I lead; this is my line of succession."
+    Coordinator(Line),
     /// Fallback (Bully): "I am holding an election; are you alive?"
     Election,
     /// Fallback (Bully): "Yes, and I outrank you."
     Ok,
-    /// The leader is alive; the current line (background).
-    Heartbeat(Vec<NodeId>),
-    /// "I am alive and missing from your line" (background).
+    /// The leader is alive; its line's version, and the line after a
+    /// change (background).
+    Heartbeat(Beat),
+    /// "Put me in your line, or send me its current version" (background).
     Join,
 }
 
@@ -176,6 +215,12 @@ pub struct NextInLine {
     /// published (minus nodes its own walk found dead), as the leader the
     /// one it publishes. `None`: never told one.
     line: Option<Vec<NodeId>>,
+    /// Whose line that is, and which version.
+    line_from: Option<(NodeId, u64)>,
+    /// As leader: the version of its line (counts up across leaderships).
+    version: u64,
+    /// As leader: nodes whose next heartbeat carries the line, ascending.
+    send_line_to: Vec<NodeId>,
     /// While walking: the nodes still to ask, in order.
     to_ask: Vec<NodeId>,
     /// While walking: the node asked last.
@@ -207,18 +252,23 @@ impl NextInLine {
 
     /// Follows `leader`; `line` is its published line when the message
     /// carried one (a CONFIRM does not).
-    fn follow(&mut self, ctx: &mut C<'_>, leader: NodeId, line: Option<Vec<NodeId>>) {
+    fn follow(&mut self, ctx: &mut C<'_>, leader: NodeId, line: Option<Line>) {
         self.phase = Phase::Idle;
         self.leader = Some(leader);
         self.to_ask.clear();
         self.asking = None;
         self.presumed_dead.clear();
+        self.send_line_to.clear();
         match line {
-            Some(l) => self.line = Some(l),
+            Some(l) => {
+                self.line = Some(l.ids);
+                self.line_from = Some((leader, l.version));
+            }
             None => {
                 if let Some(l) = &mut self.line {
                     l.retain(|&x| x != leader);
                 }
+                self.line_from = None;
             }
         }
         Self::cancel_election_timers(ctx);
@@ -227,14 +277,25 @@ impl NextInLine {
         ctx.set_leader(Some(leader));
         let t = leader_timeout(ctx);
         ctx.set_timer(Timer::LeaderTimeout, t);
-        self.join_if_missing(ctx);
     }
 
-    fn join_if_missing(&mut self, ctx: &mut C<'_>) {
+    /// Follows the sender of a heartbeat, keeping the line if it came along.
+    fn follow_beat(&mut self, ctx: &mut C<'_>, leader: NodeId, beat: Beat) {
+        let version = beat.version;
+        let line = beat.ids.map(|ids| Line { version, ids });
+        self.follow(ctx, leader, line);
+        self.check_line(ctx, version);
+    }
+
+    /// After hearing its leader announce line `version`: asks to join if
+    /// it is missing from its copy of the line or the copy is outdated.
+    fn check_line(&mut self, ctx: &mut C<'_>, version: u64) {
         let Some(leader) = self.leader.filter(|&l| l != self.id) else {
             return;
         };
-        if self.line.as_ref().is_some_and(|l| l.contains(&self.id)) {
+        let listed = self.line.as_ref().is_some_and(|l| l.contains(&self.id));
+        let current = self.line_from == Some((leader, version));
+        if listed && current {
             self.join_sent_at = None;
             return;
         }
@@ -244,9 +305,15 @@ impl NextInLine {
             return;
         }
         self.join_sent_at = Some(now);
-        ctx.note(format!(
-            "is missing from leader n{leader}'s line of succession; asks to join it"
-        ));
+        if listed {
+            ctx.note(format!(
+                "missed a change of leader n{leader}'s line (now v{version}); asks for it"
+            ));
+        } else {
+            ctx.note(format!(
+                "is missing from leader n{leader}'s line of succession; asks to join it"
+            ));
+        }
         ctx.send(leader, Msg::Join);
     }
 
@@ -368,32 +435,50 @@ impl NextInLine {
         ctx.cancel_timer(Timer::LeaderTimeout);
         ctx.set_role(Role::Leader, None);
         ctx.set_leader(Some(me));
+        self.version += 1;
+        self.line = Some(line);
+        self.line_from = Some((me, self.version));
+        self.send_line_to.clear();
+        let published = self.published_line();
         ctx.note(format!(
             "leads; publishes the line of succession {}",
-            names(&line)
+            names(&published.ids)
         ));
         for peer in (0..self.n).filter(|&p| p != me) {
-            ctx.send(peer, Msg::Coordinator(line.clone()));
+            ctx.send(peer, Msg::Coordinator(published.clone()));
         }
-        self.line = Some(line);
         let period = ctx.config().heartbeat_us;
         ctx.set_timer(Timer::Heartbeat, period);
     }
 
-    fn published_line(&self) -> Vec<NodeId> {
-        self.line.clone().unwrap_or_default()
+    fn published_line(&self) -> Line {
+        Line {
+            version: self.version,
+            ids: self.line.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The leader's line changed: a new version, which every follower
+    /// gets with its next heartbeat.
+    fn line_changed(&mut self) {
+        self.version += 1;
+        self.line_from = Some((self.id, self.version));
+        let me = self.id;
+        self.send_line_to = (0..self.n).filter(|&p| p != me).collect();
     }
 
     /// The leader drops a node it could not reach from its line.
     fn drop_from_line(&mut self, ctx: &mut C<'_>, gone: NodeId) {
-        if let Some(l) = &mut self.line {
-            if l.contains(&gone) {
-                l.retain(|&x| x != gone);
-                let now = names(l);
-                ctx.note(format!(
-                    "cannot reach n{gone}; drops it from the line of succession, now {now}"
-                ));
-            }
+        let Some(l) = &mut self.line else {
+            return;
+        };
+        if l.contains(&gone) {
+            l.retain(|&x| x != gone);
+            let now = names(l);
+            ctx.note(format!(
+                "cannot reach n{gone}; drops it from the line of succession, now {now}"
+            ));
+            self.line_changed();
         }
     }
 }
@@ -413,6 +498,9 @@ impl Protocol for NextInLine {
             phase: Phase::Idle,
             leader: None,
             line: None,
+            line_from: None,
+            version: 0,
+            send_line_to: Vec::new(),
             to_ask: Vec::new(),
             asking: None,
             presumed_dead: Vec::new(),
@@ -464,7 +552,9 @@ impl Protocol for NextInLine {
                 if self.phase == Phase::Leading {
                     if from > self.id {
                         ctx.note(format!("hears higher leader n{from}; steps down"));
+                        let version = line.version;
                         self.follow(ctx, from, Some(line));
+                        self.check_line(ctx, version);
                     } else {
                         ctx.note(format!(
                             "n{from} also claims to lead; tells it n{} leads",
@@ -474,7 +564,9 @@ impl Protocol for NextInLine {
                         ctx.send(from, Msg::Coordinator(mine));
                     }
                 } else {
+                    let version = line.version;
                     self.follow(ctx, from, Some(line));
+                    self.check_line(ctx, version);
                 }
             }
             Msg::Election => {
@@ -502,10 +594,10 @@ impl Protocol for NextInLine {
                     ctx.set_timer(Timer::AwaitCoordinator, wait);
                 }
             }
-            Msg::Heartbeat(line) => match self.phase {
+            Msg::Heartbeat(beat) => match self.phase {
                 Phase::Leading if from > self.id => {
                     ctx.note(format!("hears higher leader n{from}; steps down"));
-                    self.follow(ctx, from, Some(line));
+                    self.follow_beat(ctx, from, beat);
                 }
                 Phase::Leading => {
                     ctx.note(format!("n{from} also leads; tells it n{} leads", self.id));
@@ -513,27 +605,36 @@ impl Protocol for NextInLine {
                     ctx.send(from, Msg::Coordinator(mine));
                 }
                 _ if self.leader == Some(from) => {
-                    self.line = Some(line);
+                    if let Some(ids) = beat.ids {
+                        self.line = Some(ids);
+                        self.line_from = Some((from, beat.version));
+                    }
                     let t = leader_timeout(ctx);
                     ctx.set_timer(Timer::LeaderTimeout, t);
-                    self.join_if_missing(ctx);
+                    self.check_line(ctx, beat.version);
                 }
                 _ if self.leader.is_none_or(|l| from > l) => {
                     ctx.note(format!("hears leader n{from}; follows it"));
-                    self.follow(ctx, from, Some(line));
+                    self.follow_beat(ctx, from, beat);
                 }
                 _ => {}
             },
             Msg::Join => {
-                if self.phase == Phase::Leading {
-                    if let Some(l) = &mut self.line {
-                        if !l.contains(&from) {
-                            l.push(from);
-                            l.sort_unstable_by(|a, b| b.cmp(a));
-                            let now = names(l);
-                            ctx.note(format!("n{from} joins the line of succession, now {now}"));
-                        }
+                if self.phase != Phase::Leading {
+                    return;
+                }
+                let l = self.line.get_or_insert_with(Vec::new);
+                if l.contains(&from) {
+                    // Listed already: it only needs the current version.
+                    if let Err(i) = self.send_line_to.binary_search(&from) {
+                        self.send_line_to.insert(i, from);
                     }
+                } else {
+                    l.push(from);
+                    l.sort_unstable_by(|a, b| b.cmp(a));
+                    let now = names(l);
+                    ctx.note(format!("n{from} joins the line of succession, now {now}"));
+                    self.line_changed();
                 }
             }
         }
@@ -555,8 +656,17 @@ impl Protocol for NextInLine {
             Timer::Heartbeat => {
                 if self.phase == Phase::Leading {
                     let line = self.published_line();
+                    let with_line = std::mem::take(&mut self.send_line_to);
                     for peer in (0..self.n).filter(|&p| p != self.id) {
-                        ctx.send(peer, Msg::Heartbeat(line.clone()));
+                        let ids = with_line
+                            .binary_search(&peer)
+                            .is_ok()
+                            .then(|| line.ids.clone());
+                        let beat = Beat {
+                            version: line.version,
+                            ids,
+                        };
+                        ctx.send(peer, Msg::Heartbeat(beat));
                     }
                     let period = ctx.config().heartbeat_us;
                     ctx.set_timer(Timer::Heartbeat, period);
@@ -606,6 +716,13 @@ impl Protocol for NextInLine {
                     .as_deref()
                     .map_or("never told one".to_string(), names),
             ),
+            (
+                "line version",
+                self.line_from
+                    .map_or("none".to_string(), |(l, v)| format!("v{v} from n{l}")),
+            ),
+            ("own line version (as leader)", format!("v{}", self.version)),
+            ("line goes with the next beat to", names(&self.send_line_to)),
             ("still to ask", names(&self.to_ask)),
             ("asking", opt(self.asking)),
             ("presumed dead", names(&self.presumed_dead)),
@@ -632,13 +749,27 @@ mod tests {
         (NextInLine::new(id, &c, &()), c)
     }
 
-    /// A follower of `leader` that was told `line`.
-    fn follower(id: NodeId, n: u32, leader: NodeId, line: &[NodeId]) -> (NextInLine, Config) {
+    /// A follower of `leader` that was told the line `ids`.
+    fn follower(id: NodeId, n: u32, leader: NodeId, ids: &[NodeId]) -> (NextInLine, Config) {
         let (mut x, c) = node(id, n);
         commands(&mut x, id, &c, |x, ctx| {
-            x.on_message(ctx, leader, Msg::Coordinator(line.to_vec()))
+            x.on_message(ctx, leader, Msg::Coordinator(line(1, ids)))
         });
         (x, c)
+    }
+
+    fn line(version: u64, ids: &[NodeId]) -> Line {
+        Line {
+            version,
+            ids: ids.to_vec(),
+        }
+    }
+
+    fn beat(version: u64, ids: Option<&[NodeId]>) -> Msg {
+        Msg::Heartbeat(Beat {
+            version,
+            ids: ids.map(<[NodeId]>::to_vec),
+        })
     }
 
     fn arms(out: &[Command<Msg, Timer>], timer: Timer) -> bool {
@@ -685,14 +816,14 @@ mod tests {
         let out = commands(&mut x, 3, &c, |x, ctx| {
             x.on_timer(ctx, Timer::LeaderTimeout)
         });
-        let line = vec![2, 1, 0];
+        let l = line(1, &[2, 1, 0]);
         assert_eq!(
             sends(&out),
             vec![
-                (0, Msg::Coordinator(line.clone())),
-                (1, Msg::Coordinator(line.clone())),
-                (2, Msg::Coordinator(line.clone())),
-                (4, Msg::Coordinator(line)),
+                (0, Msg::Coordinator(l.clone())),
+                (1, Msg::Coordinator(l.clone())),
+                (2, Msg::Coordinator(l.clone())),
+                (4, Msg::Coordinator(l)),
             ]
         );
         assert_eq!(x.phase, Phase::Leading);
@@ -705,15 +836,15 @@ mod tests {
         let out = commands(&mut x, 2, &c, |x, ctx| {
             x.on_message(ctx, 0, Msg::Takeover(vec![4, 3]))
         });
-        let line = vec![1, 0];
+        let l = line(1, &[1, 0]);
         assert_eq!(
             sends(&out),
             vec![
                 (0, Msg::Confirm),
-                (0, Msg::Coordinator(line.clone())),
-                (1, Msg::Coordinator(line.clone())),
-                (3, Msg::Coordinator(line.clone())),
-                (4, Msg::Coordinator(line)),
+                (0, Msg::Coordinator(l.clone())),
+                (1, Msg::Coordinator(l.clone())),
+                (3, Msg::Coordinator(l.clone())),
+                (4, Msg::Coordinator(l)),
             ]
         );
         assert_eq!(x.phase, Phase::Leading);
@@ -742,7 +873,7 @@ mod tests {
             y.on_timer(ctx, Timer::LeaderTimeout)
         });
         let out = commands(&mut y, 1, &c, |y, ctx| {
-            y.on_message(ctx, 3, Msg::Coordinator(vec![2, 1, 0]))
+            y.on_message(ctx, 3, Msg::Coordinator(line(1, &[2, 1, 0])))
         });
         assert!(sends(&out).is_empty());
         assert_eq!((y.phase, y.leader), (Phase::Idle, Some(3)));
@@ -778,22 +909,51 @@ mod tests {
 
     #[test]
     fn a_missing_follower_joins_and_the_leader_takes_it_back() {
-        let (mut x, c) = follower(1, 4, 3, &[2, 0]);
-        // It sent JOIN when it learnt the line; not again right away.
+        let (mut x, c) = node(1, 4);
         let out = commands(&mut x, 1, &c, |x, ctx| {
-            x.on_message(ctx, 3, Msg::Heartbeat(vec![2, 0]))
+            x.on_message(ctx, 3, Msg::Coordinator(line(1, &[2, 0])))
         });
+        assert_eq!(sends(&out), vec![(3, Msg::Join)]);
+        // Not again within one reply timeout.
+        let out = commands(&mut x, 1, &c, |x, ctx| x.on_message(ctx, 3, beat(1, None)));
         assert!(sends(&out).is_empty());
+
         let (mut l, c) = node(3, 4);
         commands(&mut l, 3, &c, |l, ctx| l.become_leader(ctx));
+        assert_eq!(l.published_line(), line(1, &[2, 1, 0]));
         commands(&mut l, 3, &c, |l, ctx| {
-            l.on_undeliverable(ctx, 1, Msg::Heartbeat(vec![]))
+            l.on_undeliverable(ctx, 1, beat(1, None))
         });
-        assert_eq!(l.line, Some(vec![2, 0]));
+        assert_eq!(l.published_line(), line(2, &[2, 0]));
         commands(&mut l, 3, &c, |l, ctx| l.on_message(ctx, 1, Msg::Join));
-        assert_eq!(l.line, Some(vec![2, 1, 0]));
+        assert_eq!(l.published_line(), line(3, &[2, 1, 0]));
+        // The next beat carries the changed line, the one after only its
+        // version.
         let out = commands(&mut l, 3, &c, |l, ctx| l.on_timer(ctx, Timer::Heartbeat));
-        assert_eq!(sends(&out)[0], (0, Msg::Heartbeat(vec![2, 1, 0])));
+        assert_eq!(sends(&out)[0], (0, beat(3, Some(&[2, 1, 0]))));
+        let out = commands(&mut l, 3, &c, |l, ctx| l.on_timer(ctx, Timer::Heartbeat));
+        assert_eq!(sends(&out)[0], (0, beat(3, None)));
+    }
+
+    #[test]
+    fn a_follower_that_missed_a_change_asks_for_the_line() {
+        let (mut x, c) = follower(0, 4, 3, &[2, 1, 0]);
+        let out = commands(&mut x, 0, &c, |x, ctx| x.on_message(ctx, 3, beat(1, None)));
+        assert!(sends(&out).is_empty(), "up to date");
+        let out = commands(&mut x, 0, &c, |x, ctx| x.on_message(ctx, 3, beat(2, None)));
+        assert_eq!(sends(&out), vec![(3, Msg::Join)]);
+        let (mut l, c) = node(3, 4);
+        commands(&mut l, 3, &c, |l, ctx| l.become_leader(ctx));
+        commands(&mut l, 3, &c, |l, ctx| l.on_message(ctx, 0, Msg::Join));
+        let out = commands(&mut l, 3, &c, |l, ctx| l.on_timer(ctx, Timer::Heartbeat));
+        assert_eq!(
+            sends(&out),
+            vec![
+                (0, beat(1, Some(&[2, 1, 0]))),
+                (1, beat(1, None)),
+                (2, beat(1, None)),
+            ]
+        );
     }
 
     #[test]
@@ -801,7 +961,7 @@ mod tests {
         let (mut low, c) = node(1, 4);
         commands(&mut low, 1, &c, |x, ctx| x.become_leader(ctx));
         let out = commands(&mut low, 1, &c, |x, ctx| {
-            x.on_message(ctx, 3, Msg::Heartbeat(vec![2, 0]))
+            x.on_message(ctx, 3, beat(1, Some(&[2, 0])))
         });
         assert_eq!(low.phase, Phase::Idle);
         assert_eq!(sends(&out), vec![(3, Msg::Join)], "n1 is not in n3's line");
@@ -809,9 +969,12 @@ mod tests {
         let (mut high, c) = node(3, 4);
         commands(&mut high, 3, &c, |x, ctx| x.become_leader(ctx));
         let out = commands(&mut high, 3, &c, |x, ctx| {
-            x.on_message(ctx, 1, Msg::Heartbeat(vec![0]))
+            x.on_message(ctx, 1, beat(1, None))
         });
         assert_eq!(high.phase, Phase::Leading);
-        assert_eq!(sends(&out), vec![(1, Msg::Coordinator(vec![2, 1, 0]))]);
+        assert_eq!(
+            sends(&out),
+            vec![(1, Msg::Coordinator(line(1, &[2, 1, 0])))]
+        );
     }
 }
