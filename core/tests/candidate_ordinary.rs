@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 
 struct Window {
     kind: BTreeMap<String, u64>,
+    /// The `elections` metric over the window.
+    elections: u64,
     /// Who started an election in the window, in order.
     starters: Vec<u32>,
     summary: sim::RunSummary,
@@ -41,6 +43,7 @@ fn window(json: &str, from_us: u64) -> Window {
     let mut sim = algorithms::build(&s, true);
     sim.run_until(from_us - 1);
     let before = sim.metrics().by_kind.clone();
+    let elections_before = sim.metrics().elections;
     sim.run_to_end();
     let m = sim.metrics();
     let kind = m
@@ -60,6 +63,7 @@ fn window(json: &str, from_us: u64) -> Window {
         .collect();
     Window {
         kind,
+        elections: sim.metrics().elections - elections_before,
         starters,
         summary: sim.summary(),
     }
@@ -171,6 +175,7 @@ fn simultaneous_detections_collapse_when_delta_exceeds_the_latency() {
     let json = simultaneous(20);
     let w = window(&json, CRASH_US);
     println!("delta 20 ms: elections {:?}", w.starters);
+    assert_eq!(w.elections, 1, "{json}");
     assert_eq!(w.starters, vec![1], "{json}");
     assert_eq!(w.summary.leader, Some(2), "{json}");
     assert_eq!(w.of("COORDINATOR"), 3, "{json}");
@@ -184,6 +189,7 @@ fn simultaneous_detections_collapse_when_delta_exceeds_the_latency() {
     let json = simultaneous(6);
     let w = window(&json, CRASH_US);
     println!("delta 6 ms: elections {:?}", w.starters);
+    assert_eq!(w.elections, 2, "{json}");
     assert_eq!(w.starters, vec![1, 0], "{json}");
     assert_eq!(
         w.summary.elections, 4,

@@ -32,13 +32,14 @@
 //!   node `ELECTING` and asks every candidate `QUERY` (which also says it
 //!   is electing), so every other node hears of the election exactly once.
 //!   A candidate that runs the election counts itself as answering.
-//! - A node that hears `ELECTING` or `QUERY` (or a `COORDINATOR`, or a
-//!   leader's `HEARTBEAT`) before its own delay is over stands down: it
-//!   starts no election and waits three reply timeouts for the result,
-//!   then, if none came, starts its delay again. A node already running an
-//!   election that hears `ELECTING`/`QUERY` from a higher id yields to it
-//!   (the tie-break by id; where the source is silent), so overlapping
-//!   elections end in one announcement.
+//! - A node that hears `ELECTING` or `QUERY` before its own delay is over
+//!   (or before it has even noticed the failure) stands down: it starts
+//!   no election and waits three reply timeouts for the result, then, if
+//!   none came, starts its delay again. A `COORDINATOR` or a leader's
+//!   `HEARTBEAT` ends the wait too: the node follows that leader. A node
+//!   already running an election that hears `ELECTING`/`QUERY` from a
+//!   higher id yields to it (the tie-break by id; where the source is
+//!   silent), so overlapping elections end in one announcement.
 //! - A candidate answers every `QUERY` with `ALIVE`. The electing node
 //!   waits one reply timeout, or until every candidate has answered, picks
 //!   the highest candidate that answered and sends `COORDINATOR(c)` to all
