@@ -725,6 +725,7 @@ impl<P: Protocol> Engine<P> {
             config: &self.config,
             local_now_us: slot.clock.local(self.now),
             rng: &mut self.rng,
+            recording: self.record,
             out: &mut out,
         };
         handler(state, &mut ctx);
@@ -800,11 +801,9 @@ impl<P: Protocol> Engine<P> {
                 self.hash_words(&[10, u64::from(node)]);
                 self.emit(Event::Election { node });
             }
-            Command::Note(text) => {
-                self.hash_words(&[11, u64::from(node)]);
-                self.hasher.write(text.as_bytes());
-                self.emit(Event::Note { node, text });
-            }
+            // Notes exist only in recorded runs, so they stay out of the
+            // hash: recording must not change a run's identity.
+            Command::Note(text) => self.emit(Event::Note { node, text }),
         }
     }
 
