@@ -537,7 +537,11 @@ impl Invitation {
                 self.join(ctx, group);
             }
             Phase::Member if from == self.group.coordinator => {
-                if group.coordinator != from {
+                if group.coordinator == from {
+                    ctx.note(format!(
+                        "its coordinator n{from} re-invites it into the merged group {group}; accepts"
+                    ));
+                } else {
                     ctx.note(format!(
                         "its coordinator n{from} passes on n{}'s invitation into {group}; accepts",
                         group.coordinator
