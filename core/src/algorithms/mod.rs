@@ -4,6 +4,7 @@
 pub mod bully;
 pub mod chang_roberts;
 mod detector;
+pub mod invitation;
 
 use crate::engine::Engine;
 use crate::scenario::{Scenario, ScenarioError};
@@ -51,6 +52,13 @@ pub const ALL: &[AlgorithmInfo] = &[
         layout: Layout::Ring,
         kinds: chang_roberts::KINDS,
     },
+    AlgorithmInfo {
+        id: "invitation",
+        name: "Invitation",
+        summary: "Garcia-Molina 1982: every node leads its own group; coordinators look for each other and the larger group's coordinator invites the other into one group; several leaders coexist by design",
+        layout: Layout::Cluster,
+        kinds: invitation::KINDS,
+    },
 ];
 
 /// Every algorithm id.
@@ -79,6 +87,7 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     match scenario.algorithm.as_str() {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
+        "invitation" => Box::new(Engine::<invitation::Invitation>::new(scenario, record)),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
