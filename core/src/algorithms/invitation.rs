@@ -386,12 +386,14 @@ impl Invitation {
             .map(|(&m, _)| m)
             .collect();
         if !gone.is_empty() {
-            ctx.note(format!(
-                "has not heard from member(s) {} for over {} ms; drops them from {}",
-                names(gone.iter().copied()),
-                to_ms(silent_limit as Micros),
-                self.group
-            ));
+            ctx.note_with(|| {
+                format!(
+                    "has not heard from member(s) {} for over {} ms; drops them from {}",
+                    names(gone.iter().copied()),
+                    to_ms(silent_limit as Micros),
+                    self.group
+                )
+            });
             for m in gone {
                 self.up.remove(&m);
             }
@@ -426,20 +428,22 @@ impl Invitation {
             .collect();
         let (size, _) = me;
         if below.is_empty() {
-            ctx.note(format!(
-                "finds coordinator(s) {} that outrank its group of {size}; waits to be invited",
-                names(above)
-            ));
+            ctx.note_with(|| {
+                format!(
+                    "finds coordinator(s) {} that outrank its group of {size}; waits to be invited",
+                    names(above)
+                )
+            });
             self.arm_search(ctx);
         } else if above.is_empty() {
-            ctx.note(format!(
+            ctx.note_with(|| format!(
                 "finds coordinator(s) {}; its group of {size} outranks them all, so it invites them now",
                 names(below.iter().copied())
             ));
             self.merge(ctx, below);
         } else {
             let delay = ctx.config().reply_timeout_us * above.len() as u64;
-            ctx.note(format!(
+            ctx.note_with(|| format!(
                 "finds coordinators {} above it and {} below; waits {} ms so the higher ones can invite first",
                 names(above),
                 names(below.iter().copied()),
@@ -486,12 +490,14 @@ impl Invitation {
         let mut members: Vec<NodeId> = self.up.keys().copied().collect();
         members.push(self.id);
         members.sort_unstable();
-        ctx.note(format!(
-            "{} is formed: {} (coordinator n{})",
-            group,
-            names(members.iter().copied()),
-            self.id
-        ));
+        ctx.note_with(|| {
+            format!(
+                "{} is formed: {} (coordinator n{})",
+                group,
+                names(members.iter().copied()),
+                self.id
+            )
+        });
         for &m in self.up.keys() {
             ctx.send(
                 m,
@@ -527,7 +533,7 @@ impl Invitation {
             Phase::Coordinating => {
                 let me = self.priority();
                 if (size, group.coordinator) < me {
-                    ctx.note(format!(
+                    ctx.note_with(|| format!(
                         "declines n{}'s invitation: its group of {} outranks n{}'s group of {size}",
                         group.coordinator, me.0, group.coordinator
                     ));
@@ -535,12 +541,11 @@ impl Invitation {
                 }
                 let members: Vec<NodeId> = self.up.keys().copied().collect();
                 if members.is_empty() {
-                    ctx.note(format!(
-                        "accepts n{}'s invitation into {group}",
-                        group.coordinator
-                    ));
+                    ctx.note_with(|| {
+                        format!("accepts n{}'s invitation into {group}", group.coordinator)
+                    });
                 } else {
-                    ctx.note(format!(
+                    ctx.note_with(|| format!(
                         "accepts n{}'s invitation into {group} and passes it on to its member(s) {}",
                         group.coordinator,
                         names(members.iter().copied())
@@ -553,11 +558,11 @@ impl Invitation {
             }
             Phase::Member if from == self.group.coordinator => {
                 if group.coordinator == from {
-                    ctx.note(format!(
+                    ctx.note_with(|| format!(
                         "its coordinator n{from} re-invites it into the merged group {group}; accepts"
                     ));
                 } else {
-                    ctx.note(format!(
+                    ctx.note_with(|| format!(
                         "its coordinator n{from} passes on n{}'s invitation into {group}; accepts",
                         group.coordinator
                     ));
@@ -671,7 +676,7 @@ impl Protocol for Invitation {
             Msg::Yes => {
                 if self.phase == Phase::Member && from == self.group.coordinator {
                     if !self.confirmed {
-                        ctx.note(format!("n{from} confirms {}; follows it", self.group));
+                        ctx.note_with(|| format!("n{from} confirms {}; follows it", self.group));
                         self.confirmed = true;
                         ctx.set_leader(Some(from));
                     }
@@ -681,10 +686,12 @@ impl Protocol for Invitation {
             }
             Msg::No => {
                 if self.phase == Phase::Member && from == self.group.coordinator {
-                    ctx.note(format!(
-                        "n{from} no longer coordinates {} with it; forms a group of its own",
-                        self.group
-                    ));
+                    ctx.note_with(|| {
+                        format!(
+                            "n{from} no longer coordinates {} with it; forms a group of its own",
+                            self.group
+                        )
+                    });
                     self.groups_formed_alone += 1;
                     self.form_own_group(ctx, false);
                 }
@@ -708,10 +715,12 @@ impl Protocol for Invitation {
                 if coordinators.is_empty() {
                     self.arm_search(ctx);
                 } else {
-                    ctx.note(format!(
-                        "nobody invited it meanwhile; invites {}",
-                        names(coordinators.iter().copied())
-                    ));
+                    ctx.note_with(|| {
+                        format!(
+                            "nobody invited it meanwhile; invites {}",
+                            names(coordinators.iter().copied())
+                        )
+                    });
                     self.merge(ctx, coordinators);
                 }
             }
@@ -723,10 +732,12 @@ impl Protocol for Invitation {
             Timer::AwaitReady => {
                 if self.phase == Phase::Joining {
                     // The READY may have been lost: ask, as a member would.
-                    ctx.note(format!(
-                        "no READY from n{} for {}; asks whether the group stands",
-                        self.group.coordinator, self.group
-                    ));
+                    ctx.note_with(|| {
+                        format!(
+                            "no READY from n{} for {}; asks whether the group stands",
+                            self.group.coordinator, self.group
+                        )
+                    });
                     self.phase = Phase::Member;
                     self.start_checks(ctx);
                     ctx.send(
@@ -747,7 +758,7 @@ impl Protocol for Invitation {
             }
             Timer::CoordinatorTimeout => {
                 if self.phase == Phase::Member {
-                    ctx.note(format!(
+                    ctx.note_with(|| format!(
                         "no answer from coordinator n{} for too long; presumes it dead and forms a group of its own",
                         self.group.coordinator
                     ));
