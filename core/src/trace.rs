@@ -306,6 +306,10 @@ impl Event {
             Event::Leader {
                 node,
                 leader: Some(l),
+            } if l == node => format!("n{node} knows it leads"),
+            Event::Leader {
+                node,
+                leader: Some(l),
             } => format!("n{node} now follows n{l}"),
             Event::Leader { node, leader: None } => format!("n{node} knows no leader"),
             Event::Election { node } => format!("n{node} starts an election"),
