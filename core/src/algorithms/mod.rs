@@ -7,6 +7,7 @@ mod detector;
 pub mod invitation;
 
 use crate::engine::Engine;
+use crate::protocol::Extra;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Simulation;
 use serde::Serialize;
@@ -34,6 +35,8 @@ pub struct AlgorithmInfo {
     pub layout: Layout,
     /// Message kinds.
     pub kinds: &'static [&'static str],
+    /// Non-participant nodes it needs (ids n, n+1, ... in this order).
+    pub extras: &'static [Extra],
 }
 
 /// Every algorithm, in the order the page and the CLI list them.
@@ -44,6 +47,7 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Garcia-Molina 1982: ELECTION to higher ids, OK replies, the highest live id announces COORDINATOR; heartbeats detect a dead leader",
         layout: Layout::Cluster,
         kinds: bully::KINDS,
+        extras: &[],
     },
     AlgorithmInfo {
         id: "chang-roberts",
@@ -51,6 +55,7 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Chang & Roberts 1979: ids travel one way round the ring, only the larger is forwarded, the winner sends one ELECTED lap",
         layout: Layout::Ring,
         kinds: chang_roberts::KINDS,
+        extras: &[],
     },
     AlgorithmInfo {
         id: "invitation",
@@ -58,6 +63,7 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Garcia-Molina 1982: every node leads its own group; coordinators look for each other and the larger group's coordinator invites the other into one group; several leaders coexist by design",
         layout: Layout::Cluster,
         kinds: invitation::KINDS,
+        extras: &[],
     },
 ];
 
