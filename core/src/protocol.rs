@@ -405,6 +405,27 @@ pub(crate) mod testing {
         out
     }
 
+    /// Runs `f` with a fresh context for node `id` and returns the
+    /// commands it pushed (for helpers that are not whole protocols).
+    pub fn ctx_commands<M, T>(
+        id: NodeId,
+        config: &Config,
+        f: impl FnOnce(&mut Ctx<'_, M, T>),
+    ) -> Vec<Command<M, T>> {
+        let mut rng = SimRng::new(1, Stream::Engine);
+        let mut out = Vec::new();
+        let mut ctx = Ctx {
+            id,
+            config,
+            local_now_us: 0,
+            rng: &mut rng,
+            recording: true,
+            out: &mut out,
+        };
+        f(&mut ctx);
+        out
+    }
+
     /// Just the messages sent, as (to, msg).
     pub fn sends<M: Clone, T>(commands: &[Command<M, T>]) -> Vec<(NodeId, M)> {
         commands

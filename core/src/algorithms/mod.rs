@@ -5,6 +5,7 @@ pub mod bully;
 pub mod chang_roberts;
 mod detector;
 pub mod invitation;
+pub mod resource;
 
 use crate::engine::Engine;
 use crate::protocol::Extra;
