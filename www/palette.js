@@ -7,19 +7,20 @@
  * @module palette
  */
 
-/** @typedef {'follower' | 'candidate' | 'leader'} RoleName */
+/** @typedef {'follower' | 'candidate' | 'leader' | 'service'} RoleName */
 
 /** Role fill colours; crashed nodes are grey whatever their role was. */
 export const ROLE_COLOURS = Object.freeze({
   leader: '#E69F00', // orange
   candidate: '#56B4E9', // sky blue
   follower: '#009E73', // bluish green
+  service: '#CC79A7', // reddish purple: a coordination service or storage, not a participant
   crashed: '#999999', // grey
 });
 
 /** Role names by the role code of the node rows (see web/src/views.rs). */
 /** @type {readonly RoleName[]} */
-export const ROLE_NAMES = Object.freeze(['follower', 'candidate', 'leader']);
+export const ROLE_NAMES = Object.freeze(['follower', 'candidate', 'leader', 'service']);
 
 /**
  * Message kind colours, by kind index. The roles' colours come last so a

@@ -6,9 +6,10 @@
 //! `split_brain`, the expected, documented failure of these algorithms under
 //! a partition. Each episode is reported once, when it begins.
 
-use crate::protocol::{NodeId, Safety};
+use crate::protocol::{NodeId, Role, Safety};
 use crate::time::Micros;
 use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A failed property check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -29,6 +30,16 @@ pub struct Checker {
     safety: Safety,
     same_component: bool,
     split: bool,
+    /// Consensus: the leader of each term seen so far.
+    term_leader: BTreeMap<u64, NodeId>,
+    /// Highest term each node has announced.
+    last_term: BTreeMap<NodeId, u64>,
+    /// Each node's latest vote (term, candidate).
+    last_vote: BTreeMap<NodeId, (u64, NodeId)>,
+    /// Nodes that believe they hold a lease.
+    lease_holders: BTreeSet<NodeId>,
+    /// Highest token a resource has applied.
+    max_token: Option<u64>,
     /// Every violation so far.
     pub violations: Vec<Violation>,
 }
@@ -45,6 +56,11 @@ impl Checker {
             safety,
             same_component: false,
             split: false,
+            term_leader: BTreeMap::new(),
+            last_term: BTreeMap::new(),
+            last_vote: BTreeMap::new(),
+            lease_holders: BTreeSet::new(),
+            max_token: None,
             violations: Vec::new(),
         }
     }
@@ -53,7 +69,7 @@ impl Checker {
     /// the live leaders, `group` the partition group of every node. Returns
     /// the violations that begin now.
     pub fn on_change(&mut self, now: Micros, leaders: &[NodeId], group: &[u32]) -> Vec<Violation> {
-        if self.safety == Safety::SeveralLeadersAllowed {
+        if self.safety != Safety::OneLeaderPerComponent {
             return Vec::new();
         }
         let mut new = Vec::new();
@@ -96,5 +112,124 @@ impl Checker {
         self.split = split;
         self.violations.extend(new.iter().cloned());
         new
+    }
+
+    fn report(&mut self, v: Violation) -> Vec<Violation> {
+        self.violations.push(v.clone());
+        vec![v]
+    }
+
+    /// A node announced `role` in `term`: checks one leader per term and
+    /// terms never going back (consensus algorithms).
+    pub fn on_role(
+        &mut self,
+        now: Micros,
+        node: NodeId,
+        role: Role,
+        term: Option<u64>,
+    ) -> Vec<Violation> {
+        let Some(term) = term else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let last = self.last_term.entry(node).or_insert(term);
+        if term < *last {
+            let detail = format!("n{node} went back from term {last} to term {term}");
+            *last = term;
+            out.extend(self.report(Violation {
+                at_us: now,
+                property: "terms_never_decrease",
+                detail,
+                nodes: vec![node],
+            }));
+        }
+        *self.last_term.entry(node).or_insert(term) = term;
+        if role == Role::Leader && self.safety == Safety::Consensus {
+            match self.term_leader.get(&term) {
+                Some(&other) if other != node => {
+                    out.extend(self.report(Violation {
+                        at_us: now,
+                        property: "one_leader_per_term",
+                        detail: format!("n{node} and n{other} both became leader of term {term}"),
+                        nodes: vec![other, node],
+                    }));
+                }
+                _ => {
+                    self.term_leader.insert(term, node);
+                }
+            }
+        }
+        out
+    }
+
+    /// A node voted: checks one vote per node per term.
+    pub fn on_vote(
+        &mut self,
+        now: Micros,
+        node: NodeId,
+        term: u64,
+        candidate: NodeId,
+    ) -> Vec<Violation> {
+        let previous = self.last_vote.insert(node, (term, candidate));
+        match previous {
+            Some((t, c)) if t == term && c != candidate => self.report(Violation {
+                at_us: now,
+                property: "one_vote_per_term",
+                detail: format!("n{node} voted for both n{c} and n{candidate} in term {term}"),
+                nodes: vec![node, c, candidate],
+            }),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A resource handled a write: an applied token below the highest
+    /// applied one is a stale leader's write getting through.
+    pub fn on_write(
+        &mut self,
+        now: Micros,
+        writer: NodeId,
+        token: u64,
+        accepted: bool,
+    ) -> Vec<Violation> {
+        if !accepted {
+            return Vec::new();
+        }
+        let max = self.max_token.unwrap_or(token);
+        self.max_token = Some(max.max(token));
+        if token < max {
+            return self.report(Violation {
+                at_us: now,
+                property: "stale_write_accepted",
+                detail: format!(
+                    "the resource applied n{writer}'s write with token {token} after token {max}: an old leader's write got through (fencing would have rejected it)"
+                ),
+                nodes: vec![writer],
+            });
+        }
+        Vec::new()
+    }
+
+    /// A node began or stopped believing it holds a lease (a crashed node
+    /// holds nothing): two holders at once is a broken lease.
+    pub fn on_lease(&mut self, now: Micros, node: NodeId, held: bool) -> Vec<Violation> {
+        let before = self.lease_holders.len();
+        if held {
+            self.lease_holders.insert(node);
+        } else {
+            self.lease_holders.remove(&node);
+        }
+        if before < 2 && self.lease_holders.len() >= 2 {
+            let holders: Vec<NodeId> = self.lease_holders.iter().copied().collect();
+            return self.report(Violation {
+                at_us: now,
+                property: "lease_overlap",
+                detail: format!(
+                    "{} both believe they hold the lease: their clocks disagree by more than the lease allows for (drift or a pause beyond the bound)",
+                    names(&holders)
+                ),
+                nodes: holders,
+            });
+        }
+        Vec::new()
     }
 }

@@ -13,7 +13,9 @@ use crate::checks::{Checker, Violation};
 use crate::clock::LocalClock;
 use crate::metrics::Metrics;
 use crate::network::{DropReason, Network};
-use crate::protocol::{Boot, Command, Config, Ctx, Message, NodeId, Protocol, Purpose, Role};
+use crate::protocol::{
+    Boot, Command, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety,
+};
 use crate::queue::EventQueue;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{DEFAULT_RUN_LIMIT_US, FaultAction, Scenario, StartSet, Target};
@@ -107,6 +109,7 @@ struct Slot<P: Protocol> {
     role: Role,
     term: Option<u64>,
     leader: Option<NodeId>,
+    holds_lease: bool,
 }
 
 /// A message on the wire, for drawing.
@@ -188,7 +191,7 @@ impl<P: Protocol> Engine<P> {
     /// events when `record` is set (the hash is computed either way).
     pub fn new(scenario: &Scenario, record: bool) -> Self {
         let config = Config::from_scenario(scenario);
-        let n = scenario.nodes;
+        let n = config.total;
         let slots = (0..n)
             .map(|id| {
                 let persistent = P::Persistent::default();
@@ -203,6 +206,7 @@ impl<P: Protocol> Engine<P> {
                     role: Role::Follower,
                     term: None,
                     leader: None,
+                    holds_lease: false,
                 }
             })
             .collect();
@@ -342,6 +346,9 @@ impl<P: Protocol> Engine<P> {
     }
 
     fn compute_agreement(&self) -> bool {
+        if P::SAFETY == Safety::Consensus {
+            return self.majority_agrees();
+        }
         let group = &self.network.group;
         let mut leader_of_group: BTreeMap<u32, NodeId> = BTreeMap::new();
         for &l in &self.leaders {
@@ -350,12 +357,40 @@ impl<P: Protocol> Engine<P> {
             }
         }
         self.slots.iter().enumerate().all(|(id, slot)| {
-            if slot.state.is_none() {
+            if slot.state.is_none() || slot.role == Role::Service {
                 return true;
             }
             slot.role != Role::Candidate
                 && slot.leader.is_some()
                 && slot.leader == leader_of_group.get(&group[id]).copied()
+        })
+    }
+
+    /// Consensus: some partition group holds a majority of the
+    /// participants, exactly one node of that group leads, and every live
+    /// participant in it follows that node (a stale leader cut off in a
+    /// minority does not count).
+    fn majority_agrees(&self) -> bool {
+        let n = self.config.n as usize;
+        let group = &self.network.group;
+        let mut size: BTreeMap<u32, usize> = BTreeMap::new();
+        for &g in &group[..n] {
+            *size.entry(g).or_insert(0) += 1;
+        }
+        let Some((&majority, _)) = size.iter().find(|&(_, &count)| 2 * count > n) else {
+            return false;
+        };
+        let mut leaders = self
+            .leaders
+            .iter()
+            .filter(|&&l| (l as usize) < n && group[l as usize] == majority);
+        let (Some(&leader), None) = (leaders.next(), leaders.next()) else {
+            return false;
+        };
+        self.slots[..n].iter().enumerate().all(|(id, slot)| {
+            slot.state.is_none()
+                || group[id] != majority
+                || (slot.role != Role::Candidate && slot.leader == Some(leader))
         })
     }
 
@@ -725,6 +760,7 @@ impl<P: Protocol> Engine<P> {
             config: &self.config,
             local_now_us: slot.clock.local(self.now),
             rng: &mut self.rng,
+            recording: self.record,
             out: &mut out,
         };
         handler(state, &mut ctx);
@@ -779,6 +815,8 @@ impl<P: Protocol> Engine<P> {
                 slot.term = term;
                 self.hash_words(&[8, u64::from(node), role as u64, term.unwrap_or(u64::MAX)]);
                 self.emit(Event::Role { node, role, term });
+                let found = self.checker.on_role(self.now, node, role, term);
+                self.emit_violations(found);
                 if role == Role::Leader && !was_leader {
                     self.metrics.on_new_leader(node);
                 }
@@ -800,16 +838,64 @@ impl<P: Protocol> Engine<P> {
                 self.hash_words(&[10, u64::from(node)]);
                 self.emit(Event::Election { node });
             }
-            Command::Note(text) => {
-                self.hash_words(&[11, u64::from(node)]);
-                self.hasher.write(text.as_bytes());
-                self.emit(Event::Note { node, text });
+            Command::Vote { term, candidate } => {
+                self.hash_words(&[25, u64::from(node), term, u64::from(candidate)]);
+                self.emit(Event::Vote {
+                    node,
+                    term,
+                    candidate,
+                });
+                let found = self.checker.on_vote(self.now, node, term, candidate);
+                self.emit_violations(found);
             }
+            Command::ResourceWrite {
+                writer,
+                token,
+                accepted,
+            } => {
+                self.hash_words(&[
+                    26,
+                    u64::from(node),
+                    u64::from(writer),
+                    token,
+                    u64::from(accepted),
+                ]);
+                self.emit(Event::Write {
+                    node,
+                    writer,
+                    token,
+                    accepted,
+                });
+                let found = self.checker.on_write(self.now, writer, token, accepted);
+                if accepted {
+                    self.metrics.writes_accepted += 1;
+                } else {
+                    self.metrics.writes_rejected += 1;
+                }
+                if !found.is_empty() {
+                    self.metrics.stale_writes_accepted += 1;
+                }
+                self.emit_violations(found);
+            }
+            Command::Lease(held) => {
+                let slot = &mut self.slots[node as usize];
+                if slot.holds_lease == held {
+                    return;
+                }
+                slot.holds_lease = held;
+                self.hash_words(&[27, u64::from(node), u64::from(held)]);
+                self.emit(Event::Lease { node, held });
+                let found = self.checker.on_lease(self.now, node, held);
+                self.emit_violations(found);
+            }
+            // Notes exist only in recorded runs, so they stay out of the
+            // hash: recording must not change a run's identity.
+            Command::Note(text) => self.emit(Event::Note { node, text }),
         }
     }
 
     fn send(&mut self, from: NodeId, to: NodeId, msg: P::Msg) {
-        if to >= self.scenario.nodes {
+        if to >= self.config.total {
             debug_assert!(false, "n{from} sent to unknown node {to}");
             return;
         }
@@ -1033,8 +1119,13 @@ impl<P: Protocol> Engine<P> {
         slot.paused_until = None;
         slot.role = Role::Follower;
         slot.leader = None;
+        let held = std::mem::replace(&mut slot.holds_lease, false);
         self.hash_words(&[21, u64::from(id)]);
         self.emit(Event::Crash { node: id });
+        if held {
+            // A crashed node believes nothing.
+            self.checker.on_lease(self.now, id, false);
+        }
         self.leaders_dirty = true;
         self.agreement_dirty = true;
     }
@@ -1091,6 +1182,18 @@ impl<P: Protocol> Engine<P> {
         }
     }
 
+    fn emit_violations(&mut self, found: Vec<Violation>) {
+        for v in found {
+            self.hash_words(&[24]);
+            self.hasher.write(v.property.as_bytes());
+            self.emit(Event::Violation {
+                property: v.property,
+                detail: v.detail,
+                nodes: v.nodes,
+            });
+        }
+    }
+
     fn refresh_leaders(&mut self) {
         if !self.leaders_dirty {
             return;
@@ -1107,15 +1210,7 @@ impl<P: Protocol> Engine<P> {
         let new = self
             .checker
             .on_change(self.now, &leaders, &self.network.group);
-        for v in new {
-            self.hash_words(&[24]);
-            self.hasher.write(v.property.as_bytes());
-            self.emit(Event::Violation {
-                property: v.property,
-                detail: v.detail,
-                nodes: v.nodes,
-            });
-        }
+        self.emit_violations(new);
         self.leaders = leaders;
     }
 

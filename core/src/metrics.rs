@@ -58,6 +58,13 @@ pub struct Metrics {
     pub recovered_us: Option<Micros>,
     /// `election` at `recovered_us`.
     pub election_at_recovery: u64,
+    /// Writes a resource applied.
+    pub writes_accepted: u64,
+    /// Writes a resource rejected as stale (fenced off).
+    pub writes_rejected: u64,
+    /// Applied writes whose token was below one applied before: a stale
+    /// leader got through (no fencing).
+    pub stale_writes_accepted: u64,
     /// Events that happened (deliveries, drops, timer firings, faults,
     /// starts); queue bookkeeping such as stale timers is not counted.
     pub events: u64,
@@ -85,6 +92,9 @@ impl Metrics {
             first_leader_us: None,
             leaderless_us: 0,
             split_brain_us: 0,
+            writes_accepted: 0,
+            writes_rejected: 0,
+            stale_writes_accepted: 0,
             last_fault_us: None,
             election_at_last_fault: 0,
             recovered_us: None,

@@ -67,7 +67,7 @@ impl Network {
             spec,
             group: vec![0; n as usize],
             cuts: BTreeSet::new(),
-            last_arrival: HashMap::default(),
+            last_arrival: HashMap::with_capacity_and_hasher(4 * n as usize, Default::default()),
             prune_at: 1024,
             n: u64::from(n),
         }

@@ -11,7 +11,7 @@
 //! traces) after the handler returns.
 
 use crate::rng::SimRng;
-use crate::scenario::{RingOrder, Scenario};
+use crate::scenario::{Options, RingOrder, Scenario, TimingSpec};
 use crate::time::Micros;
 use serde::Serialize;
 use std::fmt::Debug;
@@ -40,6 +40,9 @@ pub enum Role {
     Candidate,
     /// Believes it leads.
     Leader,
+    /// Not a participant: a coordination service or a storage resource
+    /// the participants use. Never leads and is not asked to agree.
+    Service,
 }
 
 /// Which safety property an algorithm claims, so the checker knows what a
@@ -52,6 +55,22 @@ pub enum Safety {
     /// Several leaders at once are the algorithm's documented behaviour
     /// (the invitation algorithm): reported in metrics, never a violation.
     SeveralLeadersAllowed,
+    /// Consensus and coordination-service algorithms: at most one leader
+    /// per term, terms never go back, one vote per node per term. A stale
+    /// leader of an older term cut off in a minority is not a violation;
+    /// the election is settled once the majority follows one leader.
+    Consensus,
+}
+
+/// A node that is not a participant, added after the n participants (ids
+/// n, n+1, ... in the order an algorithm lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Extra {
+    /// A coordination service (ZooKeeper, the Kubernetes API server).
+    Service,
+    /// A storage resource the leader writes to with a fencing token.
+    Resource,
 }
 
 /// A message type of one algorithm.
@@ -95,6 +114,16 @@ pub struct Config {
     pub candidates: Vec<NodeId>,
     /// Candidate/ordinary: wait before an ordinary node starts an election.
     pub delta_us: Micros,
+    /// Participants plus extra nodes (service, resource).
+    pub total: u32,
+    /// Id of the coordination service node, if the algorithm has one.
+    pub service: Option<NodeId>,
+    /// Id of the resource node, if the algorithm has one.
+    pub resource: Option<NodeId>,
+    /// The scenario's timing, for algorithm-specific settings.
+    pub timing: TimingSpec,
+    /// The scenario's algorithm options.
+    pub options: Options,
 }
 
 impl Config {
@@ -110,6 +139,13 @@ impl Config {
                 ids
             }
         };
+        let extras = crate::algorithms::info(&s.algorithm).map_or(&[][..], |a| a.extras);
+        let extra_id = |kind: Extra| {
+            extras
+                .iter()
+                .position(|&e| e == kind)
+                .map(|i| n + i as NodeId)
+        };
         let mut position = vec![0; n as usize];
         for (i, &id) in ring.iter().enumerate() {
             position[id as usize] = i as u32;
@@ -124,6 +160,11 @@ impl Config {
             latency_max_us: s.network.latency_us.1,
             candidates: s.candidate_ids(),
             delta_us: s.timing.delta_us,
+            total: n + extras.len() as u32,
+            service: extra_id(Extra::Service),
+            resource: extra_id(Extra::Resource),
+            timing: s.timing.clone(),
+            options: s.options.clone(),
         }
     }
 
@@ -171,6 +212,25 @@ pub enum Command<M, T> {
     ElectionStarted,
     /// A plain-language remark for the event log.
     Note(String),
+    /// The node voted for `candidate` in `term` (checked: one vote per
+    /// node per term).
+    Vote {
+        /// The term.
+        term: u64,
+        /// Whom it voted for.
+        candidate: NodeId,
+    },
+    /// A resource node handled a write from `writer` carrying `token`.
+    ResourceWrite {
+        /// The node that wrote.
+        writer: NodeId,
+        /// Its fencing token (term, zxid or lease version).
+        token: u64,
+        /// Whether the resource applied it.
+        accepted: bool,
+    },
+    /// The node now believes it holds (or no longer holds) a lease.
+    Lease(bool),
 }
 
 /// What a handler can see and do.
@@ -179,6 +239,7 @@ pub struct Ctx<'a, M, T> {
     pub(crate) config: &'a Config,
     pub(crate) local_now_us: i64,
     pub(crate) rng: &'a mut SimRng,
+    pub(crate) recording: bool,
     pub(crate) out: &'a mut Vec<Command<M, T>>,
 }
 
@@ -224,14 +285,44 @@ impl<M, T> Ctx<'_, M, T> {
         self.out.push(Command::Leader(leader));
     }
 
+    /// Records a vote for `candidate` in `term`.
+    pub fn vote(&mut self, term: u64, candidate: NodeId) {
+        self.out.push(Command::Vote { term, candidate });
+    }
+
+    /// Resource nodes: reports a write and whether it was applied.
+    pub fn resource_write(&mut self, writer: NodeId, token: u64, accepted: bool) {
+        self.out.push(Command::ResourceWrite {
+            writer,
+            token,
+            accepted,
+        });
+    }
+
+    /// Announces whether this node believes it holds a lease right now.
+    pub fn set_lease(&mut self, held: bool) {
+        self.out.push(Command::Lease(held));
+    }
+
     /// Records that this node started an election.
     pub fn election_started(&mut self) {
         self.out.push(Command::ElectionStarted);
     }
 
-    /// Adds a plain-language line to the event log.
+    /// Adds a plain-language line to the event log (dropped when the run
+    /// keeps no trace; notes are not part of the trace hash).
     pub fn note(&mut self, text: impl Into<String>) {
-        self.out.push(Command::Note(text.into()));
+        if self.recording {
+            self.out.push(Command::Note(text.into()));
+        }
+    }
+
+    /// Like [`Ctx::note`], but only builds the text when the run keeps a
+    /// trace, so formatting costs nothing in fast runs.
+    pub fn note_with(&mut self, text: impl FnOnce() -> String) {
+        if self.recording {
+            self.out.push(Command::Note(text()));
+        }
     }
 
     /// A uniform random duration in `lo..=hi`.
@@ -307,9 +398,31 @@ pub(crate) mod testing {
             config,
             local_now_us: 0,
             rng: &mut rng,
+            recording: true,
             out: &mut out,
         };
         handler(node, &mut ctx);
+        out
+    }
+
+    /// Runs `f` with a fresh context for node `id` and returns the
+    /// commands it pushed (for helpers that are not whole protocols).
+    pub fn ctx_commands<M, T>(
+        id: NodeId,
+        config: &Config,
+        f: impl FnOnce(&mut Ctx<'_, M, T>),
+    ) -> Vec<Command<M, T>> {
+        let mut rng = SimRng::new(1, Stream::Engine);
+        let mut out = Vec::new();
+        let mut ctx = Ctx {
+            id,
+            config,
+            local_now_us: 0,
+            rng: &mut rng,
+            recording: true,
+            out: &mut out,
+        };
+        f(&mut ctx);
         out
     }
 

@@ -33,6 +33,17 @@ pub struct MessageCounts {
     pub by_kind: BTreeMap<String, u64>,
 }
 
+/// Writes to a resource node.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WriteCounts {
+    /// Applied.
+    pub accepted: u64,
+    /// Rejected because their token was stale.
+    pub rejected: u64,
+    /// Applied although a higher token had been applied before.
+    pub stale_accepted: u64,
+}
+
 /// A violation as reported.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ViolationReport {
@@ -79,6 +90,9 @@ pub struct RunSummary {
     /// Election-purpose messages sent in that window: the election cost of
     /// the last failure (DESIGN.md counting rules).
     pub recovery_election_messages: Option<u64>,
+    /// Writes to a fenced resource: applied, rejected as stale, and stale
+    /// ones applied (only without fencing).
+    pub writes: WriteCounts,
     /// Failed property checks.
     pub violations: Vec<ViolationReport>,
     /// Events processed.
@@ -216,6 +230,11 @@ impl<P: Protocol> Simulation for Engine<P> {
             leaderless_ms: to_ms(m.leaderless_us),
             recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
             recovery_election_messages: m.recovery().map(|(_, c)| c),
+            writes: WriteCounts {
+                accepted: m.writes_accepted,
+                rejected: m.writes_rejected,
+                stale_accepted: m.stale_writes_accepted,
+            },
             violations: self
                 .violations()
                 .iter()

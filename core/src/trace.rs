@@ -221,6 +221,33 @@ pub enum Event {
         /// What was skipped and why.
         detail: String,
     },
+    /// A node voted.
+    Vote {
+        /// The voter.
+        node: NodeId,
+        /// The term.
+        term: u64,
+        /// Whom it voted for.
+        candidate: NodeId,
+    },
+    /// A resource node handled a write.
+    Write {
+        /// The resource node.
+        node: NodeId,
+        /// Who wrote.
+        writer: NodeId,
+        /// The writer's fencing token.
+        token: u64,
+        /// Whether it was applied.
+        accepted: bool,
+    },
+    /// A node began or stopped believing it holds a lease.
+    Lease {
+        /// The node.
+        node: NodeId,
+        /// Whether it now believes it holds the lease.
+        held: bool,
+    },
     /// A plain-language remark from a node.
     Note {
         /// The node.
@@ -306,6 +333,10 @@ impl Event {
             Event::Leader {
                 node,
                 leader: Some(l),
+            } if l == node => format!("n{node} knows it leads"),
+            Event::Leader {
+                node,
+                leader: Some(l),
             } => format!("n{node} now follows n{l}"),
             Event::Leader { node, leader: None } => format!("n{node} knows no leader"),
             Event::Election { node } => format!("n{node} starts an election"),
@@ -345,6 +376,27 @@ impl Event {
                 latency_ms.0, latency_ms.1
             ),
             Event::FaultSkipped { detail } => detail.clone(),
+            Event::Vote {
+                node,
+                term,
+                candidate,
+            } => format!("n{node} votes for n{candidate} in term {term}"),
+            Event::Write {
+                node,
+                writer,
+                token,
+                accepted: true,
+            } => format!("resource n{node} applies a write from n{writer} with token {token}"),
+            Event::Write {
+                node,
+                writer,
+                token,
+                accepted: false,
+            } => format!(
+                "resource n{node} rejects a write from n{writer}: token {token} is stale (fenced off)"
+            ),
+            Event::Lease { node, held: true } => format!("n{node} believes it holds the lease"),
+            Event::Lease { node, held: false } => format!("n{node} no longer holds the lease"),
             Event::Note { node, text } => format!("n{node}: {text}"),
             Event::Violation {
                 property, detail, ..

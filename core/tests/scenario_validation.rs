@@ -117,7 +117,7 @@ fn defaults_fill_missing_fields() {
 fn canonical_json_and_links_round_trip() {
     let text = r#"{"version":1,"algorithm":"chang-roberts","nodes":9,"seed":77,"ring":"random",
         "start":[0,4],"candidates":[5,8],"network":{"latency_ms":[1.5,9],"drop":0.1,"duplicate":0.2,"fifo":false},
-        "timing":{"election_timeout_ms":[100,200],"heartbeat_ms":40,"reply_timeout_ms":60,"delta_ms":25},
+        "timing":{"election_timeout_ms":[100,200],"heartbeat_ms":40,"reply_timeout_ms":60,"delta_ms":25,"lease_ms":900,"renew_deadline_ms":700,"retry_ms":150,"drift_bound":0.02,"session_timeout_ms":400,"write_ms":70},"fencing":false,"watch":"herd","pre_vote":true,"check_quorum":true,"leader_lease":true,
         "faults":[{"at_ms":10.25,"crash":"leader"},{"at_ms":20,"recover":3},
           {"at_ms":30,"pause":2,"for_ms":5},{"at_ms":0,"clock":1,"offset_ms":-2.5,"drift":0.01},
           {"at_ms":40,"partition":[[0,1],[2]]},{"at_ms":50,"heal":true},

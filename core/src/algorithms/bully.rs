@@ -199,7 +199,7 @@ impl Protocol for Bully {
                     (Phase::Leading, _) => ctx.send(from, Msg::Coordinator),
                     // Following a higher leader that the caller also asked:
                     // that leader answers the caller itself.
-                    (Phase::Idle, Some(l)) if l > self.id => ctx.note(format!(
+                    (Phase::Idle, Some(l)) if l > self.id => ctx.note_with(|| format!(
                         "answers OK to n{from}; its leader n{l} is higher and answers n{from} itself"
                     )),
                     _ => self.start_election(ctx),
@@ -216,10 +216,9 @@ impl Protocol for Bully {
             }
             Msg::Coordinator => {
                 if from < self.id {
-                    ctx.note(format!(
-                        "n{from} claims to lead but n{} outranks it",
-                        self.id
-                    ));
+                    ctx.note_with(|| {
+                        format!("n{from} claims to lead but n{} outranks it", self.id)
+                    });
                     if self.phase == Phase::Leading {
                         self.become_leader(ctx);
                     } else {
@@ -231,7 +230,7 @@ impl Protocol for Bully {
             }
             Msg::Heartbeat => match self.phase {
                 Phase::Leading if from > self.id => {
-                    ctx.note(format!("hears higher leader n{from}; steps down"));
+                    ctx.note_with(|| format!("hears higher leader n{from}; steps down"));
                     self.follow(ctx, from);
                 }
                 Phase::Leading => {
@@ -267,7 +266,7 @@ impl Protocol for Bully {
             Timer::LeaderTimeout => {
                 if self.phase == Phase::Idle {
                     match self.leader {
-                        Some(l) => ctx.note(format!(
+                        Some(l) => ctx.note_with(|| format!(
                             "heard nothing from leader n{l}; presumes it dead and starts an election"
                         )),
                         None => ctx.note("knows no leader; starts an election"),

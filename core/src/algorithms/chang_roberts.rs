@@ -197,7 +197,7 @@ impl Protocol for ChangRoberts {
             Msg::Heartbeat => {
                 if self.leading {
                     if from > self.id {
-                        ctx.note(format!("hears higher leader n{from}; steps down"));
+                        ctx.note_with(|| format!("hears higher leader n{from}; steps down"));
                         self.follow(ctx, from);
                     }
                 } else if self.leader == Some(from) {
@@ -219,7 +219,7 @@ impl Protocol for ChangRoberts {
                     ctx.note("the election made no progress for several ring laps; starts again");
                 } else {
                     match self.leader {
-                        Some(l) => ctx.note(format!(
+                        Some(l) => ctx.note_with(|| format!(
                             "heard nothing from leader n{l}; presumes it dead and starts an election"
                         )),
                         None => ctx.note("knows no leader; starts an election"),
@@ -247,9 +247,11 @@ impl Protocol for ChangRoberts {
         };
         if origin == to {
             // The message belongs to the dead node: nobody can finish it.
-            ctx.note(format!(
-                "n{to} is down and the message it started dies with it; starts a new election"
-            ));
+            ctx.note_with(|| {
+                format!(
+                    "n{to} is down and the message it started dies with it; starts a new election"
+                )
+            });
             if !self.leading {
                 self.participant = false;
                 self.start_election(ctx);
@@ -259,7 +261,7 @@ impl Protocol for ChangRoberts {
         let next = ctx.config().ring_next(to, 1);
         if next == self.id && origin != self.id {
             // Everyone else on the way is down and the message is not ours.
-            ctx.note(format!(
+            ctx.note_with(|| format!(
                 "n{to} does not answer and nobody else is up on the way; starts its own election"
             ));
             if !self.leading {
@@ -270,9 +272,9 @@ impl Protocol for ChangRoberts {
             // Our own message, and we are alone: it has gone round.
             self.on_message(ctx, self.id, msg);
         } else {
-            ctx.note(format!(
-                "n{to} does not answer; skips it and passes the message to n{next}"
-            ));
+            ctx.note_with(|| {
+                format!("n{to} does not answer; skips it and passes the message to n{next}")
+            });
             ctx.send(next, msg);
         }
     }

@@ -5,9 +5,12 @@ pub mod bully;
 pub mod candidate_ordinary;
 pub mod chang_roberts;
 mod detector;
+pub mod invitation;
 pub mod next_in_line;
+pub mod resource;
 
 use crate::engine::Engine;
+use crate::protocol::Extra;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Simulation;
 use serde::Serialize;
@@ -35,6 +38,8 @@ pub struct AlgorithmInfo {
     pub layout: Layout,
     /// Message kinds.
     pub kinds: &'static [&'static str],
+    /// Non-participant nodes it needs (ids n, n+1, ... in this order).
+    pub extras: &'static [Extra],
 }
 
 /// Every algorithm, in the order the page and the CLI list them.
@@ -45,6 +50,7 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Garcia-Molina 1982: ELECTION to higher ids, OK replies, the highest live id announces COORDINATOR; heartbeats detect a dead leader",
         layout: Layout::Cluster,
         kinds: bully::KINDS,
+        extras: &[],
     },
     AlgorithmInfo {
         id: "chang-roberts",
@@ -52,6 +58,15 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Chang & Roberts 1979: ids travel one way round the ring, only the larger is forwarded, the winner sends one ELECTED lap",
         layout: Layout::Ring,
         kinds: chang_roberts::KINDS,
+        extras: &[],
+    },
+    AlgorithmInfo {
+        id: "invitation",
+        name: "Invitation",
+        summary: "Garcia-Molina 1982: every node leads its own group; coordinators look for each other and the larger group's coordinator invites the other into one group; several leaders coexist by design",
+        layout: Layout::Cluster,
+        kinds: invitation::KINDS,
+        extras: &[],
     },
     AlgorithmInfo {
         id: "next-in-line",
@@ -59,6 +74,7 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Petrov, Database Internals (2019) ch. 10, after Gholipour et al. 2009: the leader publishes a line of successors; on its failure the next live one takes over (TAKEOVER/CONFIRM), Bully election as fallback",
         layout: Layout::Cluster,
         kinds: next_in_line::KINDS,
+        extras: &[],
     },
     AlgorithmInfo {
         id: "candidate-ordinary",
@@ -66,6 +82,7 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Petrov, Database Internals (2019) ch. 10, after Murshed & Allen 2012: only candidates may lead; a node waits its delta, then asks the candidates and announces the highest that answers",
         layout: Layout::Cluster,
         kinds: candidate_ordinary::KINDS,
+        extras: &[],
     },
 ];
 
@@ -95,6 +112,7 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     match scenario.algorithm.as_str() {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
+        "invitation" => Box::new(Engine::<invitation::Invitation>::new(scenario, record)),
         "next-in-line" => Box::new(Engine::<next_in_line::NextInLine>::new(scenario, record)),
         "candidate-ordinary" => Box::new(Engine::<candidate_ordinary::CandidateOrdinary>::new(
             scenario, record,

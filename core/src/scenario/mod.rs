@@ -79,6 +79,22 @@ pub struct TimingSpec {
     /// delivery) before presuming the peer dead. `None` means the default,
     /// [`TimingSpec::reply_timeout`].
     pub reply_timeout_us: Option<Micros>,
+    /// Leases (Kubernetes-style Lease, Raft's leader lease): how long a
+    /// lease lasts once acquired or renewed.
+    pub lease_us: Micros,
+    /// Kubernetes-style Lease: the holder gives up if it could not renew
+    /// within this time.
+    pub renew_deadline_us: Micros,
+    /// Kubernetes-style Lease: how often candidates and the holder try.
+    pub retry_us: Micros,
+    /// Leader leases: the clock-drift bound the algorithm assumes (0.01 is
+    /// 1%); a clock drifting faster than this can break the lease.
+    pub drift_bound: f64,
+    /// Coordination service: a session expires after this long without a
+    /// ping from its client.
+    pub session_timeout_us: Micros,
+    /// Fencing: how often the leader writes to the resource.
+    pub write_us: Micros,
     /// Candidate/ordinary: how long an ordinary node that detected a
     /// failure waits before it starts an election, so that concurrent
     /// detections collapse into one.
@@ -92,6 +108,47 @@ impl TimingSpec {
     pub fn reply_timeout(&self, network: &NetworkSpec) -> Micros {
         self.reply_timeout_us
             .unwrap_or_else(|| (network.latency_us.1.saturating_mul(4)).max(ms(50)))
+    }
+}
+
+/// ZooKeeper recipe variant: who watches whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WatchMode {
+    /// Every client watches the lowest znode: one failure wakes everyone
+    /// (the herd effect).
+    Herd,
+    /// Each client watches its predecessor: one failure wakes one client.
+    Predecessor,
+}
+
+/// Options of the consensus and coordination-service algorithms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// A downstream resource rejects writes whose token is below the
+    /// highest it has seen (fencing tokens).
+    pub fencing: bool,
+    /// ZooKeeper recipe: herd or predecessor watches.
+    pub watch: WatchMode,
+    /// Raft: a pre-vote round before a real election (dissertation 9.6).
+    pub pre_vote: bool,
+    /// Raft: a leader that has not heard from a majority for an election
+    /// timeout steps down (dissertation 6.2).
+    pub check_quorum: bool,
+    /// Raft: the leader serves reads locally while its lease holds
+    /// (dissertation 6.4.1).
+    pub leader_lease: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            fencing: true,
+            watch: WatchMode::Predecessor,
+            pre_vote: false,
+            check_quorum: false,
+            leader_lease: false,
+        }
     }
 }
 
@@ -114,6 +171,8 @@ pub struct Scenario {
     pub network: NetworkSpec,
     /// Algorithm timing.
     pub timing: TimingSpec,
+    /// Options of the consensus and coordination algorithms.
+    pub options: Options,
     /// Candidate/ordinary: the ids allowed to lead; `None` means the
     /// default, [`Scenario::candidate_ids`].
     pub candidates: Option<Vec<u32>>,
@@ -144,7 +203,14 @@ impl Default for Scenario {
                 heartbeat_us: ms(50),
                 reply_timeout_us: None,
                 delta_us: ms(50),
+                lease_us: ms(1000),
+                renew_deadline_us: ms(800),
+                retry_us: ms(200),
+                drift_bound: 0.01,
+                session_timeout_us: ms(600),
+                write_us: ms(100),
             },
+            options: Options::default(),
             candidates: None,
             faults: Vec::new(),
             until_us: None,
@@ -202,6 +268,12 @@ impl Scenario {
     /// The canonical JSON text, pretty-printed.
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(&self.to_json()).unwrap_or_default()
+    }
+
+    /// Participants plus the algorithm's extra nodes (a coordination
+    /// service, a resource); fault ids run up to this.
+    pub fn total_nodes(&self) -> u32 {
+        self.nodes + crate::algorithms::info(&self.algorithm).map_or(0, |a| a.extras.len() as u32)
     }
 
     /// The candidate set in force, ascending: the explicit list, or the

@@ -4,7 +4,7 @@ use super::MAX_TIME_US;
 use super::fields::{Fields, describe, millis_value};
 use super::{
     Fault, FaultAction, MAX_FAULTS, MAX_NODES, MAX_SCENARIO_BYTES, NetworkSpec, RingOrder,
-    Scenario, ScenarioError, StartSet, Target, TimingSpec, VERSION,
+    Scenario, ScenarioError, StartSet, Target, TimingSpec, VERSION, WatchMode,
 };
 use crate::algorithms;
 use crate::time::{MAX_TIME_US_F64, Micros};
@@ -72,6 +72,40 @@ pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
     }
     if let Some(v) = f.get("timing") {
         s.timing = parse_timing(v, &f.path_of("timing"), &s.timing)?;
+    }
+    let flag = |f: &mut Fields<'_>, key: &'static str| -> Result<Option<bool>, ScenarioError> {
+        match f.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(f.error(
+                key,
+                format!("must be true or false, got {}", describe(other)),
+            )),
+        }
+    };
+    if let Some(b) = flag(&mut f, "fencing")? {
+        s.options.fencing = b;
+    }
+    if let Some(b) = flag(&mut f, "pre_vote")? {
+        s.options.pre_vote = b;
+    }
+    if let Some(b) = flag(&mut f, "check_quorum")? {
+        s.options.check_quorum = b;
+    }
+    if let Some(b) = flag(&mut f, "leader_lease")? {
+        s.options.leader_lease = b;
+    }
+    if let Some(w) = f.get("watch") {
+        s.options.watch = match w.as_str() {
+            Some("herd") => WatchMode::Herd,
+            Some("predecessor") => WatchMode::Predecessor,
+            _ => {
+                return Err(f.error(
+                    "watch",
+                    format!("must be \"herd\" or \"predecessor\", got {}", describe(w)),
+                ));
+            }
+        };
     }
     if let Some(v) = f.get("candidates") {
         let Value::Array(items) = v else {
@@ -206,6 +240,24 @@ fn parse_timing(v: &Value, path: &str, base: &TimingSpec) -> Result<TimingSpec, 
     }
     if let Some(d) = f.millis("delta_ms")? {
         t.delta_us = d;
+    }
+    if let Some(d) = f.millis("lease_ms")? {
+        t.lease_us = d;
+    }
+    if let Some(d) = f.millis("renew_deadline_ms")? {
+        t.renew_deadline_us = d;
+    }
+    if let Some(d) = f.millis("retry_ms")? {
+        t.retry_us = d;
+    }
+    if let Some(d) = f.number("drift_bound", 0.0, 1.0)? {
+        t.drift_bound = d;
+    }
+    if let Some(d) = f.millis("session_timeout_ms")? {
+        t.session_timeout_us = d;
+    }
+    if let Some(d) = f.millis("write_ms")? {
+        t.write_us = d;
     }
     f.finish()?;
     Ok(t)
@@ -437,6 +489,22 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
     }
+    for (field, value) in [
+        ("timing.lease_ms", s.timing.lease_us),
+        ("timing.retry_ms", s.timing.retry_us),
+        ("timing.session_timeout_ms", s.timing.session_timeout_us),
+        ("timing.write_ms", s.timing.write_us),
+    ] {
+        if value == 0 {
+            return Err(ScenarioError::new(field, "must be above 0"));
+        }
+    }
+    if s.timing.renew_deadline_us > s.timing.lease_us {
+        return Err(ScenarioError::new(
+            "timing.renew_deadline_ms",
+            "must not exceed timing.lease_ms (the holder must give up before the lease runs out)",
+        ));
+    }
     if s.timing.heartbeat_us == 0 {
         return Err(ScenarioError::new("timing.heartbeat_ms", "must be above 0"));
     }
@@ -472,13 +540,14 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
         let field = format!("faults[{i}].{}", fault.action.key());
+        let total = s.total_nodes();
         let check = |id: u32| {
-            if id_ok(id) {
+            if id < total {
                 Ok(())
             } else {
                 Err(ScenarioError::new(
                     field.clone(),
-                    format!("names node {id}, but ids run from 0 to {}", n - 1),
+                    format!("names node {id}, but ids run from 0 to {}", total - 1),
                 ))
             }
         };
@@ -500,7 +569,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 }
             }
             FaultAction::Partition(groups) => {
-                let mut seen = vec![false; n as usize];
+                let mut seen = vec![false; total as usize];
                 for id in groups.iter().flatten() {
                     check(*id)?;
                     if std::mem::replace(&mut seen[*id as usize], true) {

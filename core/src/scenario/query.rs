@@ -25,6 +25,17 @@ pub const SCENARIO_PARAMS: &[&str] = &[
     "reply_timeout_ms",
     "delta_ms",
     "candidates",
+    "fencing",
+    "watch",
+    "pre_vote",
+    "check_quorum",
+    "leader_lease",
+    "lease_ms",
+    "renew_deadline_ms",
+    "retry_ms",
+    "drift_bound",
+    "session_timeout_ms",
+    "write_ms",
 ];
 
 fn number(key: &str, text: &str) -> Result<Value, ScenarioError> {
@@ -66,7 +77,20 @@ pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, Scenario
     for (key, value) in pairs {
         let k = key.as_str();
         match k {
-            "algorithm" | "ring" => {
+            "fencing" | "pre_vote" | "check_quorum" | "leader_lease" => {
+                let b = match value.as_str() {
+                    "1" | "true" | "on" | "yes" => true,
+                    "0" | "false" | "off" | "no" => false,
+                    other => {
+                        return Err(ScenarioError::new(
+                            k,
+                            format!("must be true or false, got {other:?}"),
+                        ));
+                    }
+                };
+                root.insert(k.into(), json!(b));
+            }
+            "algorithm" | "ring" | "watch" => {
                 root.insert(k.into(), json!(value));
             }
             "nodes" | "seed" | "until_ms" => {
@@ -97,7 +121,8 @@ pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, Scenario
                 let ids: Result<Vec<Value>, _> = value.split(',').map(|id| number(k, id)).collect();
                 root.insert(k.into(), Value::Array(ids?));
             }
-            "heartbeat_ms" | "reply_timeout_ms" | "delta_ms" => {
+            "heartbeat_ms" | "reply_timeout_ms" | "delta_ms" | "lease_ms" | "renew_deadline_ms"
+            | "retry_ms" | "drift_bound" | "session_timeout_ms" | "write_ms" => {
                 timing.insert(k.into(), number(k, value)?);
             }
             _ => {}

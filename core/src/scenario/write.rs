@@ -50,6 +50,18 @@ pub fn to_value(s: &Scenario) -> Value {
     );
     timing.insert("heartbeat_ms".into(), ms_value(s.timing.heartbeat_us));
     timing.insert("delta_ms".into(), ms_value(s.timing.delta_us));
+    timing.insert("lease_ms".into(), ms_value(s.timing.lease_us));
+    timing.insert(
+        "renew_deadline_ms".into(),
+        ms_value(s.timing.renew_deadline_us),
+    );
+    timing.insert("retry_ms".into(), ms_value(s.timing.retry_us));
+    timing.insert("drift_bound".into(), json!(s.timing.drift_bound));
+    timing.insert(
+        "session_timeout_ms".into(),
+        ms_value(s.timing.session_timeout_us),
+    );
+    timing.insert("write_ms".into(), ms_value(s.timing.write_us));
     if let Some(r) = s.timing.reply_timeout_us {
         timing.insert("reply_timeout_ms".into(), ms_value(r));
     }
@@ -124,6 +136,18 @@ pub fn to_value(s: &Scenario) -> Value {
     out.insert("start".into(), start);
     out.insert("network".into(), network(&s.network));
     out.insert("timing".into(), Value::Object(timing));
+    let o = &s.options;
+    out.insert("fencing".into(), json!(o.fencing));
+    out.insert("pre_vote".into(), json!(o.pre_vote));
+    out.insert("check_quorum".into(), json!(o.check_quorum));
+    out.insert("leader_lease".into(), json!(o.leader_lease));
+    out.insert(
+        "watch".into(),
+        json!(match o.watch {
+            super::WatchMode::Herd => "herd",
+            super::WatchMode::Predecessor => "predecessor",
+        }),
+    );
     if let Some(ids) = &s.candidates {
         out.insert("candidates".into(), json!(ids));
     }
