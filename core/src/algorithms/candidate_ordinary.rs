@@ -213,7 +213,7 @@ impl CandidateOrdinary {
         ctx.cancel_timer(Timer::AwaitResult);
         let delta = ctx.config().delta_us;
         let slots = self.wait_us.checked_div(delta).unwrap_or(1);
-        ctx.note(format!(
+        ctx.note_with(|| format!(
             "waits {} ms ({} x delta) before starting an election, in case a node ahead of it starts one",
             self.wait_us as f64 / 1000.0,
             slots
@@ -270,9 +270,9 @@ impl CandidateOrdinary {
             return;
         };
         self.answered.clear();
-        ctx.note(format!(
-            "n{best} is the highest candidate that answered; announces it to everyone"
-        ));
+        ctx.note_with(|| {
+            format!("n{best} is the highest candidate that answered; announces it to everyone")
+        });
         for peer in (0..self.n).filter(|&p| p != self.id) {
             ctx.send(peer, Msg::Coordinator(best));
         }
@@ -302,7 +302,7 @@ impl CandidateOrdinary {
 
     fn stand_down(&mut self, ctx: &mut C<'_>, electing: NodeId) {
         if self.phase != Phase::StoodDown {
-            ctx.note(format!(
+            ctx.note_with(|| format!(
                 "n{electing} is already electing; starts no election of its own and waits for the result"
             ));
         }
@@ -323,9 +323,11 @@ impl CandidateOrdinary {
         match self.phase {
             Phase::Leading => {}
             Phase::Electing if from > self.id => {
-                ctx.note(format!(
-                    "n{from} is electing too and outranks it; leaves the election to n{from}"
-                ));
+                ctx.note_with(|| {
+                    format!(
+                        "n{from} is electing too and outranks it; leaves the election to n{from}"
+                    )
+                });
                 self.stand_down(ctx, from);
             }
             // A lower node's election yields to this one.
@@ -394,23 +396,25 @@ impl Protocol for CandidateOrdinary {
             }
             Msg::Coordinator(c) if c == self.id => {
                 if !self.candidate {
-                    ctx.note(format!(
-                        "n{from} names it leader, but it is not a candidate; ignores that"
-                    ));
+                    ctx.note_with(|| {
+                        format!("n{from} names it leader, but it is not a candidate; ignores that")
+                    });
                 } else if self.phase != Phase::Leading {
-                    ctx.note(format!("n{from} announced it as leader; it leads"));
+                    ctx.note_with(|| format!("n{from} announced it as leader; it leads"));
                     self.become_leader(ctx);
                 }
             }
             Msg::Coordinator(c) => {
                 if self.phase == Phase::Leading {
                     if c > self.id {
-                        ctx.note(format!("n{c} was announced and outranks it; steps down"));
+                        ctx.note_with(|| format!("n{c} was announced and outranks it; steps down"));
                         self.follow(ctx, c);
                     } else {
-                        ctx.note(format!(
-                            "n{c} was announced but this node leads and outranks it; tells n{c}"
-                        ));
+                        ctx.note_with(|| {
+                            format!(
+                                "n{c} was announced but this node leads and outranks it; tells n{c}"
+                            )
+                        });
                         ctx.send(c, Msg::Coordinator(self.id));
                     }
                 } else {
@@ -419,11 +423,11 @@ impl Protocol for CandidateOrdinary {
             }
             Msg::Heartbeat => match self.phase {
                 Phase::Leading if from > self.id => {
-                    ctx.note(format!("hears higher leader n{from}; steps down"));
+                    ctx.note_with(|| format!("hears higher leader n{from}; steps down"));
                     self.follow(ctx, from);
                 }
                 Phase::Leading => {
-                    ctx.note(format!("n{from} also leads; tells it n{} leads", self.id));
+                    ctx.note_with(|| format!("n{from} also leads; tells it n{} leads", self.id));
                     ctx.send(from, Msg::Coordinator(self.id));
                 }
                 Phase::Idle if self.leader == Some(from) => {
@@ -432,7 +436,7 @@ impl Protocol for CandidateOrdinary {
                 }
                 Phase::Idle if self.leader.is_some_and(|l| from < l) => {}
                 _ => {
-                    ctx.note(format!("hears leader n{from}; follows it"));
+                    ctx.note_with(|| format!("hears leader n{from}; follows it"));
                     self.follow(ctx, from);
                 }
             },
@@ -444,9 +448,9 @@ impl Protocol for CandidateOrdinary {
             Timer::LeaderTimeout => {
                 if self.phase == Phase::Idle {
                     match self.leader {
-                        Some(l) => {
-                            ctx.note(format!("heard nothing from leader n{l}; presumes it dead"))
-                        }
+                        Some(l) => ctx.note_with(|| {
+                            format!("heard nothing from leader n{l}; presumes it dead")
+                        }),
                         None => ctx.note("knows no leader"),
                     }
                     self.begin_wait(ctx);
@@ -464,10 +468,11 @@ impl Protocol for CandidateOrdinary {
             }
             Timer::AwaitResult => {
                 if self.phase == Phase::StoodDown {
-                    let who = self
-                        .deferring_to
-                        .map_or("the other node".to_string(), |d| format!("n{d}"));
-                    ctx.note(format!("{who}'s election produced no leader in time"));
+                    let who = self.deferring_to;
+                    ctx.note_with(|| match who {
+                        Some(d) => format!("n{d}'s election produced no leader in time"),
+                        None => "the election it waited for produced no leader in time".into(),
+                    });
                     self.begin_wait(ctx);
                 }
             }

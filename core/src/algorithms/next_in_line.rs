@@ -306,13 +306,13 @@ impl NextInLine {
         }
         self.join_sent_at = Some(now);
         if listed {
-            ctx.note(format!(
-                "missed a change of leader n{leader}'s line (now v{version}); asks for it"
-            ));
+            ctx.note_with(|| {
+                format!("missed a change of leader n{leader}'s line (now v{version}); asks for it")
+            });
         } else {
-            ctx.note(format!(
-                "is missing from leader n{leader}'s line of succession; asks to join it"
-            ));
+            ctx.note_with(|| {
+                format!("is missing from leader n{leader}'s line of succession; asks to join it")
+            });
         }
         ctx.send(leader, Msg::Join);
     }
@@ -357,14 +357,16 @@ impl NextInLine {
             self.become_leader(ctx);
             return;
         }
-        ctx.note(format!(
-            "{} gone; asks n{next}, next in line, to take over",
-            match self.presumed_dead.as_slice() {
-                [] => "the leader is".to_string(),
-                [one] => format!("n{one} is"),
-                many => format!("{} are", names(many)),
-            }
-        ));
+        ctx.note_with(|| {
+            format!(
+                "{} gone; asks n{next}, next in line, to take over",
+                match self.presumed_dead.as_slice() {
+                    [] => "the leader is".to_string(),
+                    [one] => format!("n{one} is"),
+                    many => format!("{} are", names(many)),
+                }
+            )
+        });
         self.asking = Some(next);
         ctx.send(next, Msg::Takeover(self.presumed_dead.clone()));
         let wait = ctx.config().reply_timeout_us;
@@ -376,9 +378,9 @@ impl NextInLine {
         if self.phase != Phase::Asking || self.asking != Some(silent) {
             return;
         }
-        ctx.note(format!(
-            "n{silent} did not confirm; presumes it dead too and asks the next in line"
-        ));
+        ctx.note_with(|| {
+            format!("n{silent} did not confirm; presumes it dead too and asks the next in line")
+        });
         if let Some(l) = &mut self.line {
             l.retain(|&x| x != silent);
         }
@@ -440,10 +442,12 @@ impl NextInLine {
         self.line_from = Some((me, self.version));
         self.send_line_to.clear();
         let published = self.published_line();
-        ctx.note(format!(
-            "leads; publishes the line of succession {}",
-            names(&published.ids)
-        ));
+        ctx.note_with(|| {
+            format!(
+                "leads; publishes the line of succession {}",
+                names(&published.ids)
+            )
+        });
         for peer in (0..self.n).filter(|&p| p != me) {
             ctx.send(peer, Msg::Coordinator(published.clone()));
         }
@@ -475,9 +479,9 @@ impl NextInLine {
         if l.contains(&gone) {
             l.retain(|&x| x != gone);
             let now = names(l);
-            ctx.note(format!(
-                "cannot reach n{gone}; drops it from the line of succession, now {now}"
-            ));
+            ctx.note_with(|| {
+                format!("cannot reach n{gone}; drops it from the line of succession, now {now}")
+            });
             self.line_changed();
         }
     }
@@ -529,10 +533,10 @@ impl Protocol for NextInLine {
         match msg {
             Msg::Takeover(dead) => {
                 if self.phase == Phase::Leading {
-                    ctx.note(format!("already leads; confirms again to n{from}"));
+                    ctx.note_with(|| format!("already leads; confirms again to n{from}"));
                     ctx.send(from, Msg::Confirm);
                 } else {
-                    ctx.note(format!("n{from} asks it to take over; it does"));
+                    ctx.note_with(|| format!("n{from} asks it to take over; it does"));
                     ctx.send(from, Msg::Confirm);
                     for d in dead {
                         if !self.presumed_dead.contains(&d) {
@@ -544,22 +548,21 @@ impl Protocol for NextInLine {
             }
             Msg::Confirm => {
                 if self.phase == Phase::Asking {
-                    ctx.note(format!("n{from} confirms it has taken over"));
+                    ctx.note_with(|| format!("n{from} confirms it has taken over"));
                     self.follow(ctx, from, None);
                 }
             }
             Msg::Coordinator(line) => {
                 if self.phase == Phase::Leading {
                     if from > self.id {
-                        ctx.note(format!("hears higher leader n{from}; steps down"));
+                        ctx.note_with(|| format!("hears higher leader n{from}; steps down"));
                         let version = line.version;
                         self.follow(ctx, from, Some(line));
                         self.check_line(ctx, version);
                     } else {
-                        ctx.note(format!(
-                            "n{from} also claims to lead; tells it n{} leads",
-                            self.id
-                        ));
+                        ctx.note_with(|| {
+                            format!("n{from} also claims to lead; tells it n{} leads", self.id)
+                        });
                         let mine = self.published_line();
                         ctx.send(from, Msg::Coordinator(mine));
                     }
@@ -576,10 +579,10 @@ impl Protocol for NextInLine {
                         let mine = self.published_line();
                         ctx.send(from, Msg::Coordinator(mine));
                     }
-                    (Phase::Asking, _) => ctx.note(format!(
+                    (Phase::Asking, _) => ctx.note_with(|| format!(
                         "answers OK to n{from}; its own walk of the line ends in an announcement to all"
                     )),
-                    (Phase::Idle, Some(l)) if l > self.id => ctx.note(format!(
+                    (Phase::Idle, Some(l)) if l > self.id => ctx.note_with(|| format!(
                         "answers OK to n{from}; its leader n{l} is higher and answers n{from} itself"
                     )),
                     _ => self.start_election(ctx),
@@ -596,11 +599,11 @@ impl Protocol for NextInLine {
             }
             Msg::Heartbeat(beat) => match self.phase {
                 Phase::Leading if from > self.id => {
-                    ctx.note(format!("hears higher leader n{from}; steps down"));
+                    ctx.note_with(|| format!("hears higher leader n{from}; steps down"));
                     self.follow_beat(ctx, from, beat);
                 }
                 Phase::Leading => {
-                    ctx.note(format!("n{from} also leads; tells it n{} leads", self.id));
+                    ctx.note_with(|| format!("n{from} also leads; tells it n{} leads", self.id));
                     let mine = self.published_line();
                     ctx.send(from, Msg::Coordinator(mine));
                 }
@@ -614,7 +617,7 @@ impl Protocol for NextInLine {
                     self.check_line(ctx, beat.version);
                 }
                 _ if self.leader.is_none_or(|l| from > l) => {
-                    ctx.note(format!("hears leader n{from}; follows it"));
+                    ctx.note_with(|| format!("hears leader n{from}; follows it"));
                     self.follow_beat(ctx, from, beat);
                 }
                 _ => {}
@@ -633,7 +636,7 @@ impl Protocol for NextInLine {
                     l.push(from);
                     l.sort_unstable_by(|a, b| b.cmp(a));
                     let now = names(l);
-                    ctx.note(format!("n{from} joins the line of succession, now {now}"));
+                    ctx.note_with(|| format!("n{from} joins the line of succession, now {now}"));
                     self.line_changed();
                 }
             }
@@ -645,7 +648,7 @@ impl Protocol for NextInLine {
             Timer::LeaderTimeout => {
                 if self.phase == Phase::Idle {
                     match self.leader {
-                        Some(l) => ctx.note(format!(
+                        Some(l) => ctx.note_with(|| format!(
                             "heard nothing from leader n{l}; presumes it dead and walks the line of succession"
                         )),
                         None => ctx.note("knows no leader; walks its line of succession"),
