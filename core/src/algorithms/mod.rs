@@ -4,6 +4,8 @@
 pub mod bully;
 pub mod chang_roberts;
 mod detector;
+pub mod hirschberg_sinclair;
+pub mod lelann;
 
 use crate::engine::Engine;
 use crate::scenario::{Scenario, ScenarioError};
@@ -51,6 +53,20 @@ pub const ALL: &[AlgorithmInfo] = &[
         layout: Layout::Ring,
         kinds: chang_roberts::KINDS,
     },
+    AlgorithmInfo {
+        id: "lelann",
+        name: "LeLann ring (collect live ids)",
+        summary: "LeLann 1977, as in Tanenbaum & van Steen: every initiator's ELECTION collects all live ids in one lap, skipping dead nodes; it announces the highest with a COORDINATOR lap",
+        layout: Layout::Ring,
+        kinds: lelann::KINDS,
+    },
+    AlgorithmInfo {
+        id: "hirschberg-sinclair",
+        name: "Hirschberg-Sinclair ring",
+        summary: "Hirschberg & Sinclair 1980: candidates PROBE both ways 2^k hops in phase k, REPLYs bring survivors to the next phase, O(n log n) messages; the winner sends one ELECTED lap",
+        layout: Layout::Ring,
+        kinds: hirschberg_sinclair::KINDS,
+    },
 ];
 
 /// Every algorithm id.
@@ -79,6 +95,10 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     match scenario.algorithm.as_str() {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
+        "lelann" => Box::new(Engine::<lelann::LeLann>::new(scenario, record)),
+        "hirschberg-sinclair" => Box::new(Engine::<hirschberg_sinclair::HirschbergSinclair>::new(
+            scenario, record,
+        )),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
@@ -106,6 +126,17 @@ pub fn theory(scenario: &Scenario) -> Option<(f64, &'static str)> {
             Some((
                 n * harmonic + n,
                 "n*H_n ELECTION on average + n ELECTED (Chang & Roberts 1979)",
+            ))
+        }
+        ("lelann", _) => Some((
+            2.0 * n * n,
+            "n^2 ELECTION (n lists, n hops each) + n^2 COORDINATOR (every initiator announces) (LeLann 1977, collect-ids ring)",
+        )),
+        ("hirschberg-sinclair", _) => {
+            let log = f64::from(scenario.nodes).log2().ceil();
+            Some((
+                8.0 * n * (1.0 + log),
+                "upper bound, not a mean: 8n(1 + ceil(log2 n)) PROBE + REPLY + ELECTED (Hirschberg & Sinclair 1980)",
             ))
         }
         _ => None,
