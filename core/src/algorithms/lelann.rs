@@ -49,12 +49,13 @@
 use super::detector::leader_timeout;
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
+use std::fmt;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "COORDINATOR", "HEARTBEAT"];
 
 /// LeLann messages.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub enum Msg {
     /// The live ids collected so far, in ring order; the first is the
     /// initiator.
@@ -64,6 +65,40 @@ pub enum Msg {
     Coordinator(NodeId, Vec<NodeId>),
     /// The leader is alive (background).
     Heartbeat,
+}
+
+/// Longest list the event log shows in full; longer ones show their ends
+/// and their length, so that a big ring's trace stays a sensible size.
+const SHOWN_IDS: usize = 12;
+
+/// `[4, 0, 1]`, or `[4, 0, 1, 2, 3, 5, 6, 7, … 30, 31] 32 ids` for a long list.
+fn show_ids(ids: &[NodeId]) -> String {
+    let join = |part: &[NodeId]| {
+        let v: Vec<String> = part.iter().map(ToString::to_string).collect();
+        v.join(", ")
+    };
+    if ids.len() <= SHOWN_IDS {
+        format!("[{}]", join(ids))
+    } else {
+        format!(
+            "[{}, … {}] {} ids",
+            join(&ids[..SHOWN_IDS - 4]),
+            join(&ids[ids.len() - 2..]),
+            ids.len()
+        )
+    }
+}
+
+impl fmt::Debug for Msg {
+    /// Reads `ELECTION([2, 3, 0])` and `COORDINATOR(3, [2, 3, 0, 1])` in
+    /// the event log.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Msg::Election(ids) => write!(f, "Election({})", show_ids(ids)),
+            Msg::Coordinator(w, ids) => write!(f, "Coordinator({w}, {})", show_ids(ids)),
+            Msg::Heartbeat => write!(f, "Heartbeat"),
+        }
+    }
 }
 
 impl Message for Msg {
@@ -115,9 +150,22 @@ fn lap_bound(config: &Config) -> Micros {
     3 * n * config.latency_max_us + 2 * n * config.reply_timeout_us + config.election_timeout_us.1
 }
 
+/// `n4, n0, n1` (long lists shortened as in [`show_ids`]).
 fn list(ids: &[NodeId]) -> String {
-    let v: Vec<String> = ids.iter().map(|i| format!("n{i}")).collect();
-    v.join(", ")
+    let join = |part: &[NodeId]| {
+        let v: Vec<String> = part.iter().map(|i| format!("n{i}")).collect();
+        v.join(", ")
+    };
+    if ids.len() <= SHOWN_IDS {
+        join(ids)
+    } else {
+        format!(
+            "{}, … {} ({} ids)",
+            join(&ids[..SHOWN_IDS - 4]),
+            join(&ids[ids.len() - 2..]),
+            ids.len()
+        )
+    }
 }
 
 impl LeLann {
@@ -528,6 +576,19 @@ mod tests {
             r.on_undeliverable(ctx, 1, Msg::Coordinator(4, vec![1, 2, 3, 4, 0]))
         });
         assert!(sends(&out).is_empty());
+    }
+
+    #[test]
+    fn long_lists_are_shortened_in_the_event_log() {
+        assert_eq!(
+            format!("{:?}", Msg::Election(vec![2, 3, 0])),
+            "Election([2, 3, 0])"
+        );
+        let ids: Vec<NodeId> = (0..32).collect();
+        assert_eq!(
+            format!("{:?}", Msg::Coordinator(31, ids)),
+            "Coordinator(31, [0, 1, 2, 3, 4, 5, 6, 7, … 30, 31] 32 ids)"
+        );
     }
 
     #[test]
