@@ -30,12 +30,13 @@
 //!   the same bound for the winner's first heartbeat (the winner itself may
 //!   learn of its victory a lap later).
 //! - Heartbeats settle what the laps miss: a leader that hears a higher
-//!   leader steps down; a follower (or a node waiting on an election)
-//!   follows a leader higher than the one it knows (or than itself). A
-//!   leader that is told of a lower winner keeps leading (the lap missed
-//!   it) and lets the heartbeats sort it out. A recovered node follows the
-//!   first leader it hears. After a partition heals, the lower leader hears
-//!   the higher one and steps down.
+//!   leader steps down; a follower follows a leader higher than the one it
+//!   knows, and a node waiting on an election follows a leader higher than
+//!   itself (its `COORDINATOR` may have been lost). A leader that is told
+//!   of a lower winner keeps leading (the lap missed it) and lets the
+//!   heartbeats sort it out. A recovered node follows the first leader it
+//!   hears. After a partition heals, the lower leader hears the higher one
+//!   and steps down.
 //!
 //! Costs with every node starting: each of the n `ELECTION` messages makes
 //! n hops, so exactly n² `ELECTION`; each of the n initiators announces,
@@ -321,9 +322,11 @@ impl Protocol for LeLann {
                 } else if self.leader == Some(from) {
                     self.arm_follower_watchdog(ctx);
                 } else if self.participant {
-                    // A live leader higher than us: our election cannot
-                    // elect anyone lower; follow it now.
-                    if from > self.id && self.leader.is_none_or(|l| from > l) {
+                    // A live leader higher than us: the election we wait on
+                    // cannot elect anyone lower, so follow it now (its
+                    // COORDINATOR may have been lost). A lower one cannot be
+                    // the highest live id: wait for the election.
+                    if from > self.id {
                         self.follow(ctx, from);
                     }
                 } else if self.leader.is_none_or(|l| from > l) {
