@@ -6,18 +6,19 @@
 //! Rules, as simulated here (messages travel both ways round the ring;
 //! "next" is the scenario's `ring` order, "prev" the other way):
 //! - Phases k = 0, 1, 2, ...: a candidate sends `PROBE(id, k, hop 1)` to
-//!   both neighbours. A candidate that gets both `REPLY(id, k)` back goes
-//!   on to phase k + 1, so its probes reach twice as far (2^k hops).
+//!   both neighbours; the probes travel 2^k hops out. A candidate that
+//!   gets both `REPLY(id, k)` back goes on to phase k + 1, twice as far.
 //! - On `PROBE(j, k, d)`, comparing j with the receiver's own id (the
 //!   published rule: a smaller id is swallowed, a larger one travels):
 //!   - j larger: if d < 2^k, forward `PROBE(j, k, d + 1)` the same way;
 //!     if d = 2^k, send `REPLY(j, k)` back towards j. Either way the
 //!     receiver has seen a larger id and stops being a candidate (the
 //!     paper's "lost"); a leader that sees one stops leading.
-//!   - j smaller: swallowed, by any node that is or was a candidate in
-//!     this election (or leads, or has seen a larger id), since then j
-//!     cannot be the largest. With `start: all` that is every node, exactly
-//!     the published rule.
+//!   - j smaller: swallowed by a candidate, a leader, or any node that has
+//!     seen a larger id since it last followed a leader: j cannot be the
+//!     largest. With `start: all` every node is one of these from the
+//!     start, which is exactly the published rule (a smaller id is
+//!     discarded).
 //!   - j equal to the receiver's id: the probe went all the way round
 //!     without meeting a larger id, so the receiver is the largest and
 //!     leads. It sends `ELECTED(id)` once round the ring (one direction,
