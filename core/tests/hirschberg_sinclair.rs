@@ -85,6 +85,33 @@ fn sorted_rings_cost_exactly_what_the_phases_predict() {
 }
 
 #[test]
+fn a_lone_initiator_wins_and_the_others_only_relay() {
+    // Only n1 starts (and the failure-detection timeout is long, so nobody
+    // else joins): non-initiators relay only (module docs), so n1's probes
+    // are never swallowed. Phases 0..K-1 (K = ceil(log2 n)) cost 2·2^k
+    // PROBE and 2·2^k REPLY each, 2^(K+1) - 2 of each in all; phase K goes
+    // round both ways, 2n PROBE; then n ELECTED. The leader is n1, not the
+    // highest id: the documented price of relay-only non-initiators.
+    for n in [2u64, 5, 8, 13, 64] {
+        let json = format!(
+            r#"{{"algorithm":"hirschberg-sinclair","nodes":{n},"start":[1],"ring":"random",
+                "timing":{{"election_timeout_ms":[5000,6000]}}}}"#
+        );
+        let r = run(&json);
+        let k = ceil_log2(n);
+        assert_eq!(
+            r.messages.by_kind["PROBE"],
+            (1 << (k + 1)) - 2 + 2 * n,
+            "{json}"
+        );
+        assert_eq!(r.messages.by_kind["REPLY"], (1 << (k + 1)) - 2, "{json}");
+        assert_eq!(r.messages.by_kind["ELECTED"], n, "{json}");
+        assert_eq!(r.leader, Some(1), "{json}");
+        assert_eq!(r.elections, 1, "{json}");
+    }
+}
+
+#[test]
 fn random_rings_grow_as_n_log_n() {
     // messages / (n log2 n) must stay in a constant band: an O(n^2)
     // algorithm's ratio would grow 64/5 = 12.8 times from n = 16 to 1024.
