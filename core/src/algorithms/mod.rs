@@ -5,7 +5,9 @@ pub mod bully;
 pub mod candidate_ordinary;
 pub mod chang_roberts;
 mod detector;
+pub mod hirschberg_sinclair;
 pub mod invitation;
+pub mod lelann;
 pub mod next_in_line;
 pub mod resource;
 
@@ -61,11 +63,19 @@ pub const ALL: &[AlgorithmInfo] = &[
         extras: &[],
     },
     AlgorithmInfo {
-        id: "invitation",
-        name: "Invitation",
-        summary: "Garcia-Molina 1982: every node leads its own group; coordinators look for each other and the larger group's coordinator invites the other into one group; several leaders coexist by design",
-        layout: Layout::Cluster,
-        kinds: invitation::KINDS,
+        id: "lelann",
+        name: "LeLann ring (collect live ids)",
+        summary: "LeLann 1977, as in Tanenbaum & van Steen: every initiator's ELECTION collects all live ids in one lap, skipping dead nodes; it announces the highest with a COORDINATOR lap",
+        layout: Layout::Ring,
+        kinds: lelann::KINDS,
+        extras: &[],
+    },
+    AlgorithmInfo {
+        id: "hirschberg-sinclair",
+        name: "Hirschberg-Sinclair ring",
+        summary: "Hirschberg & Sinclair 1980: candidates PROBE both ways 2^k hops in phase k, REPLYs bring survivors to the next phase, O(n log n) messages; the winner sends one ELECTED lap",
+        layout: Layout::Ring,
+        kinds: hirschberg_sinclair::KINDS,
         extras: &[],
     },
     AlgorithmInfo {
@@ -82,6 +92,14 @@ pub const ALL: &[AlgorithmInfo] = &[
         summary: "Petrov, Database Internals (2019) ch. 10, after Murshed & Allen 2012: only candidates may lead; a node waits its delta, then asks the candidates and announces the highest that answers",
         layout: Layout::Cluster,
         kinds: candidate_ordinary::KINDS,
+        extras: &[],
+    },
+    AlgorithmInfo {
+        id: "invitation",
+        name: "Invitation",
+        summary: "Garcia-Molina 1982: every node leads its own group; coordinators look for each other and the larger group's coordinator invites the other into one group; several leaders coexist by design",
+        layout: Layout::Cluster,
+        kinds: invitation::KINDS,
         extras: &[],
     },
 ];
@@ -112,6 +130,10 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     match scenario.algorithm.as_str() {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
+        "lelann" => Box::new(Engine::<lelann::LeLann>::new(scenario, record)),
+        "hirschberg-sinclair" => Box::new(Engine::<hirschberg_sinclair::HirschbergSinclair>::new(
+            scenario, record,
+        )),
         "invitation" => Box::new(Engine::<invitation::Invitation>::new(scenario, record)),
         "next-in-line" => Box::new(Engine::<next_in_line::NextInLine>::new(scenario, record)),
         "candidate-ordinary" => Box::new(Engine::<candidate_ordinary::CandidateOrdinary>::new(
@@ -144,6 +166,17 @@ pub fn theory(scenario: &Scenario) -> Option<(f64, &'static str)> {
             Some((
                 n * harmonic + n,
                 "n*H_n ELECTION on average + n ELECTED (Chang & Roberts 1979)",
+            ))
+        }
+        ("lelann", _) => Some((
+            2.0 * n * n,
+            "n^2 ELECTION (n lists, n hops each) + n^2 COORDINATOR (every initiator announces) (LeLann 1977, collect-ids ring)",
+        )),
+        ("hirschberg-sinclair", _) => {
+            let log = f64::from(scenario.nodes).log2().ceil();
+            Some((
+                8.0 * n * (1.0 + log),
+                "upper bound, not a mean: 8n(1 + ceil(log2 n)) PROBE + REPLY + ELECTED (Hirschberg & Sinclair 1980)",
             ))
         }
         _ => None,
