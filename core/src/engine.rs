@@ -181,6 +181,9 @@ pub struct Engine<P: Protocol> {
     agreement_dirty: bool,
     end_us: Option<Micros>,
     truncated: bool,
+    /// Undeliverable notices of election messages still to be handed to
+    /// their senders: the election is not over while one is pending.
+    election_notices: u64,
     /// The event just popped was bookkeeping (a stale or lazily re-armed
     /// timer, a deferred delivery), not something that happened.
     idle_pop: bool,
@@ -235,6 +238,7 @@ impl<P: Protocol> Engine<P> {
             end_us: None,
             truncated: false,
             idle_pop: false,
+            election_notices: 0,
         };
         // Faults first, so a fault at time 0 (a clock skew, a node dead
         // from the start) is in place before the nodes start.
@@ -335,7 +339,10 @@ impl<P: Protocol> Engine<P> {
     /// message on the wire, and in every component all live nodes follow
     /// the one live leader of that component.
     pub fn settled(&mut self) -> bool {
-        if self.pending_faults > 0 || self.metrics.in_flight_election > 0 {
+        if self.pending_faults > 0
+            || self.metrics.in_flight_election > 0
+            || self.election_notices > 0
+        {
             return false;
         }
         if self.agreement_dirty {
@@ -610,6 +617,7 @@ impl<P: Protocol> Engine<P> {
             } => {
                 let slot = &self.slots[node as usize];
                 if slot.state.is_none() || slot.incarnation != incarnation {
+                    self.notice_done(&msg);
                     self.idle_pop = true;
                     return;
                 }
@@ -626,6 +634,7 @@ impl<P: Protocol> Engine<P> {
                     self.idle_pop = true;
                     return;
                 }
+                self.notice_done(&msg);
                 self.hash_words(&[4, u64::from(node), u64::from(to), msg.kind() as u64]);
                 self.emit(Event::Undeliverable {
                     node,
@@ -698,6 +707,9 @@ impl<P: Protocol> Engine<P> {
                 if sender.state.is_some() {
                     let at = (sent_at + self.config.reply_timeout_us).max(self.now);
                     let incarnation = sender.incarnation;
+                    if purpose == Purpose::Election {
+                        self.election_notices += 1;
+                    }
                     self.queue.push(
                         at,
                         Ev::Undeliverable {
@@ -1179,6 +1191,13 @@ impl<P: Protocol> Engine<P> {
                     generation,
                 },
             );
+        }
+    }
+
+    /// An undeliverable notice left the queue.
+    fn notice_done(&mut self, msg: &P::Msg) {
+        if msg.purpose() == Purpose::Election {
+            self.election_notices -= 1;
         }
     }
 

@@ -3,15 +3,20 @@
 //! must never go back, the message books must balance, and once every
 //! fault is over (all nodes recovered, network healed) the cluster must
 //! settle on one leader. A failure prints the scenario that reproduces it.
+//!
+//! The normal run covers seeds 1..=500 over every algorithm. For a longer
+//! hunt: `RANDOM_FAULT_SEEDS=1..=20000 RANDOM_FAULT_ALGORITHM=raft cargo
+//! test --release -p election-core --test random_faults`.
 
 use election_core::rng::{SimRng, Stream};
 use election_core::{Scenario, algorithms};
 use serde_json::{Value, json};
 
-fn random_scenario(seed: u64) -> Value {
+fn random_scenario(seed: u64, only: Option<&str>) -> Value {
     let mut r = SimRng::new(seed, Stream::Engine);
     let ids = algorithms::ids();
-    let algorithm = ids[r.below(ids.len() as u64) as usize];
+    let drawn = ids[r.below(ids.len() as u64) as usize];
+    let algorithm = only.unwrap_or(drawn);
     let n = r.between(2, 24);
     let mut faults = Vec::new();
     let mut t = 0;
@@ -67,8 +72,15 @@ fn random_scenario(seed: u64) -> Value {
 
 #[test]
 fn random_fault_schedules_keep_the_engine_sound() {
-    for seed in 1..=500u64 {
-        let value = random_scenario(seed);
+    let range = std::env::var("RANDOM_FAULT_SEEDS").unwrap_or_else(|_| "1..=500".into());
+    let (from, to) = range
+        .split_once("..")
+        .map(|(a, b)| (a.parse::<u64>(), b.trim_start_matches('=').parse::<u64>()))
+        .and_then(|(a, b)| Some((a.ok()?, b.ok()?)))
+        .expect("RANDOM_FAULT_SEEDS looks like 1..=500");
+    let only = std::env::var("RANDOM_FAULT_ALGORITHM").ok();
+    for seed in from..=to {
+        let value = random_scenario(seed, only.as_deref());
         let text = serde_json::to_string_pretty(&value).unwrap();
         let scenario = match Scenario::from_value(&value) {
             Ok(s) => s,

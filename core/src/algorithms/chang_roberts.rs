@@ -17,8 +17,11 @@
 //!   the dead node is discarded and the discoverer starts a new election.
 //! - Failure detection as in Bully: leader heartbeats (background),
 //!   randomized follower timeouts; a participant whose election makes no
-//!   progress for a few ring laps starts over. After a partition heals, a
-//!   leader that hears a higher leader's heartbeat steps down.
+//!   progress for a few ring laps starts over; a participant that hears the
+//!   heartbeat of a leader at least as high as every id it has seen follows
+//!   it (lost messages can leave an election that would only re-elect it).
+//!   After a partition heals, a leader that hears a higher leader's
+//!   heartbeat steps down.
 //!
 //! Costs with every node starting: ascending ring 2n - 1 `ELECTION`,
 //! descending ring n(n + 1)/2, random ring n·H_n on average; plus n
@@ -203,6 +206,14 @@ impl Protocol for ChangRoberts {
                 } else if self.leader == Some(from) {
                     self.arm_follower_watchdog(ctx);
                 } else if !self.participant && self.leader.is_none_or(|l| from > l) {
+                    self.follow(ctx, from);
+                } else if self.participant && from >= self.largest_seen {
+                    // A live leader at least as high as any id this election
+                    // has carried here: the election can only end with it
+                    // (it may have lost its messages to the network).
+                    ctx.note_with(|| {
+                        format!("hears leader n{from}, the highest id it knows of; follows it")
+                    });
                     self.follow(ctx, from);
                 }
             }
