@@ -1,0 +1,221 @@
+//! Applying faults: crash, recover, pause, clock, partition, heal, slow,
+//! flaky, link cuts, network changes; and resolving `"leader"` targets.
+
+use super::*;
+
+impl<P: Protocol> Engine<P> {
+    pub(super) fn resolve(&mut self, target: Target, what: &str) -> Option<NodeId> {
+        match target {
+            Target::Node(id) => Some(id),
+            Target::Leader => {
+                let found = self.leaders.first().copied();
+                if found.is_none() {
+                    self.hash_words(&[13]);
+                    self.emit(Event::FaultSkipped {
+                        detail: format!(
+                            "{what} the leader: no node leads right now, nothing happens"
+                        ),
+                    });
+                }
+                found
+            }
+        }
+    }
+
+    pub(super) fn apply_fault(&mut self, index: usize) {
+        let fault = self.scenario.faults[index].clone();
+        match &fault.action {
+            FaultAction::Crash(t) => {
+                if let Some(id) = self.resolve(*t, "crash") {
+                    self.crash(id);
+                }
+            }
+            FaultAction::Recover(t) => {
+                if let Some(id) = self.resolve(*t, "recover") {
+                    self.recover(id);
+                }
+            }
+            FaultAction::Pause { node, for_us } => {
+                if let Some(id) = self.resolve(*node, "pause") {
+                    let slot = &mut self.slots[id as usize];
+                    if slot.state.is_none() {
+                        return;
+                    }
+                    let until = (self.now + for_us).max(slot.paused_until.unwrap_or(0));
+                    slot.paused_until = Some(until);
+                    self.hash_words(&[14, u64::from(id), until]);
+                    self.emit(Event::Pause {
+                        node: id,
+                        until_us: until,
+                    });
+                    self.schedule(
+                        until,
+                        Ev::Resume {
+                            node: id,
+                            at: until,
+                        },
+                    );
+                }
+            }
+            FaultAction::Clock {
+                node,
+                offset_us,
+                drift,
+            } => {
+                if let Some(id) = self.resolve(*node, "set the clock of") {
+                    self.set_clock(
+                        id,
+                        LocalClock {
+                            offset_us: *offset_us,
+                            drift: *drift,
+                        },
+                    );
+                }
+            }
+            FaultAction::Partition(groups) => {
+                self.network.partition(groups);
+                let mut shown: Vec<Vec<NodeId>> = vec![Vec::new(); groups.len() + 1];
+                for (id, &g) in self.network.group.iter().enumerate() {
+                    shown[g as usize].push(id as NodeId);
+                }
+                shown.retain(|g| !g.is_empty());
+                self.hash_words(&[15]);
+                for (id, &g) in self.network.group.iter().enumerate() {
+                    self.hasher.write_u64(((id as u64) << 32) | u64::from(g));
+                }
+                self.emit(Event::Partition { groups: shown });
+                self.leaders_dirty = true;
+                self.agreement_dirty = true;
+            }
+            FaultAction::Heal => {
+                self.network.heal();
+                self.hash_words(&[16]);
+                self.emit(Event::Heal);
+                self.leaders_dirty = true;
+                self.agreement_dirty = true;
+            }
+            FaultAction::Slow { node, extra_us } => {
+                if let Some(id) = self.resolve(*node, "slow down") {
+                    self.slots[id as usize].slow_us = *extra_us;
+                    self.hash_words(&[17, u64::from(id), *extra_us]);
+                    self.emit(Event::Slow {
+                        node: id,
+                        extra_us: *extra_us,
+                    });
+                }
+            }
+            FaultAction::Flaky { node, .. } => {
+                if let Some(id) = self.resolve(*node, "make flaky") {
+                    let began = self.now;
+                    self.schedule(
+                        began,
+                        Ev::FlakyDown {
+                            node: id,
+                            fault: index as u32,
+                            began,
+                        },
+                    );
+                }
+            }
+            FaultAction::Cut { from, to } => {
+                self.network.cuts.insert((*from, *to));
+                self.hash_words(&[18, u64::from(*from), u64::from(*to)]);
+                self.emit(Event::Cut {
+                    from: *from,
+                    to: *to,
+                });
+            }
+            FaultAction::Uncut { from, to } => {
+                self.network.cuts.remove(&(*from, *to));
+                self.hash_words(&[19, u64::from(*from), u64::from(*to)]);
+                self.emit(Event::Uncut {
+                    from: *from,
+                    to: *to,
+                });
+            }
+            FaultAction::Network(spec) => {
+                self.network.spec = spec.clone();
+                self.hash_words(&[20, spec.latency_us.0, spec.latency_us.1]);
+                self.emit(Event::Network {
+                    latency_ms: (to_ms(spec.latency_us.0), to_ms(spec.latency_us.1)),
+                    drop: spec.drop,
+                    duplicate: spec.duplicate,
+                });
+            }
+        }
+    }
+
+    pub(super) fn crash(&mut self, id: NodeId) {
+        let slot = &mut self.slots[id as usize];
+        let Some(state) = slot.state.take() else {
+            return;
+        };
+        slot.persistent = state.persistent();
+        slot.timers.clear();
+        slot.incarnation += 1;
+        slot.paused_until = None;
+        slot.role = Role::Follower;
+        slot.leader = None;
+        let held = std::mem::replace(&mut slot.holds_lease, false);
+        self.hash_words(&[21, u64::from(id)]);
+        self.emit(Event::Crash { node: id });
+        if held {
+            // A crashed node believes nothing.
+            self.checker.on_lease(self.now, id, false);
+        }
+        self.leaders_dirty = true;
+        self.agreement_dirty = true;
+    }
+
+    pub(super) fn recover(&mut self, id: NodeId) {
+        let slot = &mut self.slots[id as usize];
+        if slot.state.is_some() {
+            return;
+        }
+        slot.state = Some(P::new(id, &self.config, &slot.persistent));
+        self.hash_words(&[22, u64::from(id)]);
+        self.emit(Event::Recover { node: id });
+        self.agreement_dirty = true;
+        self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Recover));
+    }
+
+    pub(super) fn set_clock(&mut self, id: NodeId, clock: LocalClock) {
+        self.hash_words(&[
+            23,
+            u64::from(id),
+            clock.offset_us as u64,
+            clock.drift.to_bits(),
+        ]);
+        self.emit(Event::Clock {
+            node: id,
+            offset_us: clock.offset_us,
+            drift: clock.drift,
+        });
+        let now = self.now;
+        let slot = &mut self.slots[id as usize];
+        slot.clock = clock;
+        // Armed timers keep their local deadlines; their true fire times move.
+        // An entry queued too late is replaced; one queued too early fires,
+        // finds its deadline ahead and queues itself again.
+        let mut moved = Vec::with_capacity(slot.timers.len());
+        for t in &mut slot.timers {
+            let at = clock.true_time_of(t.local_deadline, now);
+            if at < t.queued_at {
+                t.generation = self.next_generation;
+                self.next_generation += 1;
+                t.queued_at = at;
+                moved.push((at, t.timer, t.generation));
+            }
+        }
+        for (at, timer, generation) in moved {
+            self.queue.push(
+                at,
+                Ev::Timer {
+                    node: id,
+                    timer,
+                    generation,
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! The discrete-event engine: runs one algorithm on a simulated cluster.
+//!
+//! ```text
+//!  scenario ──▶ Engine<P> ──pop (time, seq)──▶ deliver / timer / fault
+//!                  ▲                              │
+//!                  └── schedule ◀── commands ◀── node handler (P)
+//! ```
+//!
+//! The engine owns the queue, the network, the clocks, the one PRNG, the
+//! metrics, the checker and the trace. Nodes only see their [`Ctx`].
+
+use crate::checks::{Checker, Violation};
+use crate::clock::LocalClock;
+use crate::metrics::Metrics;
+use crate::network::{DropReason, Network};
+use crate::protocol::{
+    Boot, Command, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety,
+};
+use crate::queue::EventQueue;
+use crate::rng::{SimRng, Stream};
+use crate::scenario::{DEFAULT_RUN_LIMIT_US, FaultAction, Scenario, StartSet, Target};
+use crate::time::{Micros, to_ms};
+use crate::trace::{Event, TraceEvent, TraceHasher};
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+
+mod commands;
+mod events;
+mod faults;
+mod settle;
+mod views;
+
+/// Most events one run may process before it is cut short.
+pub const MAX_EVENTS: u64 = 50_000_000;
+
+/// What the engine schedules.
+enum Ev<M, T> {
+    Start(NodeId),
+    Deliver {
+        /// Message id * 2 + copy number (0 original, 1 duplicate).
+        wire: u64,
+        from: NodeId,
+        to: NodeId,
+        msg: M,
+        sent_at: Micros,
+        lost: Option<DropReason>,
+        slowed: bool,
+    },
+    Timer {
+        node: NodeId,
+        timer: T,
+        generation: u64,
+    },
+    Undeliverable {
+        node: NodeId,
+        incarnation: u32,
+        to: NodeId,
+        msg: M,
+    },
+    Fault(usize),
+    Resume {
+        node: NodeId,
+        at: Micros,
+    },
+    FlakyDown {
+        node: NodeId,
+        /// Index of the flaky fault in the scenario.
+        fault: u32,
+        /// When the flapping began.
+        began: Micros,
+    },
+    FlakyUp(NodeId),
+}
+
+impl<M, T> Ev<M, T> {
+    fn is_fault(&self) -> bool {
+        matches!(
+            self,
+            Ev::Fault(_) | Ev::Resume { .. } | Ev::FlakyDown { .. } | Ev::FlakyUp(_)
+        )
+    }
+}
+
+/// An armed timer. Re-arming a timer to a later deadline does not touch
+/// the queue: the entry already queued fires early, sees the later
+/// deadline and queues itself again (lazy re-arming keeps the queue small
+/// when a watchdog is pushed back on every message).
+struct ArmedTimer<T> {
+    timer: T,
+    generation: u64,
+    local_deadline: i64,
+    /// True time of this generation's entry in the queue.
+    queued_at: Micros,
+}
+
+/// What the engine knows about one node.
+struct Slot<P: Protocol> {
+    state: Option<P>,
+    persistent: P::Persistent,
+    incarnation: u32,
+    paused_until: Option<Micros>,
+    slow_us: Micros,
+    clock: LocalClock,
+    timers: Vec<ArmedTimer<P::Timer>>,
+    role: Role,
+    term: Option<u64>,
+    leader: Option<NodeId>,
+    holds_lease: bool,
+}
+
+/// A message on the wire, for drawing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Flight {
+    /// Message id.
+    pub id: u64,
+    /// Sender.
+    pub from: NodeId,
+    /// Receiver.
+    pub to: NodeId,
+    /// Kind index.
+    pub kind: usize,
+    /// When it was sent.
+    pub sent_us: Micros,
+    /// When it arrives.
+    pub arrive_us: Micros,
+    /// Whether it will be lost.
+    pub lost: bool,
+}
+
+/// What the outside sees of one node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeView {
+    /// Node id.
+    pub id: NodeId,
+    /// Not crashed.
+    pub alive: bool,
+    /// Paused (GC pause) right now.
+    pub paused: bool,
+    /// Extra processing delay.
+    pub slow_us: Micros,
+    /// Role.
+    pub role: Role,
+    /// Term, if any.
+    pub term: Option<u64>,
+    /// Believed leader.
+    pub leader: Option<NodeId>,
+    /// Local clock reading.
+    pub local_us: i64,
+    /// Partition group.
+    pub group: u32,
+    /// Number of armed timers (names and fire times: [`Engine::inspect`]).
+    pub timers: usize,
+}
+
+/// One simulation of one algorithm.
+pub struct Engine<P: Protocol> {
+    scenario: Scenario,
+    config: Config,
+    now: Micros,
+    queue: EventQueue<Ev<P::Msg, P::Timer>>,
+    rng: SimRng,
+    network: Network,
+    slots: Vec<Slot<P>>,
+    metrics: Metrics,
+    checker: Checker,
+    hasher: TraceHasher,
+    record: bool,
+    trace: Vec<TraceEvent>,
+    flights: BTreeMap<u64, Flight>,
+    outbox: Vec<Command<P::Msg, P::Timer>>,
+    next_msg_id: u64,
+    next_generation: u64,
+    pending_faults: u64,
+    leaders: Vec<NodeId>,
+    leaders_dirty: bool,
+    agreement: bool,
+    agreement_dirty: bool,
+    end_us: Option<Micros>,
+    truncated: bool,
+    /// Undeliverable notices of election messages still to be handed to
+    /// their senders: the election is not over while one is pending.
+    election_notices: u64,
+    /// The event just popped was bookkeeping (a stale or lazily re-armed
+    /// timer, a deferred delivery), not something that happened.
+    idle_pop: bool,
+}
+
+impl<P: Protocol> Engine<P> {
+    /// A simulation of `scenario` (already validated) that keeps its trace
+    /// events when `record` is set (the hash is computed either way).
+    pub fn new(scenario: &Scenario, record: bool) -> Self {
+        let config = Config::from_scenario(scenario);
+        let n = config.total;
+        let slots = (0..n)
+            .map(|id| {
+                let persistent = P::Persistent::default();
+                Slot {
+                    state: Some(P::new(id, &config, &persistent)),
+                    persistent,
+                    incarnation: 0,
+                    paused_until: None,
+                    slow_us: 0,
+                    clock: LocalClock::default(),
+                    timers: Vec::new(),
+                    role: Role::Follower,
+                    term: None,
+                    leader: None,
+                    holds_lease: false,
+                }
+            })
+            .collect();
+        let mut engine = Self {
+            scenario: scenario.clone(),
+            config,
+            now: 0,
+            queue: EventQueue::default(),
+            rng: SimRng::new(scenario.seed, Stream::Engine),
+            network: Network::new(n, scenario.network.clone()),
+            slots,
+            metrics: Metrics::new(P::KINDS),
+            checker: Checker::new(P::SAFETY),
+            hasher: TraceHasher::default(),
+            record,
+            trace: Vec::new(),
+            flights: BTreeMap::new(),
+            outbox: Vec::new(),
+            next_msg_id: 0,
+            next_generation: 0,
+            pending_faults: 0,
+            leaders: Vec::new(),
+            leaders_dirty: false,
+            agreement: false,
+            agreement_dirty: true,
+            end_us: None,
+            truncated: false,
+            idle_pop: false,
+            election_notices: 0,
+        };
+        // Faults first, so a fault at time 0 (a clock skew, a node dead
+        // from the start) is in place before the nodes start.
+        for i in 0..engine.scenario.faults.len() {
+            let at = engine.scenario.faults[i].at_us;
+            engine.schedule(at, Ev::Fault(i));
+        }
+        for id in 0..n {
+            engine.schedule(0, Ev::Start(id));
+        }
+        engine
+    }
+
+    fn schedule(&mut self, at: Micros, ev: Ev<P::Msg, P::Timer>) {
+        if ev.is_fault() {
+            self.pending_faults += 1;
+        }
+        self.queue.push(at, ev);
+    }
+
+    fn emit(&mut self, event: Event) {
+        if self.record {
+            self.trace.push(TraceEvent {
+                at_us: self.now,
+                event,
+            });
+        }
+    }
+
+    fn hash_words(&mut self, words: &[u64]) {
+        self.hasher.write_u64(self.now);
+        for &w in words {
+            self.hasher.write_u64(w);
+        }
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Resolved settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Current true time.
+    pub fn now(&self) -> Micros {
+        self.now
+    }
+
+    /// Time of the next event, if any.
+    pub fn next_time(&self) -> Option<Micros> {
+        self.queue.peek_time()
+    }
+
+    /// Counters so far.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Violations so far.
+    pub fn violations(&self) -> &[Violation] {
+        &self.checker.violations
+    }
+
+    /// Recorded events (empty unless recording).
+    pub fn trace(&self) -> &[TraceEvent] {
+        &self.trace
+    }
+
+    /// Stable hash of everything that happened so far.
+    pub fn trace_hash(&self) -> u64 {
+        self.hasher.finish()
+    }
+
+    /// Live leaders right now, ascending.
+    pub fn leaders(&self) -> &[NodeId] {
+        &self.leaders
+    }
+
+    /// Messages on the wire (only tracked while recording).
+    pub fn flights(&self) -> impl Iterator<Item = &Flight> {
+        self.flights.values()
+    }
+
+    /// The end of the run, once [`Engine::run_to_end`] found it.
+    pub fn end_us(&self) -> Option<Micros> {
+        self.end_us
+    }
+
+    /// Whether the run hit [`MAX_EVENTS`].
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Processes the next event; false when nothing is left.
+    pub fn step(&mut self) -> bool {
+        let Some((at, ev)) = self.queue.pop() else {
+            return false;
+        };
+        let fault = ev.is_fault();
+        if fault {
+            self.pending_faults -= 1;
+        }
+        self.now = at;
+        self.idle_pop = false;
+        self.handle(ev);
+        if !self.idle_pop {
+            self.metrics.events += 1;
+        }
+        self.refresh_leaders();
+        if fault {
+            self.metrics.on_fault(self.now);
+        }
+        if self.metrics.recovered_us.is_none() && self.now > 0 && self.settled() {
+            self.metrics.on_settled(self.now);
+        }
+        true
+    }
+
+    /// Processes every event up to and including `t`, then sets the clock
+    /// to `t`.
+    pub fn run_until(&mut self, t: Micros) {
+        while self.queue.peek_time().is_some_and(|next| next <= t) {
+            if self.metrics.events >= MAX_EVENTS {
+                self.truncated = true;
+                break;
+            }
+            self.step();
+        }
+        if !self.truncated {
+            self.now = self.now.max(t);
+        }
+        self.metrics.account_to(self.now);
+    }
+
+    /// Runs to the scenario's end: `until_ms` if set, else the moment the
+    /// election settles (all events at that instant included), else
+    /// [`DEFAULT_RUN_LIMIT_US`]. Returns the end time.
+    pub fn run_to_end(&mut self) -> Micros {
+        if let Some(end) = self.end_us {
+            return end;
+        }
+        let end = if let Some(until) = self.scenario.until_us {
+            self.run_until(until);
+            until
+        } else {
+            loop {
+                if self.now > 0 && self.settled() {
+                    let t = self.now;
+                    self.run_until(t);
+                    break t;
+                }
+                match self.queue.peek_time() {
+                    Some(next) if next <= DEFAULT_RUN_LIMIT_US => {}
+                    _ => {
+                        if self.settled() {
+                            break self.now;
+                        }
+                        self.run_until(DEFAULT_RUN_LIMIT_US);
+                        break DEFAULT_RUN_LIMIT_US;
+                    }
+                }
+                if self.metrics.events >= MAX_EVENTS {
+                    self.truncated = true;
+                    break self.now;
+                }
+                self.step();
+            }
+        };
+        self.metrics.account_to(self.now);
+        self.end_us = Some(end);
+        end
+    }
+}

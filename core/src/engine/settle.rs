@@ -1,0 +1,106 @@
+//! When is an election over: the settling rule (DESIGN.md: every live node
+//! of the component, or of the majority for consensus algorithms, follows
+//! one live leader and nothing election-related is in flight), and the
+//! leader bookkeeping that feeds the metrics and the property checks.
+
+use super::*;
+
+impl<P: Protocol> Engine<P> {
+    /// Whether the election has settled: no faults pending, no election
+    /// message on the wire, and in every component all live nodes follow
+    /// the one live leader of that component.
+    pub fn settled(&mut self) -> bool {
+        if self.pending_faults > 0
+            || self.metrics.in_flight_election > 0
+            || self.election_notices > 0
+        {
+            return false;
+        }
+        if self.agreement_dirty {
+            self.agreement = self.compute_agreement();
+            self.agreement_dirty = false;
+        }
+        self.agreement
+    }
+
+    pub(super) fn compute_agreement(&self) -> bool {
+        if P::SAFETY == Safety::Consensus {
+            return self.majority_agrees();
+        }
+        let group = &self.network.group;
+        let mut leader_of_group: BTreeMap<u32, NodeId> = BTreeMap::new();
+        for &l in &self.leaders {
+            if leader_of_group.insert(group[l as usize], l).is_some() {
+                return false;
+            }
+        }
+        self.slots.iter().enumerate().all(|(id, slot)| {
+            if slot.state.is_none() || slot.role == Role::Service {
+                return true;
+            }
+            slot.role != Role::Candidate
+                && slot.leader.is_some()
+                && slot.leader == leader_of_group.get(&group[id]).copied()
+        })
+    }
+
+    /// Consensus: some partition group holds a majority of the
+    /// participants, exactly one node of that group leads, and every live
+    /// participant in it follows that node (a stale leader cut off in a
+    /// minority does not count).
+    pub(super) fn majority_agrees(&self) -> bool {
+        let n = self.config.n as usize;
+        let group = &self.network.group;
+        let mut size: BTreeMap<u32, usize> = BTreeMap::new();
+        for &g in &group[..n] {
+            *size.entry(g).or_insert(0) += 1;
+        }
+        let Some((&majority, _)) = size.iter().find(|&(_, &count)| 2 * count > n) else {
+            return false;
+        };
+        let mut leaders = self
+            .leaders
+            .iter()
+            .filter(|&&l| (l as usize) < n && group[l as usize] == majority);
+        let (Some(&leader), None) = (leaders.next(), leaders.next()) else {
+            return false;
+        };
+        self.slots[..n].iter().enumerate().all(|(id, slot)| {
+            slot.state.is_none()
+                || group[id] != majority
+                || (slot.role != Role::Candidate && slot.leader == Some(leader))
+        })
+    }
+
+    pub(super) fn emit_violations(&mut self, found: Vec<Violation>) {
+        for v in found {
+            self.hash_words(&[24]);
+            self.hasher.write(v.property.as_bytes());
+            self.emit(Event::Violation {
+                property: v.property,
+                detail: v.detail,
+                nodes: v.nodes,
+            });
+        }
+    }
+
+    pub(super) fn refresh_leaders(&mut self) {
+        if !self.leaders_dirty {
+            return;
+        }
+        self.leaders_dirty = false;
+        let leaders: Vec<NodeId> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.state.is_some() && s.role == Role::Leader)
+            .map(|(id, _)| id as NodeId)
+            .collect();
+        self.metrics.on_leaders(self.now, &leaders);
+        let new = self
+            .checker
+            .on_change(self.now, &leaders, &self.network.group);
+        self.emit_violations(new);
+        self.leaders = leaders;
+    }
+}

@@ -1,0 +1,74 @@
+//! What the page and the inspector see of the engine: node rows and every
+//! field of one node.
+
+use super::*;
+
+impl<P: Protocol> Engine<P> {
+    /// A view of every node.
+    pub fn node_views(&self) -> Vec<NodeView> {
+        self.slots
+            .iter()
+            .enumerate()
+            .map(|(id, s)| NodeView {
+                id: id as NodeId,
+                alive: s.state.is_some(),
+                paused: s.paused_until.is_some(),
+                slow_us: s.slow_us,
+                role: s.role,
+                term: s.term,
+                leader: s.leader,
+                local_us: s.clock.local(self.now),
+                group: self.network.group[id],
+                timers: s.timers.len(),
+            })
+            .collect()
+    }
+
+    /// Every field of a node's algorithm state plus what the engine knows.
+    pub fn inspect(&self, node: NodeId) -> Vec<(String, String)> {
+        let Some(slot) = self.slots.get(node as usize) else {
+            return Vec::new();
+        };
+        let mut out = vec![
+            (
+                "status".to_string(),
+                match (&slot.state, slot.paused_until) {
+                    (None, _) => "crashed".to_string(),
+                    (Some(_), Some(t)) => format!("paused until {} ms", to_ms(t)),
+                    (Some(_), None) => "up".to_string(),
+                },
+            ),
+            (
+                "local clock".to_string(),
+                format!(
+                    "{} ms (true {} ms; offset {} ms, drift {})",
+                    slot.clock.local(self.now) as f64 / 1000.0,
+                    to_ms(self.now),
+                    slot.clock.offset_us as f64 / 1000.0,
+                    slot.clock.drift
+                ),
+            ),
+        ];
+        for t in &slot.timers {
+            let fires = slot.clock.true_time_of(t.local_deadline, self.now);
+            out.push((
+                "timer".to_string(),
+                format!("{:?} fires at {} ms", t.timer, to_ms(fires)),
+            ));
+        }
+        if let Some(state) = &slot.state {
+            out.extend(state.inspect().into_iter().map(|(k, v)| (k.to_string(), v)));
+        }
+        out
+    }
+
+    /// Kind of a message, for callers outside the engine.
+    pub fn kind_name(&self, kind: usize) -> &'static str {
+        P::KINDS[kind]
+    }
+
+    /// Purpose helper for tests.
+    pub fn purpose_of(msg: &P::Msg) -> Purpose {
+        msg.purpose()
+    }
+}
