@@ -130,6 +130,8 @@ pub trait Simulation {
     fn violations(&self) -> &[Violation];
     /// Live leaders right now, ascending.
     fn leaders(&self) -> &[NodeId];
+    /// One-way links cut right now, `(from, to)`.
+    fn cuts(&self) -> Vec<(NodeId, NodeId)>;
     /// Stable hash of the trace so far (see [`crate::trace`]).
     fn trace_hash(&self) -> u64;
     /// Recorded trace events.
@@ -180,6 +182,9 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn trace_hash(&self) -> u64 {
         Engine::trace_hash(self)
+    }
+    fn cuts(&self) -> Vec<(NodeId, NodeId)> {
+        Engine::cuts(self)
     }
     fn trace(&self) -> &[TraceEvent] {
         Engine::trace(self)

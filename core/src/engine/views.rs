@@ -4,6 +4,11 @@
 use super::*;
 
 impl<P: Protocol> Engine<P> {
+    /// One-way links cut right now, `(from, to)`, ascending.
+    pub fn cuts(&self) -> Vec<(NodeId, NodeId)> {
+        self.network.cuts.iter().copied().collect()
+    }
+
     /// A view of every node.
     pub fn node_views(&self) -> Vec<NodeView> {
         self.slots
