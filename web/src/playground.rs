@@ -10,7 +10,7 @@
 use crate::{js, url, views};
 use election_core::algorithms::{self, Layout};
 use election_core::scenario::{DEFAULT_RUN_LIMIT_US, MAX_TIME_US};
-use election_core::sim::Simulation;
+use election_core::sim::{Simulation, ViolationReport};
 use election_core::time::{Micros, to_ms};
 use election_core::trace::Event;
 use election_core::{Scenario, ScenarioError};
@@ -146,6 +146,26 @@ impl Playground {
         end
     }
 
+    /// One-way links cut right now, `(from, to)`, read from the engine's
+    /// network (so a heal, which clears every cut, is already applied).
+    pub fn cut_pairs(&self) -> Vec<(u32, u32)> {
+        self.sim.cuts()
+    }
+
+    /// The failed property checks so far, in the summary's form.
+    pub fn violation_reports(&self) -> Vec<ViolationReport> {
+        self.sim
+            .violations()
+            .iter()
+            .map(|v| ViolationReport {
+                at_ms: to_ms(v.at_us),
+                property: v.property.to_string(),
+                detail: v.detail.clone(),
+                nodes: v.nodes.clone(),
+            })
+            .collect()
+    }
+
     /// The latest time worth playing to: `until_ms` if set, else the
     /// core's run limit for runs without one.
     pub fn horizon_us(&self) -> Micros {
@@ -251,6 +271,38 @@ impl Playground {
             [one] => Some(*one),
             _ => None,
         }
+    }
+
+    /// Every live leader, ascending: one normally, several during split
+    /// brain (the summary's `leaders`).
+    pub fn leaders(&self) -> Vec<u32> {
+        self.sim.leaders().to_vec()
+    }
+
+    /// Messages lost so far (by the network, a partition, a cut link or a
+    /// receiver that is down).
+    pub fn messages_dropped(&self) -> f64 {
+        self.sim.metrics().dropped as f64
+    }
+
+    /// One-way links cut right now, as the engine holds them, flattened to
+    /// `[from, to, from, to, ...]` ascending (see [`Playground::cut_pairs`]).
+    pub fn cuts(&self) -> Vec<u32> {
+        self.cut_pairs()
+            .into_iter()
+            .flat_map(|(from, to)| [from, to])
+            .collect()
+    }
+
+    /// Number of failed property checks so far.
+    pub fn violation_count(&self) -> usize {
+        self.sim.violations().len()
+    }
+
+    /// The failed property checks so far, as the summary reports them:
+    /// objects with `at_ms`, `property`, `detail` and `nodes`.
+    pub fn violations(&self) -> Result<JsValue, JsValue> {
+        js::to_js(&self.violation_reports())
     }
 
     /// Stable hash of the trace so far, 16 hex digits: equal to the CLI's
@@ -434,6 +486,53 @@ mod tests {
         );
         assert!(p.scenario().faults.is_empty());
         assert_eq!(p.now_us(), 5_000);
+    }
+
+    #[test]
+    fn cuts_come_from_the_engine_and_heal_clears_them() {
+        let mut p = Playground::from_scenario(&scenario(r#"{"algorithm":"bully","nodes":5}"#));
+        p.seek_us(2_000);
+        p.inject_fault(r#"{"cut": [4, 1]}"#).unwrap();
+        p.inject_fault(r#"{"cut": [0, 2]}"#).unwrap();
+        assert_eq!(p.cut_pairs(), vec![(0, 2), (4, 1)]);
+        p.seek_us(3_000);
+        p.inject_fault(r#"{"uncut": [0, 2]}"#).unwrap();
+        assert_eq!(p.cut_pairs(), vec![(4, 1)]);
+        // Before the cuts were made there were none.
+        p.seek_us(1_000);
+        assert!(p.cut_pairs().is_empty());
+        p.seek_us(4_000);
+        assert_eq!(p.cut_pairs(), vec![(4, 1)]);
+        p.inject_fault(r#"{"heal": true}"#).unwrap();
+        assert!(p.cut_pairs().is_empty());
+    }
+
+    #[test]
+    fn a_partitioned_bully_cluster_reports_split_brain() {
+        let mut p =
+            Playground::from_scenario(&scenario(r#"{"algorithm":"bully","nodes":6,"seed":3}"#));
+        p.run_to_end();
+        assert_eq!(p.sim.leaders(), &[5]);
+        p.inject_fault(r#"{"partition": [[0, 1, 2]]}"#).unwrap();
+        p.seek_us(p.now_us() + 3_000_000);
+        assert_eq!(p.sim.leaders(), &[2, 5]);
+        let reports = p.violation_reports();
+        assert_eq!(reports.len(), 1, "{reports:?}");
+        assert_eq!(reports[0].property, "split_brain");
+        p.inject_fault(r#"{"heal": true}"#).unwrap();
+        p.seek_us(p.now_us() + 3_000_000);
+        assert_eq!(p.sim.leaders(), &[5]);
+    }
+
+    #[test]
+    fn a_bad_network_value_names_the_field() {
+        let mut p = Playground::from_scenario(&scenario(r#"{"nodes":4}"#));
+        p.seek_us(1_000);
+        let err = p
+            .inject_fault(r#"{"network": {"latency_ms": [5, 10], "drop": 2, "duplicate": 0}}"#)
+            .unwrap_err();
+        assert_eq!(err.field, "faults[0].network.drop", "{err}");
+        assert!(p.scenario().faults.is_empty());
     }
 
     #[test]
