@@ -5,6 +5,7 @@ pub mod bully;
 pub mod chang_roberts;
 mod detector;
 pub mod invitation;
+pub mod raft;
 pub mod resource;
 
 use crate::engine::Engine;
@@ -66,6 +67,14 @@ pub const ALL: &[AlgorithmInfo] = &[
         kinds: invitation::KINDS,
         extras: &[],
     },
+    AlgorithmInfo {
+        id: "raft",
+        name: "Raft",
+        summary: "Ongaro & Ousterhout 2014: terms, randomized election timeouts, one persisted vote per term, a majority and the log up-to-date check elect the leader; options pre-vote, check-quorum and a leader lease (Ongaro 2014, 6.2, 6.4.1, 9.6)",
+        layout: Layout::Cluster,
+        kinds: raft::KINDS,
+        extras: &[Extra::Resource],
+    },
 ];
 
 /// Every algorithm id.
@@ -95,6 +104,7 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
         "invitation" => Box::new(Engine::<invitation::Invitation>::new(scenario, record)),
+        "raft" => Box::new(Engine::<raft::Raft>::new(scenario, record)),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
