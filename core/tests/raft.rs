@@ -580,3 +580,74 @@ fn same_seed_same_trace() {
         assert_eq!(rec.trace_hash, a.trace_hash, "{name}");
     }
 }
+
+/// A small deterministic generator for the fault schedules below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn random_faults_never_break_one_leader_per_term() {
+    // Crashes, recoveries, pauses, partitions, slow clocks, lost and
+    // duplicated messages, with random options: whatever happens, at most
+    // one leader per term, one vote per server per term, terms never go
+    // back, and fenced writes are never stale. Once everything is healed
+    // (and messages are no longer lost) a single leader emerges.
+    for seed in 1..=1000u64 {
+        let mut r = Lcg(seed);
+        let n = 3 + 2 * r.below(2); // 3 or 5
+        let mut faults = Vec::new();
+        let mut t = 0;
+        for _ in 0..8 {
+            t += 100 + r.below(500);
+            let node = r.below(n);
+            faults.push(match r.below(6) {
+                0 => format!(r#"{{"at_ms":{t},"crash":"leader"}}"#),
+                1 => format!(r#"{{"at_ms":{t},"recover":{node}}}"#),
+                2 => format!(
+                    r#"{{"at_ms":{t},"pause":"leader","for_ms":{}}}"#,
+                    100 + r.below(600)
+                ),
+                3 => format!(
+                    r#"{{"at_ms":{t},"partition":[[{node}],[{}]]}}"#,
+                    (node + 1) % n
+                ),
+                4 => format!(r#"{{"at_ms":{t},"clock":{node},"offset_ms":0,"drift":0.2}}"#),
+                _ => format!(r#"{{"at_ms":{t},"heal":true}}"#),
+            });
+        }
+        // Then everything comes back: network, clocks, servers.
+        t += 500;
+        faults.push(format!(r#"{{"at_ms":{t},"heal":true}}"#));
+        faults.push(format!(
+            r#"{{"at_ms":{t},"network":{{"latency_ms":[1,15]}}}}"#
+        ));
+        for id in 0..n {
+            faults.push(format!(r#"{{"at_ms":{t},"recover":{id}}}"#));
+            faults.push(format!(
+                r#"{{"at_ms":{t},"clock":{id},"offset_ms":0,"drift":0}}"#
+            ));
+        }
+        let flag = |r: &mut Lcg| r.below(2) == 1;
+        let (pre_vote, check_quorum) = (flag(&mut r), flag(&mut r));
+        let json = format!(
+            r#"{{"algorithm":"raft","nodes":{n},"seed":{seed},"start":"none",
+               "pre_vote":{pre_vote},"check_quorum":{check_quorum},
+               "network":{{"latency_ms":[1,15],"drop":0.05,"duplicate":0.05}},
+               "faults":[{}],"until_ms":{}}}"#,
+            faults.join(","),
+            t + 5000
+        );
+        let r = sim::run(&scenario(&json));
+        assert!(r.violations.is_empty(), "{:?}\n{json}", r.violations);
+        assert!(r.settled && r.leader.is_some(), "{r:?}\n{json}");
+    }
+}
