@@ -44,6 +44,9 @@ pub struct RunRecord {
     pub leader: Option<u32>,
     /// When the first leader appeared, ms.
     pub first_leader_ms: Option<f64>,
+    /// Time from the last fault (or the start) until the cluster settled
+    /// after it, ms; `None` if it never did.
+    pub recovery_ms: Option<f64>,
     /// Messages sent.
     pub sent: u64,
     /// Election-purpose messages sent.
@@ -75,6 +78,7 @@ impl RunRecord {
             seed: s.seed,
             leader: s.leader,
             first_leader_ms: s.first_leader_ms,
+            recovery_ms: s.recovery_ms,
             sent: s.messages.sent,
             election: s.messages.election,
             by_kind: kinds
@@ -134,6 +138,12 @@ pub struct SweepReport {
     pub first_leader_ms: Option<Stats>,
     /// Runs in which no node ever led.
     pub runs_without_leader: u64,
+    /// Time from the last fault (or the start, with none) until the
+    /// cluster settled after it, over the runs that settled (ms): with a
+    /// leader crash as the last fault, the time to replace the leader.
+    pub recovery_ms: Option<Stats>,
+    /// Runs that never settled after their last fault.
+    pub runs_not_recovered: u64,
     /// Runs that ended without exactly one leader.
     pub runs_without_single_leader_at_end: u64,
     /// Mean messages sent per run, by kind.
@@ -190,6 +200,7 @@ impl SweepReport {
             })
             .collect();
         let first: Vec<f64> = records.iter().filter_map(|r| r.first_leader_ms).collect();
+        let recovery: Vec<f64> = records.iter().filter_map(|r| r.recovery_ms).collect();
         let hashes: std::collections::BTreeSet<&str> =
             records.iter().map(|r| r.trace_hash.as_str()).collect();
         Self {
@@ -205,6 +216,8 @@ impl SweepReport {
             background_messages: stats_of(records, |r| (r.sent - r.election) as f64),
             first_leader_ms: Stats::of(&first),
             runs_without_leader: runs - first.len() as u64,
+            recovery_ms: Stats::of(&recovery),
+            runs_not_recovered: runs - recovery.len() as u64,
             runs_without_single_leader_at_end: count(records, |r| r.leader.is_none()),
             by_kind_mean,
             violations: records.iter().map(|r| r.violations).sum(),
@@ -232,6 +245,7 @@ impl SweepReport {
             ("election_messages", &self.election_messages),
             ("background_messages", &self.background_messages),
             ("first_leader_ms", &self.first_leader_ms),
+            ("recovery_ms", &self.recovery_ms),
             ("elections", &self.elections),
             ("leader_changes", &self.leader_changes),
             ("leaderless_ms", &self.leaderless_ms),
@@ -262,6 +276,10 @@ impl SweepReport {
         f.row([
             "runs without a leader".to_string(),
             self.runs_without_leader.to_string(),
+        ])
+        .row([
+            "runs that never recovered".to_string(),
+            self.runs_not_recovered.to_string(),
         ])
         .row([
             "runs ending without one leader".to_string(),
@@ -295,7 +313,7 @@ fn csv_text(base: &Scenario, records: &[RunRecord]) -> String {
     let kinds = kinds_of(base);
     let opt = |x: Option<String>| x.unwrap_or_default();
     let mut out = String::from(
-        "seed,leader,first_leader_ms,messages_sent,election_messages,elections,leader_changes,leaderless_ms,split_brain_ms,violations,settled,truncated,trace_hash",
+        "seed,leader,first_leader_ms,recovery_ms,messages_sent,election_messages,elections,leader_changes,leaderless_ms,split_brain_ms,violations,settled,truncated,trace_hash",
     );
     for k in kinds {
         out.push(',');
@@ -304,10 +322,11 @@ fn csv_text(base: &Scenario, records: &[RunRecord]) -> String {
     out.push('\n');
     for r in records {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.seed,
             opt(r.leader.map(|l| l.to_string())),
             opt(r.first_leader_ms.map(|x| x.to_string())),
+            opt(r.recovery_ms.map(|x| x.to_string())),
             r.sent,
             r.election,
             r.elections,

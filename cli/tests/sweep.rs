@@ -36,6 +36,7 @@ fn sweep_mean_equals_the_mean_of_single_runs() {
     for key in [
         "election_messages",
         "first_leader_ms",
+        "recovery_ms",
         "elections",
         "leaderless_ms",
         "split_brain_ms",

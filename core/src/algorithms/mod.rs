@@ -9,6 +9,7 @@ pub mod hirschberg_sinclair;
 pub mod invitation;
 pub mod lelann;
 pub mod next_in_line;
+pub mod raft;
 pub mod resource;
 
 use crate::engine::Engine;
@@ -102,6 +103,14 @@ pub const ALL: &[AlgorithmInfo] = &[
         kinds: invitation::KINDS,
         extras: &[],
     },
+    AlgorithmInfo {
+        id: "raft",
+        name: "Raft",
+        summary: "Ongaro & Ousterhout 2014: terms, randomized election timeouts, one persisted vote per term, a majority and the log up-to-date check elect the leader; options pre-vote, check-quorum and a leader lease (Ongaro 2014, 6.2, 6.4.1, 9.6)",
+        layout: Layout::Cluster,
+        kinds: raft::KINDS,
+        extras: &[Extra::Resource],
+    },
 ];
 
 /// Every algorithm id.
@@ -139,6 +148,7 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
         "candidate-ordinary" => Box::new(Engine::<candidate_ordinary::CandidateOrdinary>::new(
             scenario, record,
         )),
+        "raft" => Box::new(Engine::<raft::Raft>::new(scenario, record)),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
