@@ -144,6 +144,21 @@ pub fn summary_text(s: &RunSummary) -> String {
         .row(["in flight at end".to_string(), m.in_flight.to_string()]);
     out.push_str(&mt.render("  "));
 
+    let w = &s.writes;
+    if w.accepted + w.rejected > 0 {
+        out.push_str(&format!(
+            "\nwrites to the resource: {} applied, {} rejected as stale (fenced), {} stale applied\n",
+            w.accepted, w.rejected, w.stale_accepted
+        ));
+    }
+    if let Some(r) = s.recovery_ms {
+        out.push_str(&format!(
+            "recovery: settled {} after the last fault, {} election messages\n",
+            ms(r),
+            s.recovery_election_messages.unwrap_or(0)
+        ));
+    }
+
     if s.violations.is_empty() {
         out.push_str("\nviolations: none\n");
     } else {
