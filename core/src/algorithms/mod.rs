@@ -6,6 +6,7 @@ pub mod chang_roberts;
 mod detector;
 pub mod invitation;
 pub mod resource;
+pub mod zab;
 
 use crate::engine::Engine;
 use crate::protocol::Extra;
@@ -66,6 +67,14 @@ pub const ALL: &[AlgorithmInfo] = &[
         kinds: invitation::KINDS,
         extras: &[],
     },
+    AlgorithmInfo {
+        id: "zab",
+        name: "ZooKeeper fast leader election (Zab)",
+        summary: "Apache ZooKeeper FastLeaderElection and Zab discovery (Junqueira et al., DSN 2011): votes ordered by (epoch, zxid, id) spread until a quorum agrees; the winner leads once a quorum promises it a new epoch, the fencing token of its writes",
+        layout: Layout::Cluster,
+        kinds: zab::KINDS,
+        extras: &[Extra::Resource],
+    },
 ];
 
 /// Every algorithm id.
@@ -95,6 +104,7 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
         "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
         "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
         "invitation" => Box::new(Engine::<invitation::Invitation>::new(scenario, record)),
+        "zab" => Box::new(Engine::<zab::Zab>::new(scenario, record)),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
