@@ -32,8 +32,9 @@
 //!   this simulator's links lose messages, and without the answer two
 //!   servers can wait for each other forever (the one with the better vote
 //!   never resends, because the other's resends keep its resend timer
-//!   from firing). Resends happen only when a server heard nothing for a
-//!   while, so failure-free runs never use the rule.
+//!   from firing). It costs a message only when the same vote comes twice
+//!   (a resend, or an answer to a laggard crossing that laggard's own
+//!   broadcast); the all-start counts below never meet it.
 //! - Once a quorum (a majority of n, itself included) of recorded votes
 //!   equals its own, it waits the *finalize wait* for a better vote. A
 //!   better vote ends the wait and is handled as above; votes that are not
@@ -105,6 +106,24 @@
 //! better. NOTIFICATION = n(n-1) + (n-1) * n(n-1)/2 = n(n-1)(n+1)/2
 //! (n = 3, 5, 7: 12, 60, 168). Discovery adds n-1 `FOLLOWERINFO`, n-1
 //! `NEWEPOCH`, n-1 `ACKEPOCH`.
+//!
+//! A recovered follower costs 2(n-1) + 3 election messages: its n-1
+//! notifications, one answer from each of the others, and its
+//! FOLLOWERINFO, NEWEPOCH and ACKEPOCH. After a leader crash FLE may decide
+//! for a server that then cannot gather its quorum (a late, better vote
+//! pulled one of its voters away); the round is abandoned after a
+//! failure-detection timeout, so recovery takes up to about three of them.
+//!
+//! What the page shows: a LOOKING server is a candidate in its accepted
+//! epoch; a FOLLOWING server a follower in its accepted epoch (the new one
+//! once it promised it); a prospective leader a candidate in the epoch it
+//! proposed; an established leader the leader of its epoch. The epoch is
+//! the term, a promise in `ACKEPOCH` (or the leader's own `NEWEPOCH`) is
+//! the vote of that term, so the checker's one leader per term and one
+//! vote per term are Zab's own invariants. `elections` counts every time a
+//! server becomes LOOKING. With `start: none` servers wait one
+//! failure-detection timeout, then look; a server that has no leader yet
+//! and hears a LOOKING peer joins its election at once.
 //!
 //! Safety claimed: at most one established leader per epoch; epochs never
 //! go back; a minority never elects. Known limitations: a server that
