@@ -11,6 +11,7 @@ pub mod lelann;
 pub mod next_in_line;
 pub mod raft;
 pub mod resource;
+pub mod zab;
 
 use crate::engine::Engine;
 use crate::protocol::Extra;
@@ -111,6 +112,14 @@ pub const ALL: &[AlgorithmInfo] = &[
         kinds: raft::KINDS,
         extras: &[Extra::Resource],
     },
+    AlgorithmInfo {
+        id: "zab",
+        name: "ZooKeeper fast leader election (Zab)",
+        summary: "Apache ZooKeeper FastLeaderElection and Zab discovery (Junqueira et al., DSN 2011): votes ordered by (epoch, zxid, id) spread until a quorum agrees; the winner leads once a quorum promises it a new epoch, the fencing token of its writes",
+        layout: Layout::Cluster,
+        kinds: zab::KINDS,
+        extras: &[Extra::Resource],
+    },
 ];
 
 /// Every algorithm id.
@@ -149,6 +158,7 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
             scenario, record,
         )),
         "raft" => Box::new(Engine::<raft::Raft>::new(scenario, record)),
+        "zab" => Box::new(Engine::<zab::Zab>::new(scenario, record)),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }

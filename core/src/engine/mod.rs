@@ -341,15 +341,17 @@ impl<P: Protocol> Engine<P> {
             self.pending_faults -= 1;
         }
         self.now = at;
+        if fault {
+            // Before the fault acts, so what it triggers at once (a
+            // recovering node's first messages) counts as its cost.
+            self.metrics.on_fault(self.now);
+        }
         self.idle_pop = false;
         self.handle(ev);
         if !self.idle_pop {
             self.metrics.events += 1;
         }
         self.refresh_leaders();
-        if fault {
-            self.metrics.on_fault(self.now);
-        }
         if self.metrics.recovered_us.is_none() && self.now > 0 && self.settled() {
             self.metrics.on_settled(self.now);
         }

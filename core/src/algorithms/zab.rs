@@ -1,0 +1,1620 @@
+//! ZooKeeper's Fast Leader Election followed by Zab's epoch establishment
+//! (Apache ZooKeeper, `FastLeaderElection.java` and `Learner`/`Leader`;
+//! F. Junqueira, B. Reed, M. Serafini, "Zab: High-performance broadcast for
+//! primary-backup systems", DSN 2011; A. Medeiros, "ZooKeeper's atomic
+//! broadcast protocol: Theory and practice", 2012).
+//!
+//! Every server keeps on disk (it survives a crash) its *accepted epoch*
+//! (the highest epoch it promised to a prospective leader), its *current
+//! epoch* (the epoch of the last leader it took its history from) and its
+//! *last zxid* (the id of its latest transaction: epoch in the high 32 bits,
+//! a counter in the low 32; shown as `epoch:counter`). In memory it keeps a
+//! logical clock, the election *round* (lost on a crash, as in ZooKeeper).
+//!
+//! Fast Leader Election, as simulated here:
+//! - A server that starts, recovers, or loses its leader becomes LOOKING:
+//!   it increments its round, votes for itself with (current epoch, last
+//!   zxid, id) and sends a `NOTIFICATION` (vote, round, state LOOKING) to
+//!   every other server.
+//! - Votes are ordered by (epoch, zxid, id): the newer epoch first, then
+//!   the higher zxid, then the higher id (FLE's `totalOrderPredicate`).
+//! - A LOOKING server that receives a notification from a LOOKING peer:
+//!   from a later round, jumps to that round, forgets the votes it holds
+//!   and votes for the better of its own initial vote and the peer's, and
+//!   tells everyone; from the same round, adopts the peer's vote if it is
+//!   better and tells everyone; from an earlier round, answers the sender
+//!   with its own vote (FLE's `WorkerReceiver` does this so a laggard
+//!   catches up) and otherwise ignores it. It records the latest vote of
+//!   every peer of its round. One addition: a peer of its round that sends
+//!   again the same vote, worse than its own, evidently never got its
+//!   vote, and is answered with it. FLE runs over TCP, which loses nothing
+//!   on a live connection and re-sends the last message on a new one;
+//!   this simulator's links lose messages, and without the answer two
+//!   servers can wait for each other forever (the one with the better vote
+//!   never resends, because the other's resends keep its resend timer
+//!   from firing). It costs a message only when the same vote comes twice
+//!   (a resend, or an answer to a laggard crossing that laggard's own
+//!   broadcast); the all-start counts below never meet it.
+//! - Once a quorum (a majority of n, itself included) of recorded votes
+//!   equals its own, it waits the *finalize wait* for a better vote. A
+//!   better vote ends the wait and is handled as above; votes that are not
+//!   better are recorded and change nothing. When the wait ends quietly,
+//!   the round is decided: the proposed leader becomes LEADING, the others
+//!   FOLLOWING.
+//! - A LOOKING server that hears no notification for a while sends its vote
+//!   to everyone again; the wait starts at the finalize wait and doubles
+//!   each time, up to a cap (FLE's `notTimeout` and
+//!   `maxNotificationInterval`).
+//! - FOLLOWING and LEADING servers answer every notification from a
+//!   LOOKING peer with the vote they decided on (its round and their state).
+//!   A LOOKING server that collects such answers follows their leader once
+//!   a quorum of them name the same leader and epoch and the leader itself
+//!   answered LEADING (FLE's `ooePredicate` and `checkLeader`); this is how
+//!   a late joiner, a recovered server or a healed minority finds the
+//!   leader. A server whose followers still name it after it stepped down
+//!   does not take that as a mandate: its round has moved on.
+//!
+//! Zab discovery (phase 1), as simulated here:
+//! - A follower connects to its leader with `FOLLOWERINFO` carrying its
+//!   accepted epoch. A prospective leader that hears from a quorum
+//!   (itself included) proposes the epoch one above the highest accepted
+//!   epoch among them in `NEWEPOCH` (with its last zxid), to every
+//!   connected follower and, later, to every latecomer. Connections that
+//!   arrive while the leader is still LOOKING wait (a TCP accept backlog).
+//! - A follower accepts a `NEWEPOCH` newer than its accepted epoch: it
+//!   persists it, answers `ACKEPOCH` and records its vote for that leader
+//!   in that epoch (the checker's one vote per node per term). An epoch it
+//!   already accepted is acknowledged as "already accepted" and is not a
+//!   new vote (ZooKeeper sends -1 there); an older one makes it look again.
+//! - The leader is established, and only then announced as leader (term =
+//!   the new epoch), once a quorum (itself included) acknowledged the new
+//!   epoch with a fresh promise. Until then it shows as a candidate: the
+//!   leader of an epoch is the one a quorum promised it to, so two servers
+//!   can never both lead one epoch. A prospective leader that is not
+//!   established within a failure-detection timeout looks again.
+//! - Synchronization (`NEWLEADER`/`ACK`/`UPTODATE`) is not simulated: the
+//!   follower takes the leader's history when it accepts the epoch (its
+//!   current epoch becomes the new epoch, its last zxid the leader's).
+//!
+//! Broadcast and failure detection (background): the established leader
+//! writes to the fenced resource every `timing.write_ms` with token = its
+//! epoch, and counts each write as a transaction (zxid counter + 1). It
+//! sends `PING` with its last zxid every `heartbeat_ms` to its followers;
+//! they take that zxid as theirs (it stands for the proposals and commits,
+//! which are not simulated one by one) and answer `PING_REPLY`. A follower
+//! that hears nothing from its leader for a timeout drawn from
+//! `election_timeout_ms` looks for a leader. On every tick the leader
+//! counts the followers heard from within the lower end of
+//! `election_timeout_ms` (ZooKeeper's `syncLimit`); without a quorum it
+//! steps down and looks (so a leader cut off in a minority stops leading).
+//! A leader that finds a write overdue on a tick (it was paused) makes it
+//! before it looks around: that is the stale write fencing exists for.
+//!
+//! Timing: finalize wait = the reply timeout (`timing.reply_timeout_ms`,
+//! by default max(4 x largest latency, 50 ms)); FLE's 200 ms is tuned for
+//! sub-millisecond LANs, and what the wait must cover is one more exchange
+//! of notifications. The resend wait starts there and doubles up to twice
+//! the upper end of `election_timeout_ms` (FLE caps it at 60 s, thirty
+//! ZooKeeper ticks), so a healed minority rejoins within about a second by
+//! default: each LOOKING server resends within one cap, and the first
+//! answer from the majority brings it in.
+//!
+//! Costs, every server starting at once with equal epochs and zxids and a
+//! fixed latency d: every server sends its own vote to n-1 peers; at time
+//! d server i hears the votes of 0..n-1 in id order and adopts each higher
+//! one, n-1-i times, re-sending each time; at 2d every vote it hears is no
+//! better. NOTIFICATION = n(n-1) + (n-1) * n(n-1)/2 = n(n-1)(n+1)/2
+//! (n = 3, 5, 7: 12, 60, 168). Discovery adds n-1 `FOLLOWERINFO`, n-1
+//! `NEWEPOCH`, n-1 `ACKEPOCH`.
+//!
+//! A recovered follower costs 2(n-1) + 3 election messages: its n-1
+//! notifications, one answer from each of the others, and its
+//! FOLLOWERINFO, NEWEPOCH and ACKEPOCH. After a leader crash FLE may decide
+//! for a server that then cannot gather its quorum (a late, better vote
+//! pulled one of its voters away); the round is abandoned after a
+//! failure-detection timeout, so recovery takes up to about three of them.
+//!
+//! What the page shows: a LOOKING server is a candidate in its accepted
+//! epoch; a FOLLOWING server a follower in its accepted epoch (the new one
+//! once it promised it); a prospective leader a candidate in the epoch it
+//! proposed; an established leader the leader of its epoch. The epoch is
+//! the term, a promise in `ACKEPOCH` (or the leader's own `NEWEPOCH`) is
+//! the vote of that term, so the checker's one leader per term and one
+//! vote per term are Zab's own invariants. `elections` counts every time a
+//! server becomes LOOKING. With `start: none` servers wait one
+//! failure-detection timeout, then look; a server that has no leader yet
+//! and hears a LOOKING peer joins its election at once.
+//!
+//! Safety claimed: at most one established leader per epoch; epochs never
+//! go back; a minority never elects. Known limitations: a server that
+//! accepted an epoch higher than the one the majority settled on (it
+//! promised a prospective leader that failed) cannot follow until the next
+//! election raises the epoch; a paused leader keeps believing it leads
+//! until it looks at its followers, so without fencing its writes get
+//! through.
+
+use super::detector::leader_timeout;
+use super::resource::Resource;
+use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::time::Micros;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Message kind names.
+pub const KINDS: &[&str] = &[
+    "NOTIFICATION",
+    "FOLLOWERINFO",
+    "NEWEPOCH",
+    "ACKEPOCH",
+    "PING",
+    "PING_REPLY",
+    "WRITE",
+];
+
+/// A zxid from its epoch and counter.
+pub fn zxid(epoch: u64, counter: u64) -> u64 {
+    (epoch << 32) | (counter & 0xffff_ffff)
+}
+
+/// `epoch:counter`, the way this module writes a zxid.
+pub fn zxid_text(z: u64) -> String {
+    format!("{}:{}", z >> 32, z & 0xffff_ffff)
+}
+
+/// FLE's server states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServerState {
+    /// Looking for a leader.
+    Looking,
+    /// Following a leader (or, before any election, waiting for one).
+    Following,
+    /// Leading (established or still gathering its quorum).
+    Leading,
+}
+
+impl ServerState {
+    fn name(self) -> &'static str {
+        match self {
+            ServerState::Looking => "LOOKING",
+            ServerState::Following => "FOLLOWING",
+            ServerState::Leading => "LEADING",
+        }
+    }
+}
+
+/// A vote: the proposed leader and the epoch and zxid that rank it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Vote {
+    /// Proposed leader.
+    pub leader: NodeId,
+    /// Its last zxid.
+    pub zxid: u64,
+    /// Its current epoch.
+    pub epoch: u64,
+}
+
+impl Vote {
+    /// FLE's total order (`totalOrderPredicate`): newer epoch, then higher
+    /// zxid, then higher id.
+    pub fn beats(&self, other: &Vote) -> bool {
+        (self.epoch, self.zxid, self.leader) > (other.epoch, other.zxid, other.leader)
+    }
+}
+
+impl fmt::Display for Vote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "n{} (epoch {}, zxid {})",
+            self.leader,
+            self.epoch,
+            zxid_text(self.zxid)
+        )
+    }
+}
+
+/// Zab messages.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Msg {
+    /// FLE: the sender's vote, its round and its state.
+    Notification {
+        /// The vote.
+        vote: Vote,
+        /// The sender's round (logical clock), or for a FOLLOWING/LEADING
+        /// sender the round it decided in.
+        round: u64,
+        /// The sender's state.
+        state: ServerState,
+    },
+    /// Follower to leader: "I follow you; the highest epoch I promised".
+    FollowerInfo {
+        /// The follower's accepted epoch.
+        accepted_epoch: u64,
+    },
+    /// Leader to follower: the new epoch, and the leader's history.
+    NewEpoch {
+        /// The proposed epoch.
+        epoch: u64,
+        /// The leader's last zxid.
+        zxid: u64,
+    },
+    /// Follower to leader: epoch accepted.
+    AckEpoch {
+        /// The epoch acknowledged.
+        epoch: u64,
+        /// A new promise (false: it had already accepted this epoch).
+        fresh: bool,
+    },
+    /// Leader to follower: alive, with its last zxid (background).
+    Ping {
+        /// The leader's last zxid.
+        zxid: u64,
+    },
+    /// Follower to leader: still here (background).
+    PingReply,
+    /// Leader to the resource, with its epoch as fencing token
+    /// (background).
+    Write {
+        /// The fencing token.
+        token: u64,
+    },
+}
+
+impl fmt::Debug for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Msg::Notification { vote, round, state } => {
+                write!(
+                    f,
+                    "Notification(vote {vote}, round {round}, {})",
+                    state.name()
+                )
+            }
+            Msg::FollowerInfo { accepted_epoch } => {
+                write!(f, "FollowerInfo(accepted epoch {accepted_epoch})")
+            }
+            Msg::NewEpoch { epoch, zxid } => {
+                write!(
+                    f,
+                    "NewEpoch(epoch {epoch}, history to {})",
+                    zxid_text(*zxid)
+                )
+            }
+            Msg::AckEpoch { epoch, fresh: true } => write!(f, "AckEpoch(epoch {epoch})"),
+            Msg::AckEpoch {
+                epoch,
+                fresh: false,
+            } => {
+                write!(f, "AckEpoch(epoch {epoch}, already accepted)")
+            }
+            Msg::Ping { zxid } => write!(f, "Ping(zxid {})", zxid_text(*zxid)),
+            Msg::PingReply => write!(f, "PingReply"),
+            Msg::Write { token } => write!(f, "Write(token {token})"),
+        }
+    }
+}
+
+impl Message for Msg {
+    fn kind(&self) -> usize {
+        match self {
+            Msg::Notification { .. } => 0,
+            Msg::FollowerInfo { .. } => 1,
+            Msg::NewEpoch { .. } => 2,
+            Msg::AckEpoch { .. } => 3,
+            Msg::Ping { .. } => 4,
+            Msg::PingReply => 5,
+            Msg::Write { .. } => 6,
+        }
+    }
+    fn purpose(&self) -> Purpose {
+        match self {
+            Msg::Ping { .. } | Msg::PingReply | Msg::Write { .. } => Purpose::Background,
+            _ => Purpose::Election,
+        }
+    }
+}
+
+/// Zab timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Timer {
+    /// LOOKING: no notification for a while; send the vote again.
+    NotifyTimeout,
+    /// LOOKING: a quorum agrees; decide unless a better vote comes.
+    FinalizeWait,
+    /// FOLLOWING: no NEWEPOCH or PING from the leader for too long.
+    LeaderTimeout,
+    /// Prospective leader: not established in time.
+    Establish,
+    /// Leader: ping followers and check the quorum.
+    Heartbeat,
+    /// Leader: write to the resource.
+    Write,
+}
+
+/// What survives a crash.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stored {
+    /// Highest epoch promised to a prospective leader.
+    pub accepted_epoch: u64,
+    /// Epoch of the leader this server last took its history from.
+    pub current_epoch: u64,
+    /// Latest transaction id.
+    pub last_zxid: u64,
+}
+
+/// A recorded vote with its round and the sender's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Ballot {
+    vote: Vote,
+    round: u64,
+    state: ServerState,
+}
+
+impl Ballot {
+    /// FLE's `Vote.equals`: votes of LOOKING servers match in every field
+    /// and round; the answers of FOLLOWING/LEADING servers match on leader
+    /// and epoch.
+    fn agrees(&self, other: &Ballot) -> bool {
+        if self.state == ServerState::Looking || other.state == ServerState::Looking {
+            self.vote == other.vote && self.round == other.round
+        } else {
+            self.vote.leader == other.vote.leader && self.vote.epoch == other.vote.epoch
+        }
+    }
+}
+
+/// A follower as its leader sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Learner {
+    accepted_epoch: u64,
+    /// Sent any ACKEPOCH for the proposed epoch.
+    acked: bool,
+    /// Sent a fresh ACKEPOCH (a new promise): counts for establishment.
+    fresh: bool,
+    /// Local time it was last heard from.
+    heard_us: i64,
+}
+
+/// One ZooKeeper server.
+#[derive(Debug, Clone)]
+pub struct Server {
+    id: NodeId,
+    n: u32,
+    stored: Stored,
+    state: ServerState,
+    /// FLE's logical clock.
+    round: u64,
+    proposal: Vote,
+    /// Votes of the current round, by sender (itself included).
+    recv: BTreeMap<NodeId, Ballot>,
+    /// Answers of FOLLOWING/LEADING servers, by sender.
+    out_of_election: BTreeMap<NodeId, Ballot>,
+    notify_wait_us: Micros,
+    finalizing: bool,
+    /// The vote this server decided on; its answer to LOOKING peers.
+    decided: Option<Ballot>,
+    leader: Option<NodeId>,
+    /// Prospective leader: the epoch it proposed.
+    proposed_epoch: Option<u64>,
+    established: bool,
+    learners: BTreeMap<NodeId, Learner>,
+    /// Follower: accepted the leader's epoch (took its history).
+    synced: bool,
+    /// Leader: transactions in its epoch.
+    txns: u64,
+    /// Leader: local time of the next write.
+    next_write_us: i64,
+    /// Local time it last heard its leader (follower).
+    heard_leader_us: i64,
+    elections_started: u64,
+    resource: Option<NodeId>,
+}
+
+/// A node: a ZooKeeper server or the fenced resource.
+#[derive(Debug, Clone)]
+pub enum Zab {
+    /// A participant.
+    Server(Box<Server>),
+    /// The resource the leader writes to.
+    Resource(Resource),
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+fn finalize_wait(config: &Config) -> Micros {
+    config.reply_timeout_us
+}
+
+fn notify_cap(config: &Config) -> Micros {
+    (2 * config.election_timeout_us.1).max(finalize_wait(config))
+}
+
+fn ms(us: Micros) -> String {
+    crate::time::to_ms(us).to_string()
+}
+
+impl Server {
+    fn new(id: NodeId, config: &Config, stored: Stored) -> Self {
+        let own = Vote {
+            leader: id,
+            zxid: stored.last_zxid,
+            epoch: stored.current_epoch,
+        };
+        Self {
+            id,
+            n: config.n,
+            stored,
+            state: ServerState::Following,
+            round: 0,
+            proposal: own,
+            recv: BTreeMap::new(),
+            out_of_election: BTreeMap::new(),
+            notify_wait_us: finalize_wait(config),
+            finalizing: false,
+            decided: None,
+            leader: None,
+            proposed_epoch: None,
+            established: false,
+            learners: BTreeMap::new(),
+            synced: false,
+            txns: 0,
+            next_write_us: 0,
+            heard_leader_us: 0,
+            elections_started: 0,
+            resource: config.resource,
+        }
+    }
+
+    fn quorum(&self) -> usize {
+        self.n as usize / 2 + 1
+    }
+
+    fn own_vote(&self) -> Vote {
+        Vote {
+            leader: self.id,
+            zxid: self.stored.last_zxid,
+            epoch: self.stored.current_epoch,
+        }
+    }
+
+    fn ballot(&self) -> Ballot {
+        Ballot {
+            vote: self.proposal,
+            round: self.round,
+            state: ServerState::Looking,
+        }
+    }
+
+    fn notification(&self) -> Msg {
+        Msg::Notification {
+            vote: self.proposal,
+            round: self.round,
+            state: ServerState::Looking,
+        }
+    }
+
+    fn broadcast(&self, ctx: &mut C<'_>) {
+        let msg = self.notification();
+        for peer in (0..self.n).filter(|&p| p != self.id) {
+            ctx.send(peer, msg);
+        }
+    }
+
+    /// FLE's `lookForLeader`: a new round, a vote for itself, sent to all.
+    fn look_for_leader(&mut self, ctx: &mut C<'_>) {
+        self.state = ServerState::Looking;
+        self.round += 1;
+        self.proposal = self.own_vote();
+        self.recv.clear();
+        self.recv.insert(self.id, self.ballot());
+        self.out_of_election.clear();
+        self.notify_wait_us = finalize_wait(ctx.config());
+        self.finalizing = false;
+        self.decided = None;
+        self.leader = None;
+        self.proposed_epoch = None;
+        self.established = false;
+        self.learners.clear();
+        self.synced = false;
+        self.elections_started += 1;
+        for t in [
+            Timer::FinalizeWait,
+            Timer::LeaderTimeout,
+            Timer::Establish,
+            Timer::Heartbeat,
+            Timer::Write,
+        ] {
+            ctx.cancel_timer(t);
+        }
+        ctx.election_started();
+        ctx.set_role(Role::Candidate, Some(self.stored.accepted_epoch));
+        ctx.set_leader(None);
+        ctx.note_with(|| {
+            format!(
+                "LOOKING in round {}: votes for itself, {}, and tells everyone",
+                self.round, self.proposal
+            )
+        });
+        self.broadcast(ctx);
+        ctx.set_timer(Timer::NotifyTimeout, self.notify_wait_us);
+        self.check_votes(ctx);
+    }
+
+    /// Starts the finalize wait once a quorum of this round's votes equals
+    /// its own (FLE's `termPredicate`).
+    fn check_votes(&mut self, ctx: &mut C<'_>) {
+        if self.finalizing {
+            return;
+        }
+        let mine = self.ballot();
+        let agree = self.recv.values().filter(|b| b.agrees(&mine)).count();
+        if agree >= self.quorum() {
+            self.finalizing = true;
+            let wait = finalize_wait(ctx.config());
+            ctx.cancel_timer(Timer::NotifyTimeout);
+            ctx.set_timer(Timer::FinalizeWait, wait);
+            ctx.note_with(|| {
+                format!(
+                    "{agree} of {} votes in round {} are for n{}, a quorum; waits {} ms for a better vote before deciding",
+                    self.n,
+                    self.round,
+                    self.proposal.leader,
+                    ms(wait)
+                )
+            });
+        }
+    }
+
+    fn on_notification(&mut self, ctx: &mut C<'_>, from: NodeId, peer: Ballot) {
+        if self.state != ServerState::Looking {
+            if peer.state != ServerState::Looking {
+                return;
+            }
+            match self.decided {
+                Some(d) => {
+                    ctx.note_with(|| {
+                        format!(
+                            "n{from} is LOOKING; answers with the vote it decided in round {}: n{} leads",
+                            d.round, d.vote.leader
+                        )
+                    });
+                    ctx.send(
+                        from,
+                        Msg::Notification {
+                            vote: d.vote,
+                            round: d.round,
+                            state: self.state,
+                        },
+                    );
+                    return;
+                }
+                None => {
+                    ctx.note_with(|| format!("hears n{from} looking for a leader; joins in"));
+                    self.look_for_leader(ctx);
+                }
+            }
+        }
+        if peer.state == ServerState::Looking && peer.round < self.round {
+            ctx.note_with(|| {
+                format!(
+                    "n{from} is still in round {}; answers with its own vote (round {})",
+                    peer.round, self.round
+                )
+            });
+            ctx.send(from, self.notification());
+            return;
+        }
+        if self.finalizing {
+            if !peer.vote.beats(&self.proposal) {
+                if peer.state == ServerState::Looking && peer.round == self.round {
+                    self.recv.insert(from, peer);
+                }
+                return;
+            }
+            self.finalizing = false;
+            ctx.cancel_timer(Timer::FinalizeWait);
+            ctx.note_with(|| {
+                format!(
+                    "a better vote, {}, arrives during the finalize wait",
+                    peer.vote
+                )
+            });
+        }
+        ctx.set_timer(Timer::NotifyTimeout, self.notify_wait_us);
+        if peer.state == ServerState::Looking {
+            self.on_looking_vote(ctx, from, peer);
+        } else {
+            self.on_decided_vote(ctx, from, peer);
+        }
+    }
+
+    fn on_looking_vote(&mut self, ctx: &mut C<'_>, from: NodeId, peer: Ballot) {
+        if peer.round > self.round {
+            self.round = peer.round;
+            self.recv.clear();
+            let own = self.own_vote();
+            self.proposal = if peer.vote.beats(&own) {
+                peer.vote
+            } else {
+                own
+            };
+            ctx.note_with(|| {
+                format!(
+                    "n{from} is in a later round, {}: jumps to it, votes for {} and tells everyone",
+                    self.round, self.proposal
+                )
+            });
+            self.broadcast(ctx);
+        } else if peer.vote.beats(&self.proposal) {
+            self.proposal = peer.vote;
+            ctx.note_with(|| {
+                format!(
+                    "n{from}'s vote for {} beats its own: adopts it and tells everyone",
+                    peer.vote
+                )
+            });
+            self.broadcast(ctx);
+        } else if self.recv.get(&from) == Some(&peer) && self.proposal.beats(&peer.vote) {
+            // A resend of a worse vote: the peer never got ours.
+            ctx.note_with(|| {
+                format!(
+                    "n{from} sends its vote for {} again, as if it never heard the better {}: answers it",
+                    peer.vote, self.proposal
+                )
+            });
+            ctx.send(from, self.notification());
+        }
+        self.recv.insert(self.id, self.ballot());
+        self.recv.insert(from, peer);
+        self.check_votes(ctx);
+    }
+
+    /// An answer from a FOLLOWING or LEADING server (FLE's
+    /// `ooePredicate`).
+    fn on_decided_vote(&mut self, ctx: &mut C<'_>, from: NodeId, peer: Ballot) {
+        let q = self.quorum();
+        if peer.round == self.round {
+            self.recv.insert(from, peer);
+            let agree = self.recv.values().filter(|b| b.agrees(&peer)).count();
+            if agree >= q && self.leader_confirmed(peer.vote.leader, peer.round) {
+                self.decide(ctx, peer);
+                return;
+            }
+        }
+        self.out_of_election.insert(from, peer);
+        let agree = self
+            .out_of_election
+            .values()
+            .filter(|b| b.agrees(&peer))
+            .count();
+        if agree >= q && self.leader_confirmed(peer.vote.leader, peer.round) {
+            ctx.note_with(|| {
+                format!(
+                    "{agree} servers answered that they decided for n{} in round {}, and n{} itself answered LEADING: joins them",
+                    peer.vote.leader, peer.round, peer.vote.leader
+                )
+            });
+            self.round = peer.round;
+            self.decide(ctx, peer);
+        }
+    }
+
+    /// FLE's `checkLeader`: another leader must have answered LEADING
+    /// itself; this server may take a mandate for itself only in the round
+    /// it is in.
+    fn leader_confirmed(&self, leader: NodeId, round: u64) -> bool {
+        if leader == self.id {
+            self.round == round
+        } else {
+            self.out_of_election
+                .get(&leader)
+                .is_some_and(|b| b.state == ServerState::Leading)
+        }
+    }
+
+    /// The round is over: lead or follow the winner.
+    fn decide(&mut self, ctx: &mut C<'_>, ballot: Ballot) {
+        self.finalizing = false;
+        ctx.cancel_timer(Timer::FinalizeWait);
+        ctx.cancel_timer(Timer::NotifyTimeout);
+        self.recv.clear();
+        self.out_of_election.clear();
+        self.decided = Some(Ballot {
+            vote: ballot.vote,
+            round: ballot.round,
+            state: ServerState::Looking,
+        });
+        if ballot.vote.leader == self.id {
+            self.lead(ctx);
+        } else {
+            self.follow(ctx, ballot.vote.leader);
+        }
+    }
+
+    fn follow(&mut self, ctx: &mut C<'_>, leader: NodeId) {
+        self.state = ServerState::Following;
+        self.leader = Some(leader);
+        self.synced = false;
+        self.learners.clear();
+        self.proposed_epoch = None;
+        self.established = false;
+        self.heard_leader_us = ctx.local_now_us();
+        ctx.set_role(Role::Follower, Some(self.stored.accepted_epoch));
+        ctx.set_leader(Some(leader));
+        ctx.note_with(|| {
+            format!(
+                "decides in round {}: n{leader} leads; FOLLOWING, connects to it with its accepted epoch {}",
+                self.round, self.stored.accepted_epoch
+            )
+        });
+        ctx.send(
+            leader,
+            Msg::FollowerInfo {
+                accepted_epoch: self.stored.accepted_epoch,
+            },
+        );
+        let t = leader_timeout(ctx);
+        ctx.set_timer(Timer::LeaderTimeout, t);
+    }
+
+    fn lead(&mut self, ctx: &mut C<'_>) {
+        self.state = ServerState::Leading;
+        self.leader = Some(self.id);
+        self.established = false;
+        self.proposed_epoch = None;
+        ctx.note_with(|| {
+            format!(
+                "decides in round {}: it leads; LEADING, waits for a quorum of followers to connect",
+                self.round
+            )
+        });
+        let t = leader_timeout(ctx);
+        ctx.set_timer(Timer::Establish, t);
+        self.try_propose_epoch(ctx);
+    }
+
+    /// With a quorum connected, proposes the epoch above every accepted
+    /// epoch it heard.
+    fn try_propose_epoch(&mut self, ctx: &mut C<'_>) {
+        if self.proposed_epoch.is_some() || self.learners.len() + 1 < self.quorum() {
+            return;
+        }
+        let highest = self
+            .learners
+            .values()
+            .map(|l| l.accepted_epoch)
+            .max()
+            .unwrap_or(0)
+            .max(self.stored.accepted_epoch);
+        let epoch = highest + 1;
+        self.stored.accepted_epoch = epoch;
+        self.proposed_epoch = Some(epoch);
+        ctx.vote(epoch, self.id);
+        ctx.set_role(Role::Candidate, Some(epoch));
+        ctx.note_with(|| {
+            format!(
+                "{} of {} connected (itself included): proposes epoch {epoch}, one above the highest accepted epoch {highest}",
+                self.learners.len() + 1,
+                self.n
+            )
+        });
+        let msg = Msg::NewEpoch {
+            epoch,
+            zxid: self.stored.last_zxid,
+        };
+        let followers: Vec<NodeId> = self.learners.keys().copied().collect();
+        for f in followers {
+            ctx.send(f, msg);
+        }
+        self.check_established(ctx);
+    }
+
+    fn check_established(&mut self, ctx: &mut C<'_>) {
+        let Some(epoch) = self.proposed_epoch else {
+            return;
+        };
+        let promises = 1 + self.learners.values().filter(|l| l.fresh).count();
+        if self.established || promises < self.quorum() {
+            return;
+        }
+        self.established = true;
+        self.stored.current_epoch = epoch;
+        self.txns = 0;
+        ctx.cancel_timer(Timer::Establish);
+        ctx.set_role(Role::Leader, Some(epoch));
+        ctx.set_leader(Some(self.id));
+        let period = ctx.config().heartbeat_us;
+        ctx.note_with(|| {
+            format!(
+                "{promises} of {} promised epoch {epoch} (itself included): leads epoch {epoch}; pings its followers every {} ms",
+                self.n,
+                ms(period)
+            )
+        });
+        ctx.set_timer(Timer::Heartbeat, period);
+        if self.resource.is_some() {
+            let every = ctx.config().timing.write_us;
+            self.next_write_us = ctx.local_now_us() + every as i64;
+            ctx.set_timer(Timer::Write, every);
+        }
+    }
+
+    fn on_follower_info(&mut self, ctx: &mut C<'_>, from: NodeId, accepted_epoch: u64) {
+        if self.state == ServerState::Following {
+            return; // not leading: the connection is refused
+        }
+        let now = ctx.local_now_us();
+        let learner = self.learners.entry(from).or_insert(Learner {
+            accepted_epoch,
+            acked: false,
+            fresh: false,
+            heard_us: now,
+        });
+        learner.accepted_epoch = accepted_epoch;
+        learner.heard_us = now;
+        if self.state == ServerState::Looking {
+            ctx.note_with(|| {
+                format!(
+                    "n{from} connects to follow it; still LOOKING, it keeps the connection waiting"
+                )
+            });
+            return;
+        }
+        match self.proposed_epoch {
+            Some(epoch) => ctx.send(
+                from,
+                Msg::NewEpoch {
+                    epoch,
+                    zxid: self.stored.last_zxid,
+                },
+            ),
+            None => self.try_propose_epoch(ctx),
+        }
+    }
+
+    fn on_new_epoch(&mut self, ctx: &mut C<'_>, from: NodeId, epoch: u64, zxid: u64) {
+        if self.state != ServerState::Following || self.leader != Some(from) {
+            return;
+        }
+        let accepted = self.stored.accepted_epoch;
+        let fresh = if epoch > accepted {
+            self.stored.accepted_epoch = epoch;
+            ctx.vote(epoch, from);
+            true
+        } else if epoch == accepted {
+            false
+        } else {
+            ctx.note_with(|| {
+                format!(
+                    "n{from} proposes epoch {epoch}, but it already promised epoch {accepted}: stops following"
+                )
+            });
+            self.look_for_leader(ctx);
+            return;
+        };
+        self.stored.current_epoch = epoch;
+        self.stored.last_zxid = zxid;
+        self.synced = true;
+        self.heard_leader_us = ctx.local_now_us();
+        ctx.set_role(Role::Follower, Some(epoch));
+        ctx.note_with(|| {
+            if fresh {
+                format!(
+                    "promises epoch {epoch} to n{from} (it had promised {accepted}) and takes its history up to {}",
+                    zxid_text(zxid)
+                )
+            } else {
+                format!("already promised epoch {epoch}; acknowledges n{from} again")
+            }
+        });
+        ctx.send(from, Msg::AckEpoch { epoch, fresh });
+        let t = leader_timeout(ctx);
+        ctx.set_timer(Timer::LeaderTimeout, t);
+    }
+
+    fn on_ack_epoch(&mut self, ctx: &mut C<'_>, from: NodeId, epoch: u64, fresh: bool) {
+        if self.state != ServerState::Leading || self.proposed_epoch != Some(epoch) {
+            return;
+        }
+        let now = ctx.local_now_us();
+        if let Some(l) = self.learners.get_mut(&from) {
+            l.acked = true;
+            l.fresh |= fresh;
+            l.heard_us = now;
+        }
+        self.check_established(ctx);
+    }
+
+    fn on_ping(&mut self, ctx: &mut C<'_>, from: NodeId, zxid: u64) {
+        if self.state != ServerState::Following || self.leader != Some(from) {
+            return;
+        }
+        if self.synced {
+            self.stored.last_zxid = zxid;
+        }
+        self.heard_leader_us = ctx.local_now_us();
+        let t = leader_timeout(ctx);
+        ctx.set_timer(Timer::LeaderTimeout, t);
+        ctx.send(from, Msg::PingReply);
+    }
+
+    fn write(&mut self, ctx: &mut C<'_>) {
+        let (Some(resource), Some(epoch)) = (self.resource, self.proposed_epoch) else {
+            return;
+        };
+        self.txns += 1;
+        self.stored.last_zxid = zxid(epoch, self.txns);
+        ctx.send(resource, Msg::Write { token: epoch });
+        let every = ctx.config().timing.write_us;
+        self.next_write_us = ctx.local_now_us() + every as i64;
+        ctx.set_timer(Timer::Write, every);
+    }
+
+    fn tick(&mut self, ctx: &mut C<'_>) {
+        let now = ctx.local_now_us();
+        if self.resource.is_some() && now >= self.next_write_us {
+            ctx.note("resumes with a write overdue and makes it before checking on its followers");
+            self.write(ctx);
+        }
+        let limit = ctx.config().election_timeout_us.0 as i64;
+        let heard = 1 + self
+            .learners
+            .values()
+            .filter(|l| l.acked && now - l.heard_us <= limit)
+            .count();
+        if heard < self.quorum() {
+            ctx.note_with(|| {
+                format!(
+                    "heard from only {heard} of {} servers (itself included) in the last {} ms, no quorum: stops leading",
+                    self.n,
+                    ms(limit as Micros)
+                )
+            });
+            self.look_for_leader(ctx);
+            return;
+        }
+        let msg = Msg::Ping {
+            zxid: self.stored.last_zxid,
+        };
+        let followers: Vec<NodeId> = self.learners.keys().copied().collect();
+        for f in followers {
+            ctx.send(f, msg);
+        }
+        let period = ctx.config().heartbeat_us;
+        ctx.set_timer(Timer::Heartbeat, period);
+    }
+
+    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
+        match boot {
+            Boot::Fresh { initiate: true } => self.look_for_leader(ctx),
+            Boot::Fresh { initiate: false } => {
+                self.state = ServerState::Following;
+                ctx.set_role(Role::Follower, Some(self.stored.accepted_epoch));
+                let t = leader_timeout(ctx);
+                ctx.set_timer(Timer::LeaderTimeout, t);
+            }
+            Boot::Recover => {
+                ctx.note_with(|| {
+                    format!(
+                        "recovers with accepted epoch {}, current epoch {}, last zxid {}; its round starts again",
+                        self.stored.accepted_epoch,
+                        self.stored.current_epoch,
+                        zxid_text(self.stored.last_zxid)
+                    )
+                });
+                self.look_for_leader(ctx);
+            }
+        }
+    }
+
+    fn on_message(&mut self, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
+        match msg {
+            Msg::Notification { vote, round, state } => {
+                self.on_notification(ctx, from, Ballot { vote, round, state });
+            }
+            Msg::FollowerInfo { accepted_epoch } => {
+                self.on_follower_info(ctx, from, accepted_epoch);
+            }
+            Msg::NewEpoch { epoch, zxid } => self.on_new_epoch(ctx, from, epoch, zxid),
+            Msg::AckEpoch { epoch, fresh } => self.on_ack_epoch(ctx, from, epoch, fresh),
+            Msg::Ping { zxid } => self.on_ping(ctx, from, zxid),
+            Msg::PingReply => {
+                if self.state == ServerState::Leading {
+                    let now = ctx.local_now_us();
+                    if let Some(l) = self.learners.get_mut(&from) {
+                        l.heard_us = now;
+                    }
+                }
+            }
+            Msg::Write { .. } => {}
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
+        match timer {
+            Timer::NotifyTimeout => {
+                if self.state == ServerState::Looking && !self.finalizing {
+                    ctx.note_with(|| {
+                        format!(
+                            "no notification for {} ms: sends its vote for {} again",
+                            ms(self.notify_wait_us),
+                            self.proposal
+                        )
+                    });
+                    self.broadcast(ctx);
+                    self.notify_wait_us = (self.notify_wait_us * 2).min(notify_cap(ctx.config()));
+                    ctx.set_timer(Timer::NotifyTimeout, self.notify_wait_us);
+                }
+            }
+            Timer::FinalizeWait => {
+                if self.state == ServerState::Looking && self.finalizing {
+                    let ballot = self.ballot();
+                    self.decide(ctx, ballot);
+                }
+            }
+            Timer::LeaderTimeout => {
+                if self.state == ServerState::Following {
+                    match self.leader {
+                        Some(l) => {
+                            let quiet = ctx.local_now_us() - self.heard_leader_us;
+                            ctx.note_with(|| {
+                                format!(
+                                    "heard nothing from leader n{l} for {} ms; presumes it gone",
+                                    ms(quiet.max(0) as Micros)
+                                )
+                            });
+                        }
+                        None => ctx.note("knows no leader; looks for one"),
+                    }
+                    self.look_for_leader(ctx);
+                }
+            }
+            Timer::Establish => {
+                if self.state == ServerState::Leading && !self.established {
+                    ctx.note("no quorum promised it a new epoch in time; looks again");
+                    self.look_for_leader(ctx);
+                }
+            }
+            Timer::Heartbeat => {
+                if self.state == ServerState::Leading && self.established {
+                    self.tick(ctx);
+                }
+            }
+            Timer::Write => {
+                if self.state == ServerState::Leading && self.established {
+                    self.write(ctx);
+                }
+            }
+        }
+    }
+
+    fn inspect(&self) -> Vec<(&'static str, String)> {
+        let opt = |v: Option<NodeId>| v.map_or("none".to_string(), |l| format!("n{l}"));
+        let votes = |m: &BTreeMap<NodeId, Ballot>| {
+            if m.is_empty() {
+                return "none".to_string();
+            }
+            m.iter()
+                .map(|(from, b)| {
+                    format!("n{from}: {} round {} {}", b.vote, b.round, b.state.name())
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let learners = if self.learners.is_empty() {
+            "none".to_string()
+        } else {
+            self.learners
+                .iter()
+                .map(|(id, l)| {
+                    format!(
+                        "n{id}: accepted {}, acked {}, fresh {}, heard at {} ms",
+                        l.accepted_epoch,
+                        l.acked,
+                        l.fresh,
+                        ms(l.heard_us.max(0) as Micros)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        vec![
+            ("state", self.state.name().to_string()),
+            ("accepted epoch", self.stored.accepted_epoch.to_string()),
+            ("current epoch", self.stored.current_epoch.to_string()),
+            ("last zxid", zxid_text(self.stored.last_zxid)),
+            ("round", self.round.to_string()),
+            ("proposal", self.proposal.to_string()),
+            ("votes this round", votes(&self.recv)),
+            ("out-of-election answers", votes(&self.out_of_election)),
+            ("resend wait", format!("{} ms", ms(self.notify_wait_us))),
+            ("finalizing", self.finalizing.to_string()),
+            (
+                "decided",
+                self.decided.map_or("none".to_string(), |b| {
+                    format!("{} in round {}", b.vote, b.round)
+                }),
+            ),
+            ("leader", opt(self.leader)),
+            (
+                "proposed epoch",
+                self.proposed_epoch
+                    .map_or("none".to_string(), |e| e.to_string()),
+            ),
+            ("established", self.established.to_string()),
+            ("followers", learners),
+            ("synced", self.synced.to_string()),
+            ("transactions this epoch", self.txns.to_string()),
+            (
+                "next write at",
+                format!("{} ms", ms(self.next_write_us.max(0) as Micros)),
+            ),
+            (
+                "leader last heard at",
+                format!("{} ms", ms(self.heard_leader_us.max(0) as Micros)),
+            ),
+            ("elections started", self.elections_started.to_string()),
+            ("quorum", self.quorum().to_string()),
+        ]
+    }
+}
+
+impl Protocol for Zab {
+    type Msg = Msg;
+    type Timer = Timer;
+    type Persistent = Stored;
+    const KINDS: &'static [&'static str] = KINDS;
+    const SAFETY: Safety = Safety::Consensus;
+
+    fn new(id: NodeId, config: &Config, stored: &Stored) -> Self {
+        if config.resource == Some(id) {
+            Zab::Resource(Resource::new(config))
+        } else {
+            Zab::Server(Box::new(Server::new(id, config, *stored)))
+        }
+    }
+
+    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
+        match self {
+            Zab::Server(s) => s.on_start(ctx, boot),
+            Zab::Resource(r) => r.on_start(ctx),
+        }
+    }
+
+    fn on_message(&mut self, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
+        match self {
+            Zab::Server(s) => s.on_message(ctx, from, msg),
+            Zab::Resource(r) => {
+                if let Msg::Write { token } = msg {
+                    r.on_write(ctx, from, token);
+                }
+            }
+        }
+    }
+
+    fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
+        if let Zab::Server(s) = self {
+            s.on_timer(ctx, timer);
+        }
+    }
+
+    fn persistent(&self) -> Stored {
+        match self {
+            Zab::Server(s) => s.stored,
+            Zab::Resource(_) => Stored::default(),
+        }
+    }
+
+    fn inspect(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Zab::Server(s) => s.inspect(),
+            Zab::Resource(r) => r.inspect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! One event in, the exact commands out (rules of `FastLeaderElection`
+    //! `lookForLeader` and Zab phase 1, Junqueira et al. 2011).
+    use super::*;
+    use crate::protocol::Command;
+    use crate::protocol::testing::{config, ctx_commands, sends};
+
+    /// Runs `f` on `s` with a fresh context and returns the commands.
+    fn cmds(
+        s: &mut Server,
+        c: &Config,
+        f: impl FnOnce(&mut Server, &mut C<'_>),
+    ) -> Vec<Command<Msg, Timer>> {
+        let id = s.id;
+        ctx_commands(id, c, |ctx| f(s, ctx))
+    }
+
+    fn server(id: NodeId, n: u32) -> (Server, Config) {
+        let c = config(n, "ascending");
+        (Server::new(id, &c, Stored::default()), c)
+    }
+
+    fn vote(leader: NodeId, epoch: u64, counter: u64) -> Vote {
+        Vote {
+            leader,
+            zxid: zxid(epoch, counter),
+            epoch,
+        }
+    }
+
+    fn looking(v: Vote, round: u64) -> Msg {
+        Msg::Notification {
+            vote: v,
+            round,
+            state: ServerState::Looking,
+        }
+    }
+
+    fn roles(out: &[Command<Msg, Timer>]) -> Vec<(Role, Option<u64>)> {
+        out.iter()
+            .filter_map(|c| match c {
+                Command::Role { role, term } => Some((*role, *term)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn votes(out: &[Command<Msg, Timer>]) -> Vec<(u64, NodeId)> {
+        out.iter()
+            .filter_map(|c| match c {
+                Command::Vote { term, candidate } => Some((*term, *candidate)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn sets(out: &[Command<Msg, Timer>], timer: Timer) -> bool {
+        out.iter()
+            .any(|c| matches!(c, Command::SetTimer { timer: t, .. } if *t == timer))
+    }
+
+    /// A server of an n-node cluster, LOOKING in round 1.
+    fn started(id: NodeId, n: u32) -> (Server, Config) {
+        let (mut s, c) = server(id, n);
+        cmds(&mut s, &c, |s, ctx| s.look_for_leader(ctx));
+        (s, c)
+    }
+
+    #[test]
+    fn votes_are_ordered_by_epoch_then_zxid_then_id() {
+        assert!(vote(0, 2, 0).beats(&vote(9, 1, 50)), "newer epoch first");
+        assert!(vote(0, 1, 6).beats(&vote(9, 1, 5)), "then the higher zxid");
+        assert!(vote(9, 1, 5).beats(&vote(8, 1, 5)), "then the higher id");
+        assert!(
+            !vote(4, 1, 5).beats(&vote(4, 1, 5)),
+            "a vote does not beat itself"
+        );
+    }
+
+    #[test]
+    fn looking_increments_the_round_and_sends_its_own_vote_to_everyone() {
+        let (mut s, c) = server(1, 4);
+        s.stored = Stored {
+            accepted_epoch: 3,
+            current_epoch: 2,
+            last_zxid: zxid(2, 7),
+        };
+        let out = cmds(&mut s, &c, |s, ctx| s.look_for_leader(ctx));
+        let own = looking(vote(1, 2, 7), 1);
+        assert_eq!(sends(&out), vec![(0, own), (2, own), (3, own)]);
+        assert_eq!(roles(&out), vec![(Role::Candidate, Some(3))]);
+        assert!(out.iter().any(|c| matches!(c, Command::ElectionStarted)));
+        assert!(sets(&out, Timer::NotifyTimeout));
+        assert_eq!(s.round, 1);
+    }
+
+    #[test]
+    fn a_better_vote_of_the_same_round_is_adopted_and_sent_to_everyone() {
+        let (mut s, c) = started(0, 5);
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 3, looking(vote(3, 0, 0), 1))
+        });
+        let adopted = looking(vote(3, 0, 0), 1);
+        assert_eq!(
+            sends(&out),
+            vec![(1, adopted), (2, adopted), (3, adopted), (4, adopted)]
+        );
+        assert_eq!(s.proposal, vote(3, 0, 0));
+    }
+
+    #[test]
+    fn a_worse_vote_is_recorded_and_answered_only_when_it_comes_again() {
+        let (mut s, c) = started(3, 5);
+        let worse = looking(vote(1, 0, 0), 1);
+        let out = cmds(&mut s, &c, |s, ctx| s.on_message(ctx, 1, worse));
+        assert!(sends(&out).is_empty(), "FLE stays silent: {out:?}");
+        let out = cmds(&mut s, &c, |s, ctx| s.on_message(ctx, 1, worse));
+        assert_eq!(sends(&out), vec![(1, looking(vote(3, 0, 0), 1))]);
+    }
+
+    #[test]
+    fn a_later_round_is_joined_with_the_better_of_the_own_and_the_peer_vote() {
+        let (mut s, c) = started(2, 3);
+        // n2 adopted nothing yet; the peer is in round 4 with a worse vote.
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 0, looking(vote(0, 0, 0), 4))
+        });
+        assert_eq!(s.round, 4);
+        let own = looking(vote(2, 0, 0), 4);
+        assert_eq!(sends(&out), vec![(0, own), (1, own)]);
+    }
+
+    #[test]
+    fn an_earlier_round_gets_only_an_answer_with_the_own_vote() {
+        let (mut s, c) = started(1, 3);
+        s.round = 3;
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, looking(vote(2, 0, 0), 1))
+        });
+        assert_eq!(sends(&out), vec![(2, looking(vote(1, 0, 0), 3))]);
+        assert_eq!(s.proposal, vote(1, 0, 0), "the old round's vote is ignored");
+    }
+
+    #[test]
+    fn a_quorum_starts_the_finalize_wait_and_its_end_decides() {
+        let (mut s, c) = started(0, 3);
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, looking(vote(2, 0, 0), 1))
+        });
+        assert!(sets(&out, Timer::FinalizeWait), "n0 and n2 vote n2: 2 of 3");
+        assert!(s.finalizing);
+        let out = cmds(&mut s, &c, |s, ctx| s.on_timer(ctx, Timer::FinalizeWait));
+        assert_eq!(
+            sends(&out),
+            vec![(2, Msg::FollowerInfo { accepted_epoch: 0 })]
+        );
+        assert_eq!(roles(&out), vec![(Role::Follower, Some(0))]);
+        assert_eq!(s.state, ServerState::Following);
+        assert!(sets(&out, Timer::LeaderTimeout));
+    }
+
+    #[test]
+    fn a_following_server_answers_a_looking_one_with_its_decided_vote() {
+        let (mut s, c) = started(0, 3);
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, looking(vote(2, 0, 0), 1));
+            s.on_timer(ctx, Timer::FinalizeWait);
+        });
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 1, looking(vote(1, 0, 0), 7))
+        });
+        assert_eq!(
+            sends(&out),
+            vec![(
+                1,
+                Msg::Notification {
+                    vote: vote(2, 0, 0),
+                    round: 1,
+                    state: ServerState::Following,
+                }
+            )]
+        );
+    }
+
+    #[test]
+    fn a_joiner_follows_once_a_quorum_answers_and_the_leader_itself_says_leading() {
+        let (mut s, c) = started(0, 5);
+        let answer = |state| Msg::Notification {
+            vote: vote(4, 0, 0),
+            round: 1,
+            state,
+        };
+        s.round = 1;
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 1, answer(ServerState::Following));
+            s.on_message(ctx, 2, answer(ServerState::Following));
+            s.on_message(ctx, 3, answer(ServerState::Following));
+        });
+        assert!(
+            sends(&out).is_empty(),
+            "three agree, but n4 never said LEADING"
+        );
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 4, answer(ServerState::Leading))
+        });
+        assert_eq!(
+            sends(&out),
+            vec![(4, Msg::FollowerInfo { accepted_epoch: 0 })]
+        );
+        assert_eq!(s.leader, Some(4));
+    }
+
+    /// n2 of 3 has decided it leads.
+    fn prospective_leader() -> (Server, Config) {
+        let (mut s, c) = started(2, 3);
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 1, looking(vote(2, 0, 0), 1));
+            s.on_timer(ctx, Timer::FinalizeWait);
+        });
+        assert_eq!(s.state, ServerState::Leading);
+        (s, c)
+    }
+
+    #[test]
+    fn a_quorum_of_followerinfo_gets_newepoch_one_above_the_highest_accepted() {
+        let (mut s, c) = prospective_leader();
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 0, Msg::FollowerInfo { accepted_epoch: 4 })
+        });
+        let proposal = Msg::NewEpoch { epoch: 5, zxid: 0 };
+        assert_eq!(sends(&out), vec![(0, proposal)]);
+        assert_eq!(votes(&out), vec![(5, 2)], "the leader votes for itself");
+        assert_eq!(roles(&out), vec![(Role::Candidate, Some(5))]);
+        // A latecomer gets the same epoch.
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 1, Msg::FollowerInfo { accepted_epoch: 0 })
+        });
+        assert_eq!(sends(&out), vec![(1, proposal)]);
+    }
+
+    #[test]
+    fn a_quorum_of_fresh_ackepoch_establishes_the_leader_in_the_new_epoch() {
+        let (mut s, c) = prospective_leader();
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 0, Msg::FollowerInfo { accepted_epoch: 0 })
+        });
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(
+                ctx,
+                0,
+                Msg::AckEpoch {
+                    epoch: 1,
+                    fresh: false,
+                },
+            )
+        });
+        assert!(roles(&out).is_empty(), "an old promise does not count");
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(
+                ctx,
+                0,
+                Msg::AckEpoch {
+                    epoch: 1,
+                    fresh: true,
+                },
+            )
+        });
+        assert_eq!(roles(&out), vec![(Role::Leader, Some(1))]);
+        assert!(sets(&out, Timer::Heartbeat));
+        assert_eq!(s.stored.current_epoch, 1);
+    }
+
+    /// n0 of 3 follows n2 and waits for its NEWEPOCH.
+    fn follower_of_2(accepted_epoch: u64) -> (Server, Config) {
+        let (mut s, c) = started(0, 3);
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, looking(vote(2, 0, 0), 1));
+            s.on_timer(ctx, Timer::FinalizeWait);
+        });
+        s.stored.accepted_epoch = accepted_epoch;
+        (s, c)
+    }
+
+    #[test]
+    fn a_follower_promises_a_newer_epoch_once_and_votes() {
+        let (mut s, c) = follower_of_2(3);
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(
+                ctx,
+                2,
+                Msg::NewEpoch {
+                    epoch: 4,
+                    zxid: zxid(3, 9),
+                },
+            )
+        });
+        assert_eq!(
+            sends(&out),
+            vec![(
+                2,
+                Msg::AckEpoch {
+                    epoch: 4,
+                    fresh: true
+                }
+            )]
+        );
+        assert_eq!(votes(&out), vec![(4, 2)]);
+        assert_eq!(roles(&out), vec![(Role::Follower, Some(4))]);
+        assert_eq!(
+            s.stored,
+            Stored {
+                accepted_epoch: 4,
+                current_epoch: 4,
+                last_zxid: zxid(3, 9),
+            }
+        );
+    }
+
+    #[test]
+    fn an_epoch_already_promised_is_acknowledged_without_a_new_vote() {
+        let (mut s, c) = follower_of_2(4);
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, Msg::NewEpoch { epoch: 4, zxid: 0 })
+        });
+        assert_eq!(
+            sends(&out),
+            vec![(
+                2,
+                Msg::AckEpoch {
+                    epoch: 4,
+                    fresh: false
+                }
+            )]
+        );
+        assert!(votes(&out).is_empty());
+    }
+
+    #[test]
+    fn an_older_epoch_than_promised_sends_the_follower_looking_again() {
+        let (mut s, c) = follower_of_2(6);
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, Msg::NewEpoch { epoch: 5, zxid: 0 })
+        });
+        assert_eq!(s.state, ServerState::Looking);
+        assert_eq!(s.round, 2);
+        assert_eq!(sends(&out).len(), 2, "a new round's notifications");
+        assert!(votes(&out).is_empty());
+    }
+
+    #[test]
+    fn a_leader_that_hears_no_quorum_within_the_sync_limit_steps_down() {
+        let (mut s, c) = prospective_leader();
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 0, Msg::FollowerInfo { accepted_epoch: 0 });
+            s.on_message(
+                ctx,
+                0,
+                Msg::AckEpoch {
+                    epoch: 1,
+                    fresh: true,
+                },
+            );
+        });
+        assert!(s.established);
+        // Follower n0 was last heard at local time 0; the tick comes later.
+        let limit = c.election_timeout_us.0 as i64;
+        s.learners.get_mut(&0).unwrap().heard_us = -limit - 1;
+        let out = cmds(&mut s, &c, |s, ctx| s.on_timer(ctx, Timer::Heartbeat));
+        assert_eq!(s.state, ServerState::Looking);
+        assert_eq!(roles(&out), vec![(Role::Candidate, Some(1))]);
+        // Heard within the limit: pings instead.
+        let (mut s, c) = prospective_leader();
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 0, Msg::FollowerInfo { accepted_epoch: 0 });
+            s.on_message(
+                ctx,
+                0,
+                Msg::AckEpoch {
+                    epoch: 1,
+                    fresh: true,
+                },
+            );
+        });
+        let out = cmds(&mut s, &c, |s, ctx| s.on_timer(ctx, Timer::Heartbeat));
+        assert_eq!(sends(&out), vec![(0, Msg::Ping { zxid: 0 })]);
+    }
+
+    #[test]
+    fn a_follower_takes_the_zxid_of_its_leaders_ping_and_answers() {
+        let (mut s, c) = follower_of_2(0);
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, Msg::NewEpoch { epoch: 1, zxid: 0 })
+        });
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, Msg::Ping { zxid: zxid(1, 3) })
+        });
+        assert_eq!(sends(&out), vec![(2, Msg::PingReply)]);
+        assert_eq!(s.stored.last_zxid, zxid(1, 3));
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 1, Msg::Ping { zxid: zxid(9, 9) })
+        });
+        assert!(sends(&out).is_empty(), "only its own leader's pings count");
+    }
+}
