@@ -58,6 +58,10 @@
 //! n-1 `CONFLICT`). A crashed holder is replaced after one lease duration
 //! of the candidates' clocks plus up to two jittered retry periods.
 //!
+//! client-go refuses configurations unless lease > renew deadline >
+//! 1.2 retry; the scenario does not check this, so a student can watch
+//! what a bad setting breaks.
+//!
 //! Safety: one leader per term, decided by compare-and-swap. Known
 //! failures: a follower whose clock runs fast, or a holder that pauses
 //! longer than the lease, gives two nodes that believe they hold it
@@ -466,6 +470,8 @@ impl Elector {
         let ms = |us: u64| format!("{} ms", us as f64 / 1000.0);
         vec![
             ("kind", "candidate".to_string()),
+            ("service", format!("n{}", self.service)),
+            ("resource", format!("n{}", self.resource)),
             ("role", format!("{:?}", self.role).to_lowercase()),
             (
                 "leading (believes it holds the lease)",
@@ -499,6 +505,7 @@ impl Elector {
             ("lease duration", ms(self.lease_us)),
             ("renew deadline", ms(self.renew_deadline_us)),
             ("retry period", ms(self.retry_us)),
+            ("write every", ms(self.write_us)),
             ("acquisitions", self.acquisitions.to_string()),
             ("renewals", self.renewals.to_string()),
             ("writes sent", self.writes_sent.to_string()),

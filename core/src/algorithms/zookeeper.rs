@@ -661,6 +661,8 @@ impl Client {
         let opt = |v: Option<u64>, f: &dyn Fn(u64) -> String| v.map_or("none".to_string(), f);
         vec![
             ("kind", "client".to_string()),
+            ("service", format!("n{}", self.service)),
+            ("resource", format!("n{}", self.resource)),
             ("phase", format!("{:?}", self.phase)),
             ("watch", format!("{:?}", self.watch).to_lowercase()),
             ("session", opt(self.session, &|s| s.to_string())),
@@ -680,6 +682,14 @@ impl Client {
                     }),
             ),
             ("ping every", format!("{} ms", self.ping_us as f64 / 1000.0)),
+            (
+                "request retry after",
+                format!("{} ms", self.reply_timeout_us as f64 / 1000.0),
+            ),
+            (
+                "write every",
+                format!("{} ms", self.write_us as f64 / 1000.0),
+            ),
             (
                 "silent ping periods",
                 format!(
