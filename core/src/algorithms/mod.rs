@@ -7,11 +7,14 @@ pub mod chang_roberts;
 mod detector;
 pub mod hirschberg_sinclair;
 pub mod invitation;
+pub mod lease;
 pub mod lelann;
 pub mod next_in_line;
 pub mod raft;
 pub mod resource;
+pub mod service;
 pub mod zab;
+pub mod zookeeper;
 
 use crate::engine::Engine;
 use crate::protocol::Extra;
@@ -120,6 +123,22 @@ pub const ALL: &[AlgorithmInfo] = &[
         kinds: zab::KINDS,
         extras: &[Extra::Resource],
     },
+    AlgorithmInfo {
+        id: "zookeeper",
+        name: "ZooKeeper recipe",
+        summary: "ZooKeeper leader election recipe (Apache ZooKeeper recipes; Hunt et al., USENIX ATC 2010): ephemeral sequential znodes on a coordination service, the lowest leads, each client watches its predecessor (or everyone the leader: the herd effect); sessions expire, sequence numbers fence",
+        layout: Layout::Cluster,
+        kinds: zookeeper::KINDS,
+        extras: &[Extra::Service, Extra::Resource],
+    },
+    AlgorithmInfo {
+        id: "lease",
+        name: "Kubernetes Lease",
+        summary: "Kubernetes client-go leaderelection: candidates take a Lease object by compare-and-swap on its version when it looks expired by their own clock; the holder renews every retry period and gives up after the renew deadline; leaseTransitions fences",
+        layout: Layout::Cluster,
+        kinds: lease::KINDS,
+        extras: &[Extra::Service, Extra::Resource],
+    },
 ];
 
 /// Every algorithm id.
@@ -159,6 +178,8 @@ pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
         )),
         "raft" => Box::new(Engine::<raft::Raft>::new(scenario, record)),
         "zab" => Box::new(Engine::<zab::Zab>::new(scenario, record)),
+        "zookeeper" => Box::new(Engine::<zookeeper::ZooKeeper>::new(scenario, record)),
+        "lease" => Box::new(Engine::<lease::Lease>::new(scenario, record)),
         other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
