@@ -520,6 +520,8 @@ pub struct Persistent {
     pub term: u64,
     /// The service's replicated data.
     pub store: Store,
+    /// On the resource node: the highest token it applied (durable).
+    pub resource_highest: Option<u64>,
 }
 
 /// One node of the Lease algorithm: a candidate, the service or the
@@ -568,7 +570,7 @@ impl Protocol for Lease {
         if Some(id) == config.service {
             Lease::Service(Service::new(config, &persistent.store))
         } else if Some(id) == config.resource {
-            Lease::Resource(Resource::new(config))
+            Lease::Resource(Resource::restore(config, persistent.resource_highest))
         } else {
             Lease::Elector(Elector::new(id, config, persistent.term))
         }
@@ -613,12 +615,17 @@ impl Protocol for Lease {
             Lease::Elector(e) => Persistent {
                 term: e.term,
                 store: Store::default(),
+                resource_highest: None,
             },
             Lease::Service(s) => Persistent {
                 term: 0,
                 store: s.store().clone(),
+                resource_highest: None,
             },
-            Lease::Resource(_) => Persistent::default(),
+            Lease::Resource(r) => Persistent {
+                resource_highest: r.highest(),
+                ..Persistent::default()
+            },
         }
     }
 

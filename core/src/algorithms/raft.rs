@@ -289,6 +289,8 @@ pub struct Persistent {
     pub voted_for: Option<NodeId>,
     /// Its log: the term of each entry, index 1 first.
     pub log: Vec<u64>,
+    /// On the resource node: the highest token it applied (durable).
+    pub resource_highest: Option<u64>,
 }
 
 /// Where a server is in the protocol.
@@ -1003,6 +1005,7 @@ impl Server {
             term: self.term,
             voted_for: self.voted_for,
             log: self.log.clone(),
+            resource_highest: None,
         }
     }
 
@@ -1065,7 +1068,7 @@ impl Protocol for Raft {
 
     fn new(id: NodeId, config: &Config, persistent: &Persistent) -> Self {
         if config.resource == Some(id) {
-            Raft::Storage(Resource::new(config))
+            Raft::Storage(Resource::restore(config, persistent.resource_highest))
         } else {
             Raft::Server(Box::new(Server::new(id, config, persistent)))
         }
@@ -1097,7 +1100,10 @@ impl Protocol for Raft {
     fn persistent(&self) -> Persistent {
         match self {
             Raft::Server(s) => s.persistent(),
-            Raft::Storage(_) => Persistent::default(),
+            Raft::Storage(r) => Persistent {
+                resource_highest: r.highest(),
+                ..Persistent::default()
+            },
         }
     }
 
@@ -1224,6 +1230,7 @@ mod tests {
             term: 2,
             voted_for: None,
             log: vec![1, 1, 2],
+            resource_highest: None,
         };
         let mut node = Raft::new(0, &c, &p);
         for (index, log_term, granted) in [
@@ -1266,7 +1273,8 @@ mod tests {
             Persistent {
                 term: 4,
                 voted_for: Some(1),
-                log: vec![]
+                log: vec![],
+                resource_highest: None,
             }
         );
         let mut back = Raft::new(0, &c, &saved);
@@ -1363,6 +1371,7 @@ mod tests {
             term: 2,
             voted_for: None,
             log: vec![1, 1],
+            resource_highest: None,
         };
         let mut node = Raft::new(1, &c, &p);
         let append = |prev: u64, prev_term: u64, entries: Vec<u64>| Msg::AppendEntries {

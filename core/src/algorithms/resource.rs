@@ -8,7 +8,9 @@
 //! token lower than the highest it has applied, so a leader that was paused
 //! or partitioned and still believes it leads cannot overwrite the work of
 //! its successor. With `fencing: false` the stale write is applied and the
-//! checker reports it as `stale_write_accepted`.
+//! checker reports it as `stale_write_accepted`. The highest token is
+//! durable: each algorithm keeps it in its persistent state, so a crash of
+//! the resource does not reopen the door to old tokens.
 
 use crate::protocol::{Config, Ctx, NodeId, Role};
 
@@ -32,6 +34,21 @@ impl Resource {
             rejected: 0,
             last_writer: None,
         }
+    }
+
+    /// A resource restarted after a crash: storage is durable, so it still
+    /// knows the highest token it applied (`highest` from
+    /// [`Resource::highest`], kept in the algorithm's persistent state).
+    pub fn restore(config: &Config, highest: Option<u64>) -> Self {
+        Self {
+            highest,
+            ..Self::new(config)
+        }
+    }
+
+    /// The highest token applied so far (what must survive a crash).
+    pub fn highest(&self) -> Option<u64> {
+        self.highest
     }
 
     /// Announces the resource's role; call from `on_start`.

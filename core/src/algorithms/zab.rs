@@ -340,6 +340,8 @@ pub struct Stored {
     pub current_epoch: u64,
     /// Latest transaction id.
     pub last_zxid: u64,
+    /// On the resource node: the highest token it applied (durable).
+    pub resource_highest: Option<u64>,
 }
 
 /// A recorded vote with its round and the sender's state.
@@ -1168,7 +1170,7 @@ impl Protocol for Zab {
 
     fn new(id: NodeId, config: &Config, stored: &Stored) -> Self {
         if config.resource == Some(id) {
-            Zab::Resource(Resource::new(config))
+            Zab::Resource(Resource::restore(config, stored.resource_highest))
         } else {
             Zab::Server(Box::new(Server::new(id, config, *stored)))
         }
@@ -1201,7 +1203,10 @@ impl Protocol for Zab {
     fn persistent(&self) -> Stored {
         match self {
             Zab::Server(s) => s.stored,
-            Zab::Resource(_) => Stored::default(),
+            Zab::Resource(r) => Stored {
+                resource_highest: r.highest(),
+                ..Stored::default()
+            },
         }
     }
 
@@ -1300,6 +1305,7 @@ mod tests {
             accepted_epoch: 3,
             current_epoch: 2,
             last_zxid: zxid(2, 7),
+            resource_highest: None,
         };
         let out = cmds(&mut s, &c, |s, ctx| s.look_for_leader(ctx));
         let own = looking(vote(1, 2, 7), 1);
@@ -1528,6 +1534,7 @@ mod tests {
                 accepted_epoch: 4,
                 current_epoch: 4,
                 last_zxid: zxid(3, 9),
+                resource_highest: None,
             }
         );
     }

@@ -711,6 +711,8 @@ pub struct Persistent {
     pub term: u64,
     /// The service's replicated data.
     pub store: Store,
+    /// On the resource node: the highest token it applied (durable).
+    pub resource_highest: Option<u64>,
 }
 
 /// One node of the ZooKeeper recipe: a client, the service or the resource.
@@ -781,7 +783,7 @@ impl Protocol for ZooKeeper {
         if Some(id) == config.service {
             ZooKeeper::Service(Service::new(config, &persistent.store))
         } else if Some(id) == config.resource {
-            ZooKeeper::Resource(Resource::new(config))
+            ZooKeeper::Resource(Resource::restore(config, persistent.resource_highest))
         } else {
             ZooKeeper::Client(Client::new(id, config, persistent.term))
         }
@@ -824,12 +826,17 @@ impl Protocol for ZooKeeper {
             ZooKeeper::Client(c) => Persistent {
                 term: c.term,
                 store: Store::default(),
+                resource_highest: None,
             },
             ZooKeeper::Service(s) => Persistent {
                 term: 0,
                 store: s.store().clone(),
+                resource_highest: None,
             },
-            ZooKeeper::Resource(_) => Persistent::default(),
+            ZooKeeper::Resource(r) => Persistent {
+                resource_highest: r.highest(),
+                ..Persistent::default()
+            },
         }
     }
 
