@@ -387,9 +387,15 @@ impl<P: Protocol> Engine<P> {
         } else {
             loop {
                 if self.now > 0 && self.settled() {
+                    // Finish the instant: the page's `at=end` runs every
+                    // event at the end time too. If the rest of the instant
+                    // unsettles the cluster (a node resuming from a pause),
+                    // it was not the end after all.
                     let t = self.now;
                     self.run_until(t);
-                    break t;
+                    if self.settled() {
+                        break t;
+                    }
                 }
                 match self.queue.peek_time() {
                     Some(next) if next <= DEFAULT_RUN_LIMIT_US => {}
