@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The node inspector: every field of the node under the pointer or the
- * keyboard focus, as the core reports it (`Playground.inspect`).
+ * The node inspector: every field of the node last pointed at, focused,
+ * or chosen in the Faults panel (it stays on that node until another is
+ * picked), as the core reports it (`Playground.inspect`).
  * @module inspector
  */
 
@@ -32,14 +33,14 @@ export class Inspector {
   /** @param {import('./model.js').Model} model */
   render(model) {
     const id = this.node;
-    if (id === null || id >= model.playground.node_count()) {
+    if (id === null || id >= model.nodeTotal()) {
       if (this.shown === 'none') return;
       this.shown = 'none';
       this.title.textContent = 'Node';
       this.list.replaceChildren();
       const hint = document.createElement('dd');
       hint.className = 'note';
-      hint.textContent = 'Point at a node (or tab to it) to see its state.';
+      hint.textContent = 'Point at a node (or tab to it, or choose it under Faults) to see its state.';
       this.list.append(hint);
       return;
     }

@@ -8,6 +8,7 @@
 
 import init, * as wasm from './pkg/election_web.js';
 import { Controls } from './controls.js';
+import { FaultsPanel } from './faults.js';
 import { Inspector } from './inspector.js';
 import { EventLog } from './log.js';
 import { Model } from './model.js';
@@ -52,9 +53,15 @@ function el(id) {
   return found;
 }
 
-/** The role legend, from the same colours the canvas uses. */
+/**
+ * The role legend, from the same colours the canvas uses.
+ * @returns {(s: import('./model.js').Snapshot) => void} shows the
+ *   "service" entry only while a node of the run has that role
+ */
 function buildRoleLegend() {
   const list = el('roles');
+  /** @type {HTMLLIElement | null} */
+  let service = null;
   for (const [role, colour] of Object.entries(ROLE_COLOURS)) {
     const li = document.createElement('li');
     const swatch = document.createElement('span');
@@ -64,7 +71,15 @@ function buildRoleLegend() {
     name.textContent = role === 'leader' ? 'leader (crown, L)' : role;
     li.append(swatch, name);
     list.append(li);
+    if (role === 'service') {
+      li.hidden = true;
+      service = li;
+    }
   }
+  return (s) => {
+    const shown = s.nodes.some((n) => n.role === 'service');
+    if (service && service.hidden === shown) service.hidden = !shown;
+  };
 }
 
 /**
@@ -102,7 +117,7 @@ function position(model, request, troubled) {
 
 async function main() {
   await init();
-  buildRoleLegend();
+  const roleLegend = buildRoleLegend();
 
   const request = readAddress(wasm.scenario_params());
   const problems = [...request.problems];
@@ -122,8 +137,35 @@ async function main() {
         showProblems([messageOf(e)]);
       }
     },
-    (id) => inspector.select(id, model),
+    (id, deliberate) => {
+      inspector.select(id, model);
+      // Not when the page scrolls a node under a resting pointer: the
+      // panel's node must not change behind the user's back.
+      if (id !== null && deliberate) faults.choose(id);
+    },
+    (id) => faults.toggleSide(id),
   );
+  const faults = new FaultsPanel({
+    inject(fault) {
+      try {
+        model.inject(fault);
+        showProblems([]);
+        return true;
+      } catch (e) {
+        showProblems([messageOf(e)]);
+        return false;
+      }
+    },
+    report(message) {
+      showProblems([message]);
+    },
+    choose(id) {
+      inspector.select(id, model);
+    },
+    picked(side) {
+      view.setPicked(side);
+    },
+  });
   const status = new StatusView(el('kinds'));
   const log = new EventLog(
     /** @type {HTMLOListElement} */ (el('log')),
@@ -135,6 +177,7 @@ async function main() {
         const next = model.playground.with_settings(query);
         model.replace(next);
         controls.fill(next);
+        faults.fill(next);
         writeSettingsAddress(next.query_string());
         showProblems([]);
       } catch (e) {
@@ -153,17 +196,21 @@ async function main() {
     model.replace(playgroundFor(again, found));
     controls.fill(model.playground);
     position(model, again, found.length > 0);
+    faults.fill(model.playground);
     showProblems(found);
   });
 
   controls.fill(model.playground);
   position(model, request, problems.length > 0);
+  faults.fill(model.playground);
   showProblems(problems);
 
   const render = () => {
     const snapshot = model.snapshot();
+    faults.render(snapshot);
     view.render(snapshot);
-    status.render(snapshot);
+    status.render(snapshot, model);
+    roleLegend(snapshot);
     log.sync(model);
     controls.render();
     inspector.render(model);

@@ -22,7 +22,8 @@
  * @property {import('./palette.js').RoleName} role
  * @property {number | null} term
  * @property {number | null} leader whom it believes leads
- * @property {number} group partition group
+ * @property {number} group partition group (all equal when the network is whole)
+ * @property {number} slowMs extra processing delay per handled event (0: normal)
  */
 
 /**
@@ -48,11 +49,39 @@
  * @property {number} messagesSent
  * @property {string} traceHash stable hash of the trace so far (as the CLI prints it)
  * @property {number | undefined} leader the one live leader, if exactly one
+ * @property {number[]} leaders every live leader (several during split brain)
+ * @property {[number, number][]} cuts one-way links cut right now, [from, to]
+ * @property {number} messagesDropped
+ * @property {number} violationCount failed property checks so far
+ * @property {number} participants nodes taking part in elections; ids from
+ *   here on are the algorithm's extra nodes (a coordination service or a
+ *   resource)
  * @property {number[]} ring ring order (position -> id)
  * @property {'ring' | 'cluster'} layout
  */
 
 import { ROLE_NAMES } from './palette.js';
+
+/**
+ * A failed property check, as the core reports it.
+ * @typedef {object} Violation
+ * @property {number} at_ms when it began
+ * @property {string} property e.g. `split_brain`
+ * @property {string} detail in words
+ * @property {number[]} nodes the nodes involved
+ */
+
+/**
+ * `[a, b, c, d]` as `[[a, b], [c, d]]`.
+ * @param {ArrayLike<number>} flat
+ * @returns {[number, number][]}
+ */
+function pairs(flat) {
+  /** @type {[number, number][]} */
+  const out = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i], flat[i + 1]]);
+  return out;
+}
 
 /**
  * Column index of each name in a list of column names.
@@ -200,6 +229,19 @@ export class Model {
   }
 
   /**
+   * Adds a fault (a scenario fault object without `at_ms`, such as
+   * `{pause: 3, for_ms: 500}`) at the current time. The core checks it and
+   * throws an `Error` naming the field when it is wrong; then nothing
+   * changes.
+   * @param {object} fault
+   */
+  inject(fault) {
+    this.playground.inject(JSON.stringify(fault));
+    this.revision += 1;
+    this.changed();
+  }
+
+  /**
    * Crashes node `id` now if it is up, recovers it if it is down. Recorded
    * in the scenario as a fault at the current time.
    * @param {number} id
@@ -207,10 +249,20 @@ export class Model {
   toggleNode(id) {
     const node = this.nodes().find((n) => n.id === id);
     if (!node) return;
-    const fault = node.alive ? { crash: id } : { recover: id };
-    this.playground.inject(JSON.stringify(fault));
-    this.revision += 1;
-    this.changed();
+    this.inject(node.alive ? { crash: id } : { recover: id });
+  }
+
+  /**
+   * The failed property checks so far, as the run summary lists them.
+   * @returns {Violation[]}
+   */
+  violations() {
+    return this.playground.violations();
+  }
+
+  /** @returns {number} every node, an algorithm's extra nodes included */
+  nodeTotal() {
+    return this.playground.nodes().length / Object.keys(this.nodeCol).length;
   }
 
   /** @returns {NodeState[]} */
@@ -231,6 +283,7 @@ export class Model {
         term: term < 0 ? null : term,
         leader: leader < 0 ? null : leader,
         group: rows[at + c.group],
+        slowMs: rows[at + c.slow_ms],
       });
     }
     return out;
@@ -270,6 +323,11 @@ export class Model {
       messagesSent: pg.messages_sent(),
       traceHash: pg.trace_hash(),
       leader: pg.leader(),
+      leaders: Array.from(pg.leaders()),
+      cuts: pairs(pg.cuts()),
+      messagesDropped: pg.messages_dropped(),
+      violationCount: pg.violation_count(),
+      participants: pg.node_count(),
       ring: Array.from(pg.ring()),
       layout: layout === 'ring' ? 'ring' : 'cluster',
     };

@@ -50,3 +50,26 @@ export function kindColour(index) {
 export const INK = '#1a1a1a';
 /** Faint ink for tracks and guides. */
 export const FAINT = '#b8b8b8';
+
+/** Cut links: vermillion, the palette's red. */
+export const CUT = '#D55E00';
+
+/**
+ * Partition group colours: a pale fill for the region and a stronger line
+ * for its outline and label, by group index (side A, B, ...).
+ */
+const GROUP_COLOURS = Object.freeze([
+  { fill: 'rgba(0, 114, 178, 0.10)', line: '#0072B2' }, // blue
+  { fill: 'rgba(230, 159, 0, 0.14)', line: '#A66F00' }, // orange, darkened for the outline
+  { fill: 'rgba(204, 121, 167, 0.14)', line: '#A8457E' }, // reddish purple
+  { fill: 'rgba(0, 158, 115, 0.12)', line: '#00795A' }, // bluish green
+]);
+
+/**
+ * The colours of partition group `index`.
+ * @param {number} index
+ * @returns {{fill: string, line: string}}
+ */
+export function groupColour(index) {
+  return GROUP_COLOURS[index % GROUP_COLOURS.length];
+}

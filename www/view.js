@@ -2,7 +2,8 @@
 /**
  * The cluster view: the canvas (drawn by draw.js) plus one real button
  * over each node, so a node can be crashed or recovered by mouse, touch or
- * keyboard, and screen readers can name it.
+ * keyboard, and screen readers can name it. Shift-click picks a node for
+ * one side of a partition instead (it does not crash it).
  * @module view
  */
 
@@ -13,14 +14,22 @@ export class ClusterView {
    * @param {HTMLCanvasElement} canvas
    * @param {HTMLElement} overlay element over the canvas holding the buttons
    * @param {(id: number) => void} onNode called when a node is activated
-   * @param {(id: number | null) => void} onPoint called when the pointer or
-   *   the focus moves onto a node (or off all of them, with null)
+   * @param {(id: number | null, deliberate: boolean) => void} onPoint called
+   *   when the pointer or the focus moves onto a node (or off all of them,
+   *   with null); `deliberate` when the focus or a moving pointer put it
+   *   there, not the page scrolling under a resting pointer
+   * @param {(id: number) => void} onPick called when a node is shift-clicked
    */
-  constructor(canvas, overlay, onNode, onPoint) {
+  constructor(canvas, overlay, onNode, onPoint, onPick) {
     this.canvas = canvas;
     this.overlay = overlay;
     this.onNode = onNode;
     this.onPoint = onPoint;
+    this.onPick = onPick;
+    /** Nodes picked for one side of a partition not made yet. @type {ReadonlySet<number>} */
+    this.picked = new Set();
+    /** The node a moving pointer is on. @private @type {number | null} */
+    this.aimed = null;
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('this browser cannot draw on a canvas');
     /** @private */
@@ -48,16 +57,26 @@ export class ClusterView {
     const width = this.canvas.clientWidth;
     const height = this.canvas.clientHeight;
     if (width === 0 || height === 0) return;
-    const key = `${width}x${height}:${s.layout}:${s.ring.join(',')}:${s.nodes.length}`;
+    const n = s.nodes.length;
+    const key = `${width}x${height}:${s.layout}:${s.ring.join(',')}:${n}:${s.participants}`;
     if (key !== this.layoutKey || !this.geometry) {
       this.layoutKey = key;
-      this.geometry = layoutNodes(width, height, s.nodes.length, s.layout, s.ring);
+      this.geometry = layoutNodes(width, height, n, s.layout, s.ring, s.participants);
       this.resizeBacking(width, height);
       this.placeButtons(this.geometry);
     }
     this.ctx.setTransform(window.devicePixelRatio || 1, 0, 0, window.devicePixelRatio || 1, 0, 0);
-    drawScene(this.ctx, this.geometry, s);
+    drawScene(this.ctx, this.geometry, s, { picked: this.picked });
     this.labelButtons(s);
+  }
+
+  /**
+   * Shows which nodes are picked for one side of a partition.
+   * @param {ReadonlySet<number>} picked
+   */
+  setPicked(picked) {
+    this.picked = picked;
+    if (this.last) this.render(this.last);
   }
 
   /**
@@ -85,9 +104,18 @@ export class ClusterView {
       b.type = 'button';
       b.className = 'node-button';
       b.dataset.testid = `node-${id}`;
-      b.addEventListener('click', () => this.onNode(id));
-      b.addEventListener('pointerenter', () => this.onPoint(id));
-      b.addEventListener('focus', () => this.onPoint(id));
+      b.addEventListener('click', (e) => (e.shiftKey ? this.onPick(id) : this.onNode(id)));
+      b.addEventListener('pointerenter', () => this.onPoint(id, false));
+      b.addEventListener('pointermove', (e) => {
+        if ((e.movementX !== 0 || e.movementY !== 0) && this.aimed !== id) {
+          this.aimed = id;
+          this.onPoint(id, true);
+        }
+      });
+      b.addEventListener('pointerleave', () => {
+        if (this.aimed === id) this.aimed = null;
+      });
+      b.addEventListener('focus', () => this.onPoint(id, true));
       this.overlay.append(b);
       this.buttons.push(b);
     }
@@ -102,7 +130,7 @@ export class ClusterView {
   }
 
   /**
-   * Accessible names: "n3, leader. Crash n3".
+   * Accessible names: "n3, leader, paused. Crash n3 now".
    * @private
    * @param {import('./model.js').Snapshot} s
    */
@@ -110,7 +138,13 @@ export class ClusterView {
     for (const node of s.nodes) {
       const b = this.buttons[node.id];
       if (!b) continue;
-      const state = node.alive ? node.role + (node.paused ? ', paused' : '') : 'crashed';
+      b.classList.toggle('service', node.role === 'service');
+      /** @type {string[]} */
+      const notes = [node.role];
+      if (node.paused) notes.push('paused');
+      if (node.slowMs > 0) notes.push(`slow +${node.slowMs} ms`);
+      if (this.picked.has(node.id)) notes.push('picked for side A');
+      const state = node.alive ? notes.join(', ') : 'crashed';
       const action = node.alive ? `Crash n${node.id} now` : `Recover n${node.id} now`;
       const label = `n${node.id}, ${state}. ${action}`;
       if (b.getAttribute('aria-label') !== label) {
