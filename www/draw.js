@@ -125,25 +125,29 @@ function drawGroups(ctx, g, nodes) {
     ctx.strokeStyle = colour.line;
     ctx.lineWidth = 2;
     ctx.setLineDash([6, 4]);
-    const middle = new Set(members.filter((id) => !g.order.includes(id)));
-    if (runs.length <= 1 && middle.size === 0) {
-      hullPath(ctx, members.map((id) => g.at[id]), g.radius + pad, g.radius >= 12 ? LABEL_ROOM : 0);
-      ctx.fill();
-      ctx.stroke();
+    const onCircle = new Set(g.order);
+    const middle = members.filter((id) => !onCircle.has(id));
+    // A hull over more than half the circle would take in the middle,
+    // where the extra nodes of every side sit.
+    const hull =
+      runs.length === 1 && (g.at.length === g.order.length || runs[0].length <= g.order.length / 2);
+    ctx.beginPath();
+    if (hull) {
+      hullPath(ctx, runs[0].map((id) => g.at[id]), g.radius + pad, g.radius >= 12 ? LABEL_ROOM : 0);
     } else {
       for (const run of runs) bandPath(ctx, g, run, g.radius + pad);
+    }
+    ctx.fill();
+    ctx.stroke();
+    for (const id of middle) {
+      ctx.beginPath();
+      ctx.arc(g.at[id].x, g.at[id].y, g.radius + pad, 0, 2 * Math.PI);
       ctx.fill();
       ctx.stroke();
-      for (const id of middle) {
-        ctx.beginPath();
-        ctx.arc(g.at[id].x, g.at[id].y, g.radius + pad, 0, 2 * Math.PI);
-        ctx.fill();
-        ctx.stroke();
-      }
     }
     ctx.setLineDash([]);
     const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), /** @type {number[]} */ ([]));
-    const anchor = groupLabelAt(g, longest, runs.length <= 1, members, pad);
+    const anchor = groupLabelAt(g, longest, hull, members, pad);
     if (anchor) {
       const text = `side ${String.fromCharCode(65 + (index % 26))}`;
       drawTag(ctx, anchor.x, anchor.y, text, colour.line);
@@ -202,7 +206,6 @@ function hullPath(ctx, points, r, below) {
     }
   }
   const hull = convexHull(around);
-  ctx.beginPath();
   hull.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.y) : ctx.lineTo(p.x, p.y)));
   ctx.closePath();
 }
@@ -276,8 +279,8 @@ function bandPath(ctx, g, run, r) {
  * Where a group's label goes. For a hull: on the straight edge that faces
  * the other side (the middle of the chord between its end nodes), clear
  * of the nodes and their labels, so the two sides' labels face each other
- * across the split. For bands: on the outer edge of the longest band.
- * Else above its first node.
+ * across the split. For bands: inside the circle, in from the middle of
+ * the longest band. Else above its first node.
  * @param {Geometry} g
  * @param {number[]} longest
  * @param {boolean} hull whether the group is drawn as a hull
@@ -291,9 +294,10 @@ function groupLabelAt(g, longest, hull, members, pad) {
     const step = (2 * Math.PI) / Math.max(n, 1);
     const mid = -Math.PI / 2 + step * (g.order.indexOf(longest[0]) + (longest.length - 1) / 2);
     const span = step * (longest.length - 1);
-    const from = hull
-      ? Math.min(g.circle * Math.cos(span / 2), g.circle - g.radius - pad - 40)
-      : g.circle + g.radius + pad;
+    // Far enough in to clear the labels under the nodes at the top and the
+    // crowns over the nodes at the bottom.
+    const clear = g.circle - g.radius - pad - 40;
+    const from = hull ? Math.min(g.circle * Math.cos(span / 2), clear) : clear;
     return { x: g.cx + from * Math.cos(mid), y: g.cy + from * Math.sin(mid) };
   }
   const first = members.length > 0 ? g.at[members[0]] : undefined;

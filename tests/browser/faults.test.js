@@ -318,7 +318,7 @@ test('at 360 px the Faults panel fits and works', async () => {
   await page.close();
 });
 
-test('drawing: service nodes are rounded squares, cut links are red, the service legend only shows when needed', async () => {
+test('drawing: partition sides are shaded, service nodes are rounded squares, cut links are red, the service legend only shows when needed', async () => {
   const { page, errors } = await openPlayground(browser, BULLY6);
   assert.equal(await page.isVisible('#roles li:has-text("service")'), false, 'no service node, no service entry');
   assert.equal(await page.isVisible('#roles li:has-text("follower")'), true);
@@ -372,12 +372,37 @@ test('drawing: service nodes are rounded squares, cut links are red, the service
       serviceCorner: at(service.x + corner[0], service.y + corner[1]),
       followerCorner: at(follower.x + corner[0], follower.y + corner[1]),
       cutHead: at(head.x, head.y),
+      // Beside n0, inside its side's shaded region.
+      sideA: at(follower.x - r * 1.25, follower.y),
     };
   });
   assert.ok(pixels.centreInMiddle, 'an extra node sits in the middle');
   assert.deepEqual(pixels.serviceCorner.slice(0, 3), [0xcc, 0x79, 0xa7], 'the service fills its corner (a square)');
   assert.notDeepEqual(pixels.followerCorner.slice(0, 3), [0x00, 0x9e, 0x73], 'a follower is round');
   assert.deepEqual(pixels.cutHead.slice(0, 3), [0xd5, 0x5e, 0x00], 'the cut arrow is red (vermillion)');
+  const [red, green, blue, alpha] = pixels.sideA;
+  assert.ok(alpha > 10 && alpha < 80 && blue > red && blue > green, `side A is shaded pale blue: ${pixels.sideA}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a coordination service is listed, drawn and can be broken like any node', async () => {
+  const { page, errors } = await openPlayground(browser, '/?algorithm=zookeeper&nodes=5&seed=3&at=end');
+  assert.equal(await page.isVisible('#roles li:has-text("service")'), true, 'the legend names the role');
+  assert.match((await page.getAttribute('[data-testid="node-5"]', 'aria-label')) ?? '', /^n5, service/);
+  // The service sits in the middle of the cluster, inside the circle of members.
+  const service = await page.locator('[data-testid="node-5"]').boundingBox();
+  const canvas = await page.locator('#cluster').boundingBox();
+  assert.ok(service && canvas);
+  const middle = { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 };
+  assert.ok(Math.abs(service.y + service.height / 2 - middle.y) < 2, 'on the middle line');
+  assert.ok(Math.abs(service.x + service.width / 2 - middle.x) < canvas.width / 4, 'near the middle');
+  // The panel lists it too, and a partition may cut it off from its clients.
+  assert.equal(await page.locator('#fault-node option').count(), 7);
+  await page.check('[data-testid="side-5"]');
+  await page.check('[data-testid="side-6"]');
+  await page.click('#fault-partition');
+  assert.ok(await logged(page, 'network splits into {n5, n6} | {n0, n1, n2, n3, n4}'));
   assert.deepEqual(errors, []);
   await page.close();
 });
