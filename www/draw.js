@@ -24,6 +24,7 @@ import { CUT, FAINT, INK, ROLE_COLOURS, groupColour, kindColour } from './palett
  * @property {number} radius node radius
  * @property {{x: number, y: number}[]} at node centres, by node id
  * @property {number[]} order ids on the circle, clockwise from the top
+ * @property {Map<number, number>} position place on the circle of each id in `order`
  * @property {'ring' | 'cluster'} layout
  */
 
@@ -81,7 +82,8 @@ export function layoutNodes(width, height, n, layout, ring, participants = n) {
   for (let k = 0; k < extras; k++) {
     at[onCircle + k] = { x: cx + (k - (extras - 1) / 2) * spacing, y: cy };
   }
-  return { width, height, cx, cy, circle, radius, at, order, layout };
+  const position = new Map(order.map((id, pos) => [id, pos]));
+  return { width, height, cx, cy, circle, radius, at, order, position, layout };
 }
 
 /**
@@ -125,8 +127,7 @@ function drawGroups(ctx, g, nodes) {
     ctx.strokeStyle = colour.line;
     ctx.lineWidth = 2;
     ctx.setLineDash([6, 4]);
-    const onCircle = new Set(g.order);
-    const middle = members.filter((id) => !onCircle.has(id));
+    const middle = members.filter((id) => !g.position.has(id));
     // A hull over more than half the circle would take in the middle,
     // where the extra nodes of every side sit.
     const hull =
@@ -147,7 +148,7 @@ function drawGroups(ctx, g, nodes) {
     }
     ctx.setLineDash([]);
     const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), /** @type {number[]} */ ([]));
-    const anchor = groupLabelAt(g, longest, hull, members, pad);
+    const anchor = groupLabelAt(g, longest, hull, members, pad + (hull ? 0 : index * 22));
     if (anchor) {
       const text = `side ${String.fromCharCode(65 + (index % 26))}`;
       drawTag(ctx, anchor.x, anchor.y, text, colour.line);
@@ -249,7 +250,7 @@ function convexHull(points) {
 function bandPath(ctx, g, run, r) {
   const n = g.order.length;
   const step = (2 * Math.PI) / Math.max(n, 1);
-  const first = g.order.indexOf(run[0]);
+  const first = g.position.get(run[0]) ?? 0;
   const a0 = -Math.PI / 2 + step * first;
   const a1 = a0 + step * (run.length - 1);
   const outer = g.circle + r;
@@ -280,7 +281,9 @@ function bandPath(ctx, g, run, r) {
  * the other side (the middle of the chord between its end nodes), clear
  * of the nodes and their labels, so the two sides' labels face each other
  * across the split. For bands: inside the circle, in from the middle of
- * the longest band. Else above its first node.
+ * the longest band (the caller steps `pad` up by group, so the labels of
+ * scattered sides that start together do not cover each other). Else
+ * above its first node.
  * @param {Geometry} g
  * @param {number[]} longest
  * @param {boolean} hull whether the group is drawn as a hull
@@ -292,7 +295,7 @@ function groupLabelAt(g, longest, hull, members, pad) {
   const n = g.order.length;
   if (longest.length > 0 && longest.length < n) {
     const step = (2 * Math.PI) / Math.max(n, 1);
-    const mid = -Math.PI / 2 + step * (g.order.indexOf(longest[0]) + (longest.length - 1) / 2);
+    const mid = -Math.PI / 2 + step * ((g.position.get(longest[0]) ?? 0) + (longest.length - 1) / 2);
     const span = step * (longest.length - 1);
     // Far enough in to clear the labels under the nodes at the top and the
     // crowns over the nodes at the bottom.
