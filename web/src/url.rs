@@ -5,7 +5,7 @@
 //! are the core's (`scenario::query`, `share`), so a link gets the same
 //! error messages as a scenario file.
 
-use election_core::scenario::query::{SCENARIO_PARAMS, from_query_pairs};
+use election_core::scenario::query::{apply_query_pairs, from_query_pairs};
 use election_core::share;
 use election_core::{Scenario, ScenarioError};
 
@@ -72,37 +72,9 @@ pub fn scenario_from_url(query: &str, fragment: &str) -> Result<Scenario, Scenar
 /// uses this, so a scenario loaded from a share link keeps its network
 /// when the user picks another algorithm.
 pub fn apply_settings(base: &Scenario, query: &str) -> Result<Scenario, ScenarioError> {
-    let pairs = parse_pairs(query);
-    let given = from_query_pairs(&pairs)?;
-    let has = |key: &str| pairs.iter().any(|(k, _)| k == key);
-    let mut s = base.clone();
-    s.faults.clear();
-    for &param in SCENARIO_PARAMS {
-        if !has(param) {
-            continue;
-        }
-        match param {
-            "algorithm" => s.algorithm = given.algorithm.clone(),
-            "nodes" => s.nodes = given.nodes,
-            "seed" => s.seed = given.seed,
-            "ring" => s.ring = given.ring,
-            "start" => s.start = given.start.clone(),
-            "until_ms" => s.until_us = given.until_us,
-            "latency_ms" => s.network.latency_us = given.network.latency_us,
-            "drop" => s.network.drop = given.network.drop,
-            "duplicate" => s.network.duplicate = given.network.duplicate,
-            "election_timeout_ms" => {
-                s.timing.election_timeout_us = given.timing.election_timeout_us;
-            }
-            "heartbeat_ms" => s.timing.heartbeat_us = given.timing.heartbeat_us,
-            "reply_timeout_ms" => s.timing.reply_timeout_us = given.timing.reply_timeout_us,
-            // A parameter added to the core's list but not here yet: the
-            // page still works, the setting is just not applied on top.
-            _ => {}
-        }
-    }
-    s.validate()?;
-    Ok(s)
+    let mut without_faults = base.clone();
+    without_faults.faults.clear();
+    apply_query_pairs(&without_faults, &parse_pairs(query))
 }
 
 #[cfg(test)]

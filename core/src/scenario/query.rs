@@ -71,9 +71,25 @@ fn range(key: &str, text: &str) -> Result<Value, ScenarioError> {
 /// Builds a scenario from `(key, value)` pairs (already percent-decoded),
 /// starting from the defaults. Unknown keys are ignored here.
 pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, ScenarioError> {
-    let mut root = Map::new();
-    let mut network = Map::new();
-    let mut timing = Map::new();
+    apply_query_pairs(&Scenario::default(), pairs)
+}
+
+/// `base` with the fields named by `(key, value)` pairs replaced, checked
+/// by the one scenario validator (the page's settings form uses this, so
+/// every parameter here works there without a list of its own).
+pub fn apply_query_pairs(
+    base: &Scenario,
+    pairs: &[(String, String)],
+) -> Result<Scenario, ScenarioError> {
+    let Value::Object(mut root) = base.to_json() else {
+        return Err(ScenarioError::new("", "the base scenario is not an object"));
+    };
+    let take = |root: &mut Map<String, Value>, key: &str| match root.remove(key) {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let mut network = take(&mut root, "network");
+    let mut timing = take(&mut root, "timing");
     for (key, value) in pairs {
         let k = key.as_str();
         match k {
@@ -128,12 +144,8 @@ pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, Scenario
             _ => {}
         }
     }
-    if !network.is_empty() {
-        root.insert("network".into(), Value::Object(network));
-    }
-    if !timing.is_empty() {
-        root.insert("timing".into(), Value::Object(timing));
-    }
+    root.insert("network".into(), Value::Object(network));
+    root.insert("timing".into(), Value::Object(timing));
     Scenario::from_value(&Value::Object(root)).map_err(|mut e| {
         // Name the URL parameter, not the nested scenario field.
         if let Some(rest) = e
@@ -190,6 +202,17 @@ mod tests {
             from_query_pairs(&pairs(&to_query(&s))).unwrap().start,
             s.start
         );
+    }
+
+    #[test]
+    fn applying_keeps_what_the_query_does_not_name() {
+        let mut base =
+            from_query_pairs(&pairs("algorithm=raft&nodes=5&drop=0.1&leader_lease=1")).unwrap();
+        base.seed = 9;
+        let s = apply_query_pairs(&base, &pairs("nodes=7&pre_vote=true")).unwrap();
+        assert_eq!((s.algorithm.as_str(), s.nodes, s.seed), ("raft", 7, 9));
+        assert!(s.options.pre_vote && s.options.leader_lease);
+        assert_eq!(s.network.drop, 0.1);
     }
 
     #[test]
