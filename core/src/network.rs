@@ -6,8 +6,7 @@ use crate::rng::SimRng;
 use crate::scenario::NetworkSpec;
 use crate::time::Micros;
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeSet;
 
 /// Why a message did not arrive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -32,31 +31,60 @@ pub struct Network {
     pub group: Vec<u32>,
     /// Cut one-way links `(from, to)`.
     pub cuts: BTreeSet<(NodeId, NodeId)>,
-    /// Latest arrival time scheduled on each link with a message still
-    /// possibly in flight, keyed `from * n + to`, for FIFO links. Only
-    /// looked up, never iterated, so its hasher cannot change a run.
-    last_arrival: HashMap<u64, Micros, BuildHasherDefault<LinkHasher>>,
-    /// Size at which `last_arrival` is next pruned of links whose last
-    /// message has already arrived.
-    prune_at: usize,
-    n: u64,
+    /// Latest arrival time scheduled on each link, per sender, for FIFO
+    /// links.
+    last_arrival: Vec<SenderLinks>,
 }
 
-/// A small multiplicative hasher for link keys (the Fx hash of rustc).
-#[derive(Default)]
-pub struct LinkHasher(u64);
+/// A sender's latest arrival time per receiver. Most senders talk to a few
+/// receivers (a ring successor), so a short list is scanned; a sender that
+/// talks to many (a leader's heartbeats) gets a full row.
+#[derive(Debug, Clone, Default)]
+enum SenderLinks {
+    /// Nothing sent yet.
+    #[default]
+    None,
+    /// Up to [`FEW_LINKS`] receivers.
+    Few(Vec<(NodeId, Micros)>),
+    /// One slot per node.
+    Full(Vec<Micros>),
+}
 
-impl Hasher for LinkHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+/// Receivers kept as a list before a sender gets a full row.
+const FEW_LINKS: usize = 8;
+
+impl SenderLinks {
+    /// The slot for receiver `to` among `n` nodes.
+    fn slot(&mut self, to: NodeId, n: usize) -> &mut Micros {
+        if let SenderLinks::Few(list) = self {
+            if list.len() >= FEW_LINKS && !list.iter().any(|&(t, _)| t == to) {
+                let mut row = vec![0; n];
+                for &(t, at) in list.iter() {
+                    row[t as usize] = at;
+                }
+                *self = SenderLinks::Full(row);
+            }
         }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        match self {
+            SenderLinks::None => {
+                *self = SenderLinks::Few(vec![(to, 0)]);
+                match self {
+                    SenderLinks::Few(list) => &mut list[0].1,
+                    _ => unreachable!(),
+                }
+            }
+            SenderLinks::Few(list) => {
+                let i = match list.iter().position(|&(t, _)| t == to) {
+                    Some(i) => i,
+                    None => {
+                        list.push((to, 0));
+                        list.len() - 1
+                    }
+                };
+                &mut list[i].1
+            }
+            SenderLinks::Full(row) => &mut row[to as usize],
+        }
     }
 }
 
@@ -67,9 +95,7 @@ impl Network {
             spec,
             group: vec![0; n as usize],
             cuts: BTreeSet::new(),
-            last_arrival: HashMap::with_capacity_and_hasher(4 * n as usize, Default::default()),
-            prune_at: 1024,
-            n: u64::from(n),
+            last_arrival: vec![SenderLinks::None; n as usize],
         }
     }
 
@@ -81,15 +107,8 @@ impl Network {
         if !self.spec.fifo {
             return at;
         }
-        if self.last_arrival.len() >= self.prune_at {
-            // A link whose last message has arrived constrains nothing.
-            self.last_arrival.retain(|_, &mut last| last > now);
-            self.prune_at = (self.last_arrival.len() * 2).max(1024);
-        }
-        let slot = self
-            .last_arrival
-            .entry(u64::from(from) * self.n + u64::from(to))
-            .or_insert(0);
+        let n = self.group.len();
+        let slot = self.last_arrival[from as usize].slot(to, n);
         let at = at.max(*slot);
         *slot = at;
         at

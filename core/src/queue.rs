@@ -25,6 +25,9 @@ pub struct EventQueue<E> {
     buckets: Vec<Vec<(Micros, u64, u32)>>,
     payloads: Vec<Option<E>>,
     free: Vec<u32>,
+    /// Reused buffer for the events due at a new `last` (one refill per
+    /// distinct time would otherwise allocate every time).
+    due: Vec<(u64, u32)>,
     last: Micros,
     next_seq: u64,
     len: usize,
@@ -38,6 +41,7 @@ impl<E> Default for EventQueue<E> {
             buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
             payloads: Vec::new(),
             free: Vec::new(),
+            due: Vec::new(),
             last: 0,
             next_seq: 0,
             len: 0,
@@ -94,7 +98,7 @@ impl<E> EventQueue<E> {
             .min()
             .unwrap_or(self.last);
         self.last = last;
-        let mut due: Vec<(u64, u32)> = Vec::new();
+        let mut due = std::mem::take(&mut self.due);
         for &(at, seq, slot) in &items {
             if at == last {
                 due.push((seq, slot));
@@ -102,8 +106,11 @@ impl<E> EventQueue<E> {
                 self.buckets[bucket_of(at, last)].push((at, seq, slot));
             }
         }
-        due.sort_unstable_by_key(|&(seq, _)| seq);
-        self.now_fifo.extend(due);
+        if due.len() > 1 {
+            due.sort_unstable_by_key(|&(seq, _)| seq);
+        }
+        self.now_fifo.extend(due.drain(..));
+        self.due = due;
         // Give the bucket's allocation back for reuse.
         let mut items = items;
         items.clear();
