@@ -6,6 +6,7 @@
 //! election run   [--scenario FILE] [--algorithm ID] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--json] [--trace] [--link]
 //! election sweep [--scenario FILE] --seeds A..B [--json | --csv]
 //! election compare [--scenario FILE] [--algorithms a,b,c] [--seeds A..B] [--json | --csv]
+//! election fuzz-faults [--algorithm ID] --seeds A..B [--save FILE] [--json]
 //! election bench [--json]
 //! ```
 //!
@@ -15,6 +16,7 @@
 mod bench;
 mod compare;
 mod error;
+mod fuzz;
 mod list;
 mod load;
 mod output;
@@ -51,6 +53,11 @@ enum Command {
     /// Run the same scenario (same faults, same seeds) under several
     /// algorithms and print one row per algorithm.
     Compare(compare::CompareArgs),
+    /// Run random fault schedules (one per seed) and check that the engine
+    /// never panics, every run settles once its faults are over, and
+    /// consensus algorithms keep their safety; prints failing seeds and the
+    /// scenario that reproduces the first.
+    FuzzFaults(fuzz::FuzzArgs),
     /// Measure simulated events per second (use a --release build:
     /// `cargo run --release -p election-cli -- bench`).
     Bench(bench::BenchArgs),
@@ -63,6 +70,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Sweep(args) => sweep::sweep(args),
         Command::Compare(args) => compare::compare(args),
         Command::Bench(args) => bench::bench(args),
+        Command::FuzzFaults(args) => fuzz::fuzz_faults(args),
     }
 }
 

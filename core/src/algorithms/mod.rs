@@ -17,7 +17,7 @@ pub mod zab;
 pub mod zookeeper;
 
 use crate::engine::Engine;
-use crate::protocol::Extra;
+use crate::protocol::{Extra, Safety};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Simulation;
 use serde::Serialize;
@@ -144,6 +144,25 @@ pub const ALL: &[AlgorithmInfo] = &[
 /// Every algorithm id.
 pub fn ids() -> Vec<&'static str> {
     ALL.iter().map(|a| a.id).collect()
+}
+
+/// The safety property the algorithm `id` claims.
+pub fn safety(id: &str) -> Option<Safety> {
+    use crate::protocol::Protocol;
+    Some(match id {
+        "bully" => bully::Bully::SAFETY,
+        "chang-roberts" => chang_roberts::ChangRoberts::SAFETY,
+        "lelann" => lelann::LeLann::SAFETY,
+        "hirschberg-sinclair" => hirschberg_sinclair::HirschbergSinclair::SAFETY,
+        "next-in-line" => next_in_line::NextInLine::SAFETY,
+        "candidate-ordinary" => candidate_ordinary::CandidateOrdinary::SAFETY,
+        "invitation" => invitation::Invitation::SAFETY,
+        "raft" => raft::Raft::SAFETY,
+        "zab" => zab::Zab::SAFETY,
+        "zookeeper" => zookeeper::ZooKeeper::SAFETY,
+        "lease" => lease::Lease::SAFETY,
+        _ => return None,
+    })
 }
 
 /// The registry entry for `id`.
