@@ -1,0 +1,50 @@
+//! Quick replay of the fuzzing corpora in `fuzz/corpus/` (see
+//! `fuzz/README.md` for the long runs with cargo-fuzz): every stored input
+//! goes through the scenario parser or the share-link decoder without a
+//! panic, and what they accept round-trips.
+
+use election_core::{Scenario, share};
+use std::fs;
+use std::path::Path;
+
+fn inputs(name: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(name);
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| (p.display().to_string(), fs::read(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn scenario_corpus_replays() {
+    let all = inputs("scenario_json");
+    assert!(all.len() >= 10);
+    for (name, bytes) in all {
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if let Ok(s) = Scenario::from_json(text) {
+            assert_eq!(Scenario::from_value(&s.to_json()).as_ref(), Ok(&s), "{name}");
+        }
+    }
+}
+
+#[test]
+fn share_link_corpus_replays() {
+    let all = inputs("share_link");
+    assert!(all.len() >= 5);
+    for (name, bytes) in all {
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if let Ok(s) = share::decode(text) {
+            assert_eq!(share::decode(&share::encode(&s)).as_ref(), Ok(&s), "{name}");
+        }
+    }
+}
