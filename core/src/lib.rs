@@ -20,6 +20,7 @@ pub mod clock;
 pub mod engine;
 pub mod metrics;
 pub mod network;
+pub mod presets;
 pub mod protocol;
 pub mod queue;
 pub mod rng;
