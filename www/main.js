@@ -7,12 +7,14 @@
  */
 
 import init, * as wasm from './pkg/election_web.js';
+import { CompareMode } from './compare.js';
 import { Controls } from './controls.js';
 import { FaultsPanel } from './faults.js';
 import { Inspector } from './inspector.js';
 import { EventLog } from './log.js';
 import { Model } from './model.js';
 import { ROLE_COLOURS } from './palette.js';
+import { Narration, presetPlayground } from './presets.js';
 import { StatusView, byTestId } from './status.js';
 import { readAddress, writeSettingsAddress } from './url.js';
 import { ClusterView } from './view.js';
@@ -91,7 +93,7 @@ function buildRoleLegend() {
  */
 function playgroundFor(request, problems) {
   try {
-    return wasm.Playground.from_url(request.query, request.fragment);
+    return presetPlayground(wasm, request) ?? wasm.Playground.from_url(request.query, request.fragment);
   } catch (e) {
     problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
     return wasm.Playground.from_url('', '');
@@ -189,6 +191,17 @@ async function main() {
     },
   });
 
+  const narration = new Narration(model, wasm.presets());
+  const compare = new CompareMode(wasm, wasm.algorithms(), {
+    single: () => model,
+    report(message) {
+      showProblems([message]);
+    },
+    clear() {
+      showProblems([]);
+    },
+  });
+
   // A link pasted into the address bar of an open page.
   window.addEventListener('hashchange', () => {
     const again = readAddress(wasm.scenario_params());
@@ -197,12 +210,17 @@ async function main() {
     controls.fill(model.playground);
     position(model, again, found.length > 0);
     faults.fill(model.playground);
+    narration.open(again);
+    compare.open(again, found);
     showProblems(found);
   });
 
   controls.fill(model.playground);
   position(model, request, problems.length > 0);
   faults.fill(model.playground);
+  narration.open(request);
+  compare.suggest(model.playground.algorithm());
+  compare.open(request, problems);
   showProblems(problems);
 
   const render = () => {

@@ -5,7 +5,8 @@
  * Scenario parameters (`?algorithm=bully&nodes=8`, `#s=1.<data>`) are read
  * by the core (`Playground.from_url`); this module only handles the page's
  * own parameter `at` (`at=<ms>` or `at=end`: open the run at that time,
- * paused) and writes links.
+ * paused) and writes links. `compare` (compare.js) and `preset`
+ * (presets.js) are the page's too.
  * @module url
  */
 
@@ -19,7 +20,7 @@
  */
 
 /** Parameters of the page itself (not scenario fields). */
-const PAGE_PARAMS = ['at'];
+const PAGE_PARAMS = ['at', 'compare', 'preset'];
 
 /**
  * Reads the current address.

@@ -1,7 +1,8 @@
 //! Reading a scenario file: refused before parsing when larger than
 //! [`MAX_SCENARIO_BYTES`], read with a size cap (so a file that grows, a
 //! pipe or a device cannot make us read more), then parsed and validated
-//! by the core's one scenario parser.
+//! by the core's one scenario parser. Guided scenarios (`--preset`) come
+//! from the core's embedded registry instead of a file.
 
 use crate::error::CliError;
 use election_core::Scenario;
@@ -78,4 +79,13 @@ pub fn load_scenario(path: Option<&Path>) -> Result<Scenario, CliError> {
     };
     let text = read_scenario_text(path)?;
     Scenario::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))
+}
+
+/// The scenario of the guided scenario `name` (see `election presets`).
+pub fn load_preset(name: &str) -> Result<Scenario, CliError> {
+    let preset = election_core::presets::lookup(name, "--preset")
+        .map_err(|e| CliError::input(format!("--preset: {}", e.message)))?;
+    preset
+        .scenario()
+        .map_err(|e| CliError::input(format!("preset {name}: {e}")))
 }

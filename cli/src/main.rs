@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! election algorithms [--json]
-//! election run   [--scenario FILE] [--algorithm ID] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--json] [--trace] [--link]
+//! election presets [--json]
+//! election run   [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--json] [--trace] [--link]
 //! election sweep [--scenario FILE] --seeds A..B [--json | --csv]
 //! election compare [--scenario FILE] [--algorithms a,b,c] [--seeds A..B] [--json | --csv]
 //! election fuzz-faults [--algorithm ID] --seeds A..B [--save FILE] [--json]
@@ -22,6 +23,7 @@ mod load;
 mod output;
 mod overrides;
 mod parallel;
+mod presets;
 mod run;
 mod seeds;
 mod sweep;
@@ -46,6 +48,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the guided scenarios (name and title).
+    Presets {
+        /// Print every preset with its file and narrated steps as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run one scenario to its end and report what happened.
     Run(run::RunArgs),
     /// Run one simulation per seed and report distributions.
@@ -66,6 +74,7 @@ enum Command {
 fn dispatch(cli: &Cli) -> Result<String, CliError> {
     match &cli.command {
         Command::Algorithms { json } => list::algorithms(*json),
+        Command::Presets { json } => presets::presets(*json),
         Command::Run(args) => run::run(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Compare(args) => compare::compare(args),

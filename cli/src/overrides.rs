@@ -4,7 +4,7 @@
 //! flag gets the same checks as the file.
 
 use crate::error::CliError;
-use crate::load::{display_name, load_scenario};
+use crate::load::{display_name, load_preset, load_scenario};
 use clap::{Args, ValueEnum};
 use election_core::Scenario;
 use election_core::scenario::{MAX_TIME_US, RingOrder, StartSet};
@@ -83,6 +83,9 @@ pub struct ScenarioArgs {
     /// default scenario applies.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
+    /// A guided scenario by name instead of a file (see `election presets`).
+    #[arg(long, value_name = "NAME", conflicts_with = "scenario")]
+    pub preset: Option<String>,
     /// Algorithm id (see `election algorithms`).
     #[arg(long, value_name = "ID")]
     pub algorithm: Option<String>,
@@ -142,7 +145,10 @@ impl ScenarioArgs {
     /// Loads the scenario, applies the overrides (and `seed`, if given) and
     /// validates the result.
     pub fn build(&self, seed: Option<u64>) -> Result<Scenario, CliError> {
-        let mut s = load_scenario(self.scenario.as_deref())?;
+        let mut s = match &self.preset {
+            Some(name) => load_preset(name)?,
+            None => load_scenario(self.scenario.as_deref())?,
+        };
         let mut given: Vec<String> = Vec::new();
         if let Some(a) = &self.algorithm {
             s.algorithm = a.clone();
@@ -165,9 +171,10 @@ impl ScenarioArgs {
         if let Some(until) = self.until_us {
             s.until_us = Some(until);
         }
-        let source = match &self.scenario {
-            Some(p) => display_name(p),
-            None => "the default scenario".to_string(),
+        let source = match (&self.scenario, &self.preset) {
+            (Some(p), _) => display_name(p),
+            (None, Some(name)) => format!("preset {name}"),
+            (None, None) => "the default scenario".to_string(),
         };
         if self.latency_ms.is_some()
             || self.drop.is_some()

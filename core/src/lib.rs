@@ -21,6 +21,7 @@ pub mod engine;
 pub mod fuzz;
 pub mod metrics;
 pub mod network;
+pub mod presets;
 pub mod protocol;
 pub mod queue;
 pub mod rng;

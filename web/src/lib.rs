@@ -19,8 +19,10 @@
 //! it; the native tests exercise the pure-Rust parts ([`url`], [`views`],
 //! the fault injection of [`playground`]) without touching JS values.
 
+pub mod compare;
 pub mod js;
 pub mod playground;
+pub mod presets;
 pub mod url;
 pub mod views;
 

@@ -1,0 +1,262 @@
+//! Compare mode: the same scenario (same seed, same faults) under 2 to 4
+//! algorithms, one [`Playground`] each, kept at one shared time by the
+//! page.
+//!
+//! This module only converts: the list in the `compare=` URL parameter is
+//! checked against the core's registry, a playground is copied to another
+//! algorithm through the core's scenario validator, and each row of the
+//! page's table is read from the simulation's metrics, with the published
+//! figure from `algorithms::theory`. The numbers of a row at time `t` are
+//! those of `election run --algorithm <id> --until-ms <t> --json` for the
+//! same scenario, because a playground moved to `t` has run exactly that.
+
+use crate::{js, playground::Playground};
+use election_core::algorithms;
+use election_core::time::to_ms;
+use election_core::{Scenario, ScenarioError};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Fewest algorithms compare mode shows.
+pub const MIN_COMPARED: usize = 2;
+/// Most algorithms compare mode shows (four small views still fit).
+pub const MAX_COMPARED: usize = 4;
+
+/// The algorithm ids of a `compare=` value (`bully,raft,chang-roberts`):
+/// 2 to 4 known ids, each once. Errors name the field `compare`.
+pub fn parse_compare(text: &str) -> Result<Vec<String>, ScenarioError> {
+    let err = |message: String| ScenarioError::new("compare", message);
+    let ids: Vec<String> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+        .collect();
+    let known = || algorithms::ids().join(", ");
+    for (i, id) in ids.iter().enumerate() {
+        if algorithms::info(id).is_none() {
+            return Err(err(format!("unknown algorithm {id:?}; known: {}", known())));
+        }
+        if ids[..i].contains(id) {
+            return Err(err(format!(
+                "{id} is listed twice; each algorithm gets one view"
+            )));
+        }
+    }
+    if !(MIN_COMPARED..=MAX_COMPARED).contains(&ids.len()) {
+        return Err(err(format!(
+            "list {MIN_COMPARED} to {MAX_COMPARED} algorithms separated by commas, such as bully,raft,chang-roberts; got {}",
+            ids.len()
+        )));
+    }
+    Ok(ids)
+}
+
+/// `base` under `algorithm`, everything else (seed, network, faults) kept,
+/// checked again by the core (a fault may name a node the other algorithm
+/// does not have). Errors name the field `compare`.
+pub fn scenario_for(base: &Scenario, algorithm: &str) -> Result<Scenario, ScenarioError> {
+    let mut s = base.clone();
+    s.algorithm = algorithm.to_string();
+    s.validate().map_err(|e| {
+        ScenarioError::new(
+            "compare",
+            format!("{algorithm} cannot run this scenario: {e}"),
+        )
+    })?;
+    Ok(s)
+}
+
+/// One row of the compare table: what a run reports, at the current time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Figures {
+    /// Algorithm id.
+    pub algorithm: String,
+    /// The time these figures are at, ms.
+    pub now_ms: f64,
+    /// Messages sent so far (the summary's `messages.sent`).
+    pub messages_sent: u64,
+    /// Of those, election-purpose.
+    pub election_messages: u64,
+    /// Of those, background (heartbeats, renewals, pings).
+    pub background_messages: u64,
+    /// Background messages per simulated second so far (none at time 0).
+    pub background_per_s: Option<f64>,
+    /// When the first leader appeared, ms.
+    pub first_leader_ms: Option<f64>,
+    /// Time without a leader so far, ms.
+    pub leaderless_ms: f64,
+    /// Time with several leaders so far, ms.
+    pub split_brain_ms: f64,
+    /// Failed property checks so far.
+    pub violations: usize,
+    /// Every live leader now.
+    pub leaders: Vec<u32>,
+    /// The published election cost of this scenario, where one exists.
+    pub theory: Option<f64>,
+    /// The formula and source behind `theory`.
+    pub theory_formula: Option<&'static str>,
+}
+
+/// The figures of `p` at its current time.
+pub fn figures(p: &Playground) -> Figures {
+    let sim = p.sim();
+    let m = sim.metrics();
+    let now_ms = to_ms(sim.now_us());
+    let theory = algorithms::theory(sim.scenario());
+    Figures {
+        algorithm: sim.scenario().algorithm.clone(),
+        now_ms,
+        messages_sent: m.sent,
+        election_messages: m.election,
+        background_messages: m.background,
+        background_per_s: (now_ms > 0.0).then(|| m.background as f64 * 1000.0 / now_ms),
+        first_leader_ms: m.first_leader_us.map(to_ms),
+        leaderless_ms: to_ms(m.leaderless_us),
+        split_brain_ms: to_ms(m.split_brain_us),
+        violations: sim.violations().len(),
+        leaders: sim.leaders().to_vec(),
+        theory: theory.map(|t| t.0),
+        theory_formula: theory.map(|t| t.1),
+    }
+}
+
+/// A JS `Error` for a compare problem: the message without the field
+/// prefix (the page says where the list came from), `field` = `compare`.
+fn compare_error(e: &ScenarioError) -> JsValue {
+    js::error(&e.message, &e.field)
+}
+
+/// The algorithm ids of a `compare=` value, checked (2 to 4 known ids,
+/// each once). Throws an `Error` whose `field` is `compare`.
+#[wasm_bindgen]
+pub fn compare_ids(text: &str) -> Result<Vec<String>, JsValue> {
+    parse_compare(text).map_err(|e| compare_error(&e))
+}
+
+/// Compare mode on the JS side.
+#[wasm_bindgen]
+impl Playground {
+    /// A new playground at time 0 of this scenario, faults included, under
+    /// algorithm `id`. Throws an `Error` whose `field` is `compare` when
+    /// that algorithm cannot run the scenario.
+    pub fn for_algorithm(&self, id: &str) -> Result<Playground, JsValue> {
+        parse_compare_one(id)
+            .and_then(|()| scenario_for(self.scenario(), id))
+            .map(|s| Playground::from_scenario(&s))
+            .map_err(|e| compare_error(&e))
+    }
+
+    /// This run's row of the compare table now: an object with the
+    /// [`Figures`] fields (`messages_sent`, `election_messages`,
+    /// `background_per_s`, `first_leader_ms`, `leaderless_ms`,
+    /// `split_brain_ms`, `violations`, `leaders`, `theory`, ...).
+    pub fn compare_figures(&self) -> Result<JsValue, JsValue> {
+        js::to_js(&figures(self))
+    }
+}
+
+/// One algorithm id, checked against the registry.
+fn parse_compare_one(id: &str) -> Result<(), ScenarioError> {
+    match algorithms::info(id) {
+        Some(_) => Ok(()),
+        None => Err(ScenarioError::new(
+            "compare",
+            format!(
+                "unknown algorithm {id:?}; known: {}",
+                algorithms::ids().join(", ")
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_core::sim;
+
+    #[test]
+    fn the_list_names_the_parameter() {
+        assert_eq!(
+            parse_compare(" bully, raft ,chang-roberts").unwrap(),
+            vec!["bully", "raft", "chang-roberts"]
+        );
+        for bad in [
+            "bully",
+            "",
+            "bully,paxos",
+            "bully,bully",
+            "bully,raft,zab,lease,lelann",
+        ] {
+            let err = parse_compare(bad).unwrap_err();
+            assert_eq!(err.field, "compare", "{bad}: {err}");
+        }
+        assert!(
+            parse_compare("bully,paxos")
+                .unwrap_err()
+                .message
+                .contains("\"paxos\"")
+        );
+    }
+
+    #[test]
+    fn another_algorithm_keeps_the_faults_and_names_compare_when_it_cannot() {
+        let base = Scenario::from_json(
+            r#"{"algorithm":"zookeeper","nodes":4,"faults":[{"at_ms":500,"crash":"leader"}]}"#,
+        )
+        .unwrap();
+        let s = scenario_for(&base, "raft").unwrap();
+        assert_eq!((s.algorithm.as_str(), &s.faults), ("raft", &base.faults));
+        // Node 5 is ZooKeeper's resource; Bully on 4 nodes has no node 5.
+        let with_service = Scenario::from_json(
+            r#"{"algorithm":"zookeeper","nodes":4,"faults":[{"at_ms":500,"crash":5}]}"#,
+        )
+        .unwrap();
+        let err = scenario_for(&with_service, "bully").unwrap_err();
+        assert_eq!(err.field, "compare");
+        assert!(err.message.starts_with("bully cannot run"), "{err}");
+        assert_eq!(parse_compare_one("paxos").unwrap_err().field, "compare");
+    }
+
+    #[test]
+    fn a_row_at_time_t_is_the_cli_run_until_t() {
+        let base = Scenario::from_json(
+            r#"{"algorithm":"bully","nodes":6,"seed":3,
+                "faults":[{"at_ms":300,"partition":[[0,1,2]]},{"at_ms":1500,"heal":true}]}"#,
+        )
+        .unwrap();
+        for id in ["bully", "raft", "chang-roberts", "zookeeper"] {
+            let s = scenario_for(&base, id).unwrap();
+            let mut p = Playground::from_scenario(&s);
+            p.seek_us(1_234_567);
+            let row = figures(&p);
+            let mut until = s.clone();
+            until.until_us = Some(1_234_567);
+            let cli = sim::run(&until);
+            assert_eq!(row.messages_sent, cli.messages.sent, "{id}");
+            assert_eq!(row.election_messages, cli.messages.election, "{id}");
+            assert_eq!(row.leaderless_ms, cli.leaderless_ms, "{id}");
+            assert_eq!(row.split_brain_ms, cli.split_brain_ms, "{id}");
+            assert_eq!(row.first_leader_ms, cli.first_leader_ms, "{id}");
+            assert_eq!(row.violations, cli.violations.len(), "{id}");
+            assert_eq!(row.leaders, cli.leaders, "{id}");
+            assert_eq!(row.now_ms, 1234.567);
+        }
+    }
+
+    #[test]
+    fn theory_where_it_exists() {
+        let s = Scenario::from_json(
+            r#"{"algorithm":"chang-roberts","nodes":8,"ring":"descending","start":"all"}"#,
+        )
+        .unwrap();
+        let mut p = Playground::from_scenario(&s);
+        p.run_to_end();
+        let row = figures(&p);
+        assert_eq!(row.theory, Some(44.0));
+        assert_eq!(row.election_messages, 44);
+        let bully = Playground::from_scenario(&scenario_for(&s, "bully").unwrap());
+        assert_eq!(figures(&bully).theory, None);
+        assert_eq!(figures(&bully).background_per_s, None, "no rate at time 0");
+    }
+}
