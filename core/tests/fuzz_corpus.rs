@@ -8,7 +8,9 @@ use std::fs;
 use std::path::Path;
 
 fn inputs(name: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(name);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(name);
     let mut files: Vec<_> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(Result::ok)
@@ -30,7 +32,11 @@ fn scenario_corpus_replays() {
             continue;
         };
         if let Ok(s) = Scenario::from_json(text) {
-            assert_eq!(Scenario::from_value(&s.to_json()).as_ref(), Ok(&s), "{name}");
+            assert_eq!(
+                Scenario::from_value(&s.to_json()).as_ref(),
+                Ok(&s),
+                "{name}"
+            );
         }
     }
 }
