@@ -21,6 +21,7 @@
 
 pub mod js;
 pub mod playground;
+pub mod timeline;
 pub mod url;
 pub mod views;
 
