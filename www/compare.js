@@ -720,6 +720,9 @@ export class CompareMode {
       e.preventDefault();
       e.stopPropagation();
       this.step();
+    } else if (['n', 'N', '[', ']', 'ArrowLeft', '+', '=', '-', 'Home', 'End'].includes(e.key)) {
+      // The single view's time-travel keys would move its hidden run.
+      e.stopPropagation();
     }
   }
 

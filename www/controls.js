@@ -2,8 +2,8 @@
 /**
  * The controls: playback (play/pause, step, restart, to end, speed,
  * timeline), the scenario settings form (algorithm, nodes, seed, ring
- * order, who starts), Share, and the keyboard shortcuts (space:
- * play/pause; s or →: step).
+ * order, who starts) and Share. The keyboard shortcuts are in
+ * shortcuts.js.
  * @module controls
  */
 
@@ -94,7 +94,6 @@ export class Controls {
       this.submit();
     });
     this.share.addEventListener('click', () => this.shareLink());
-    document.addEventListener('keydown', (e) => this.key(e));
   }
 
   togglePlay() {
@@ -161,10 +160,13 @@ export class Controls {
     this.play.textContent = m.playing ? 'Pause' : 'Play';
     this.play.setAttribute('aria-pressed', String(m.playing));
     this.speedOut.textContent = formatSpeed(m.speed);
+    // The speed also changes by keyboard shortcut.
+    if (document.activeElement !== this.speed) this.speed.value = String(Math.log10(m.speed));
+    this.speed.setAttribute('aria-valuetext', `${formatSpeed(m.speed)} real time`);
     const end = pg.end_ms();
     this.endMs.textContent = String(end);
     // The interesting part is up to the end; past it the scale follows now.
-    this.timeline.max = String(Math.max(end * 1.25, now, 1));
+    this.timeline.max = String(Math.max(end * 1.25, now, pg.reached_ms(), 1));
     if (document.activeElement !== this.timeline) this.timeline.value = String(now);
     this.timelineOut.textContent = `${now.toFixed(3)} ms`;
     this.stopReason.textContent = m.stopReason ? `Paused: ${m.stopReason}.` : '';
@@ -184,32 +186,6 @@ export class Controls {
       this.shareStatus.textContent = 'Link copied. It opens this run at this moment.';
     } catch {
       this.shareStatus.textContent = 'The link is in the address bar (copying was not allowed).';
-    }
-  }
-
-  /**
-   * Space: play/pause; s or →: step. Not while typing in a field, and not
-   * on a focused button, where space already means "press".
-   * @private
-   * @param {KeyboardEvent} e
-   */
-  key(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (
-      t instanceof HTMLInputElement ||
-      t instanceof HTMLSelectElement ||
-      t instanceof HTMLTextAreaElement ||
-      (t instanceof HTMLButtonElement && (e.key === ' ' || e.key === 'Enter'))
-    ) {
-      return;
-    }
-    if (e.key === ' ') {
-      e.preventDefault();
-      this.togglePlay();
-    } else if (e.key === 's' || e.key === 'S' || e.key === 'ArrowRight') {
-      e.preventDefault();
-      this.stepOnce();
     }
   }
 }

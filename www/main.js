@@ -15,7 +15,10 @@ import { EventLog } from './log.js';
 import { Model } from './model.js';
 import { ROLE_COLOURS } from './palette.js';
 import { Narration, presetPlayground } from './presets.js';
+
+import { Shortcuts } from './shortcuts.js';
 import { StatusView, byTestId } from './status.js';
+import { TimelineControls } from './timeline.js';
 import { readAddress, writeSettingsAddress } from './url.js';
 import { ClusterView } from './view.js';
 
@@ -202,6 +205,25 @@ async function main() {
     },
   });
 
+  const timeline = new TimelineControls(model);
+  const shortcuts = new Shortcuts(
+    {
+      play: () => controls.togglePlay(),
+      step: () => controls.stepOnce(),
+      next: () => timeline.nextChange(),
+      back: () => timeline.jump(-1),
+      forward: () => timeline.jump(1),
+      faster: () => timeline.changeSpeed(1),
+      slower: () => timeline.changeSpeed(-1),
+      start: () => model.seek(0),
+      end: () => model.runToEnd(),
+      help: () => shortcuts.openHelp(),
+    },
+    /** @type {HTMLDialogElement} */ (el('help')),
+    el('help-keys'),
+    /** @type {HTMLButtonElement} */ (el('help-open')),
+  );
+
   // A link pasted into the address bar of an open page.
   window.addEventListener('hashchange', () => {
     const again = readAddress(wasm.scenario_params());
@@ -232,6 +254,7 @@ async function main() {
     log.sync(model);
     controls.render();
     inspector.render(model);
+    timeline.render();
   };
   // Every change is drawn at once (at most once per frame while playing),
   // so the readouts are current whenever anyone looks, tests included.

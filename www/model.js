@@ -6,8 +6,9 @@
  * algorithm; it moves time, forwards user actions as faults and decodes
  * the core's typed arrays into small objects for the views.
  *
- * Going back in time is a re-run from the scenario (the core is
- * deterministic), done inside the Playground by `seek_ms`.
+ * Going back in time is a re-run from the nearest checkpoint (the core is
+ * deterministic), done inside the Playground by `seek_ms`. A fault made
+ * before the latest moment reached forks the history (`fork`).
  * @module model
  */
 
@@ -72,6 +73,14 @@ import { ROLE_NAMES } from './palette.js';
  */
 
 /**
+ * What a fault made in the past did: where the new history branched off
+ * and the faults made live after that moment, dropped.
+ * @typedef {object} Fork
+ * @property {number} at_ms
+ * @property {object[]} dropped scenario fault objects (with `at_ms`)
+ */
+
+/**
  * `[a, b, c, d]` as `[[a, b], [c, d]]`.
  * @param {ArrayLike<number>} flat
  * @returns {[number, number][]}
@@ -102,6 +111,34 @@ const MAX_SILENT_STEPS = 10000;
 /** Longest real-time gap one animation frame may cover (a background tab). */
 const MAX_FRAME_MS = 100;
 
+/** Trace event types that show each kind of landmark, best first. */
+const LANDMARK_EVENTS = {
+  violation: ['violation'],
+  leaders: ['role', 'crash'],
+  role: ['role'],
+};
+
+/**
+ * The plain-language line of the event that made a landmark: the latest
+ * fitting one among the events since index `from`.
+ * @param {Playground} pg
+ * @param {number} from
+ * @param {string} landmark
+ * @returns {string}
+ */
+function landmarkText(pg, from, landmark) {
+  const count = pg.event_count();
+  /** @type {{text: string, event: {type: string}}[]} */
+  const lines = pg.events(Math.max(from, count - 200), count);
+  const types = LANDMARK_EVENTS[/** @type {keyof typeof LANDMARK_EVENTS} */ (landmark)] ?? [];
+  for (const type of types) {
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (lines[i].event.type === type) return lines[i].text;
+    }
+  }
+  return landmark;
+}
+
 export class Model {
   /**
    * @param {typeof import('./pkg/election_web.js')} wasm the module
@@ -123,6 +160,8 @@ export class Model {
     this.speed = 0.02;
     /** Why playing stopped by itself, for the status line. */
     this.stopReason = '';
+    /** @type {Fork | null} what the last fault made did to the history */
+    this.fork = null;
     /** @private @type {Set<() => void>} */
     this.listeners = new Set();
   }
@@ -149,6 +188,7 @@ export class Model {
     this.playground = playground;
     this.revision += 1;
     this.stopReason = '';
+    this.fork = null;
     this.changed();
   }
 
@@ -237,8 +277,34 @@ export class Model {
    */
   inject(fault) {
     this.playground.inject(JSON.stringify(fault));
+    this.fork = this.playground.last_fork() ?? null;
     this.revision += 1;
     this.changed();
+  }
+
+  /**
+   * Runs to right after the next role change, change of leaders or
+   * violation before the horizon (pausing first); the status line says
+   * what happened.
+   * @returns {string | undefined} `role`, `leaders` or `violation`;
+   *   undefined when none came
+   */
+  nextInteresting() {
+    this.playing = false;
+    const pg = this.playground;
+    const from = pg.event_count();
+    const found = pg.next_landmark();
+    if (found === undefined) {
+      const now = pg.now_ms();
+      this.stopReason =
+        now >= pg.horizon_ms()
+          ? `no role change, leader change or violation before ${now} ms, the end of this scenario`
+          : `no role change, leader change or violation in the next 500,000 events (stopped at ${now} ms)`;
+    } else {
+      this.stopReason = `next change: ${landmarkText(pg, from, found)}`;
+    }
+    this.changed();
+    return found;
   }
 
   /**

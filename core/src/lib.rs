@@ -31,5 +31,6 @@ pub mod sim;
 pub mod stats;
 pub mod time;
 pub mod trace;
+pub mod travel;
 
 pub use scenario::{Scenario, ScenarioError};

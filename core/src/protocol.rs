@@ -332,7 +332,10 @@ impl<M, T> Ctx<'_, M, T> {
 }
 
 /// One algorithm: the state of one node and its handlers.
-pub trait Protocol: Sized + Debug + 'static {
+///
+/// `Clone` so that a whole simulation can be copied for time travel
+/// ([`crate::sim::Simulation::checkpoint`]).
+pub trait Protocol: Sized + Clone + Debug + 'static {
     /// Messages this algorithm sends.
     type Msg: Message;
     /// Timers a node can arm.

@@ -17,6 +17,7 @@ const BUCKETS: usize = 65;
 
 /// A deterministic priority queue of timed events for a clock that never
 /// goes back: every push must be at or after the time of the last pop.
+#[derive(Clone)]
 pub struct EventQueue<E> {
     /// Bucket 0 holds `(seq, slot)` of events due at `last`, by `seq`.
     now_fifo: VecDeque<(u64, u32)>,

@@ -9,6 +9,7 @@ use crate::protocol::{NodeId, Protocol};
 use crate::scenario::Scenario;
 use crate::time::{Micros, to_ms};
 use crate::trace::TraceEvent;
+use crate::travel::{Checkpoint, Landmark};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -144,6 +145,20 @@ pub trait Simulation {
     fn inspect(&self, node: NodeId) -> Vec<(String, String)>;
     /// The summary so far (final once the run ended).
     fn summary(&mut self) -> RunSummary;
+    /// Saves this moment for time travel: everything but the recorded
+    /// trace, of which only the length is kept (see [`crate::travel`]).
+    fn checkpoint(&self) -> Checkpoint;
+    /// Goes to the moment `checkpoint` saved, backward or forward. The
+    /// trace recorded so far stays as the history (by determinism it is
+    /// the history of the checkpoint too). Returns false, changing
+    /// nothing, for a checkpoint of another algorithm or scenario, or one
+    /// beyond the recorded history.
+    fn restore(&mut self, checkpoint: &Checkpoint) -> bool;
+    /// Processes events up to `limit` until the next [`Landmark`] (a role
+    /// change, a change of leaders, a violation) and stops right after
+    /// it; `None` when none came before `limit` or within `max_steps`
+    /// queue events.
+    fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark>;
 }
 
 impl<P: Protocol> Simulation for Engine<P> {
@@ -197,6 +212,15 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn inspect(&self, node: NodeId) -> Vec<(String, String)> {
         Engine::inspect(self, node)
+    }
+    fn checkpoint(&self) -> Checkpoint {
+        Engine::checkpoint(self)
+    }
+    fn restore(&mut self, checkpoint: &Checkpoint) -> bool {
+        Engine::restore(self, checkpoint)
+    }
+    fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark> {
+        Engine::run_to_landmark(self, limit, max_steps)
     }
     fn summary(&mut self) -> RunSummary {
         let settled = self.settled();

@@ -23,6 +23,7 @@ pub mod compare;
 pub mod js;
 pub mod playground;
 pub mod presets;
+pub mod timeline;
 pub mod url;
 pub mod views;
 

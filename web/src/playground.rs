@@ -1,18 +1,25 @@
 //! [`Playground`]: the opaque handle the page holds, one recording
 //! simulation of one scenario.
 //!
-//! Time travel is by re-running: going back (or changing the past, as a
-//! live fault does) rebuilds the simulation from the scenario and runs it
-//! to the wanted time. Runs are deterministic, so the result is exactly
-//! what a fresh load of the same scenario at the same time shows, and a
-//! share link of the scenario reproduces what the user did.
+//! Time travel is by re-running from checkpoints ([`Timeline`]): going
+//! back restores the nearest checkpoint before the wanted time and runs
+//! on from there. Runs are deterministic, so the result is exactly what a
+//! fresh load of the same scenario at the same time shows, and a share
+//! link of the scenario reproduces what the user did.
+//!
+//! Changing the past forks a new history: a fault injected before the
+//! latest moment reached drops the faults injected live after it (the old
+//! future; the scenario's own faults stay), and the run is rebuilt from
+//! the new scenario. [`Playground::last_fork`] says what was dropped.
 
+use crate::timeline::Timeline;
 use crate::{js, url, views};
 use election_core::algorithms::{self, Layout};
 use election_core::scenario::{DEFAULT_RUN_LIMIT_US, MAX_TIME_US};
 use election_core::sim::{Simulation, ViolationReport};
 use election_core::time::{Micros, to_ms};
 use election_core::trace::Event;
+use election_core::travel::Landmark;
 use election_core::{Scenario, ScenarioError};
 use serde::Serialize;
 use serde_json::Value;
@@ -54,22 +61,73 @@ struct LogLine<'a> {
     event: &'a Event,
 }
 
+/// Most events one [`Playground::next_landmark`] call processes: about a
+/// second of recording simulation in wasm, so a search through a quiet
+/// run never freezes the page for long.
+pub const MAX_LANDMARK_EVENTS: u64 = 500_000;
+
+/// What a fault injected in the past did to the history.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fork {
+    /// Where the new history branched off, ms.
+    pub at_ms: f64,
+    /// Faults injected live after that moment, dropped (scenario JSON
+    /// objects, `at_ms` included), in the order they were made.
+    pub dropped: Vec<Value>,
+}
+
 /// A recording simulation of one scenario, driven by the page.
 #[wasm_bindgen]
 pub struct Playground {
     sim: Box<dyn Simulation>,
     /// End of the run as `election run` computes it, once asked for.
     end_us: Option<Micros>,
+    /// Checkpoints of this history and how far it has run.
+    timeline: Timeline,
+    /// Faults of the scenario the playground was made from; those after
+    /// them were injected live.
+    base_faults: usize,
+    /// What the last injected fault dropped, if it forked the history.
+    last_fork: Option<Fork>,
 }
 
 /// The Rust side: usable natively (tests) as well as from wasm.
 impl Playground {
     /// A playground at time 0 of a validated scenario.
     pub fn from_scenario(scenario: &Scenario) -> Self {
+        let sim = algorithms::build(scenario, true);
         Self {
-            sim: algorithms::build(scenario, true),
+            timeline: Timeline::new(sim.as_ref()),
+            sim,
             end_us: None,
+            base_faults: scenario.faults.len(),
+            last_fork: None,
         }
+    }
+
+    /// The checkpoints (for measurements and tests).
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+
+    /// The latest time this history has reached, microseconds.
+    pub fn reached_us(&self) -> Micros {
+        self.timeline.reached_us()
+    }
+
+    /// What the last injected fault dropped, if it forked the history.
+    pub fn fork(&self) -> Option<&Fork> {
+        self.last_fork.as_ref()
+    }
+
+    /// Runs to right after the next landmark (a role change, a change of
+    /// leaders, a violation) before the horizon; `None` when there is
+    /// none before it (the run is then at the horizon) or within
+    /// [`MAX_LANDMARK_EVENTS`] events.
+    pub fn next_landmark_us(&mut self) -> Option<Landmark> {
+        let horizon = self.horizon_us();
+        self.timeline
+            .run_to_landmark(self.sim.as_mut(), horizon, MAX_LANDMARK_EVENTS)
     }
 
     /// The scenario, including every fault injected so far.
@@ -87,19 +145,19 @@ impl Playground {
         self.sim.now_us()
     }
 
-    /// Goes to time `t`: forward by running, backward by re-running from
-    /// the start.
+    /// Goes to time `t`: forward by running, backward from the nearest
+    /// checkpoint (see [`Timeline::seek`]).
     pub fn seek_us(&mut self, t: Micros) {
-        if t < self.sim.now_us() {
-            self.sim = algorithms::build(self.sim.scenario(), true);
-        }
-        self.sim.run_until(t);
+        self.timeline.seek(self.sim.as_mut(), t);
     }
 
     /// Adds `fault` (a scenario fault object without `at_ms`, e.g.
     /// `{"crash": 3}`) at the current time and re-runs to the current time,
     /// so the scenario alone reproduces the state. The fault is checked by
     /// the core's scenario validator; on error nothing changes.
+    ///
+    /// Before the latest moment reached, this forks the history: faults
+    /// injected live after now are dropped (see [`Playground::fork`]).
     pub fn inject_fault(&mut self, fault_json: &str) -> Result<(), ScenarioError> {
         let mut fault: Value = serde_json::from_str(fault_json)
             .map_err(|e| ScenarioError::new("fault", format!("not valid JSON: {e}")))?;
@@ -118,16 +176,40 @@ impl Playground {
         let now = self.sim.now_us();
         fields.insert("at_ms".to_string(), ms_json(now));
         let mut scenario = self.scenario().to_json();
+        let mut dropped = Vec::new();
         match scenario.get_mut("faults") {
-            Some(Value::Array(faults)) => faults.push(fault),
+            Some(Value::Array(faults)) => {
+                // The live faults after now belong to the old future.
+                let live = self
+                    .scenario()
+                    .faults
+                    .iter()
+                    .enumerate()
+                    .skip(self.base_faults);
+                let later: Vec<usize> = live
+                    .filter(|(_, f)| f.at_us > now)
+                    .map(|(i, _)| i)
+                    .collect();
+                for &i in later.iter().rev() {
+                    dropped.push(faults.remove(i));
+                }
+                dropped.reverse();
+                faults.push(fault);
+            }
             _ => {
                 scenario["faults"] = Value::Array(vec![fault]);
             }
         }
         let scenario = Scenario::from_value(&scenario)?;
+        let forked = now < self.timeline.reached_us();
         self.sim = algorithms::build(&scenario, true);
-        self.sim.run_until(now);
+        self.timeline = Timeline::new(self.sim.as_ref());
+        self.timeline.seek(self.sim.as_mut(), now);
         self.end_us = None;
+        self.last_fork = forked.then(|| Fork {
+            at_ms: to_ms(now),
+            dropped,
+        });
         Ok(())
     }
 
@@ -216,16 +298,18 @@ impl Playground {
 
     /// Processes one event; `false` when none is left.
     pub fn step(&mut self) -> bool {
-        self.sim.step()
+        let stepped = self.sim.step();
+        self.timeline.saw(self.sim.as_ref());
+        stepped
     }
 
     /// Processes every event up to and including `t_ms` (forward only;
     /// see [`Playground::seek_ms`]).
     pub fn run_until_ms(&mut self, t_ms: f64) {
-        self.sim.run_until(ms_to_us(t_ms));
+        self.timeline.run_until(self.sim.as_mut(), ms_to_us(t_ms));
     }
 
-    /// Goes to `t_ms`, backward too (by re-running from the start).
+    /// Goes to `t_ms`, backward too (from the nearest checkpoint).
     pub fn seek_ms(&mut self, t_ms: f64) {
         self.seek_us(ms_to_us(t_ms));
     }
@@ -233,7 +317,13 @@ impl Playground {
     /// Runs to the end of the run exactly as `election run` does and
     /// returns that time, ms.
     pub fn run_to_end(&mut self) -> f64 {
+        // Through the timeline first, so the way there gets checkpoints.
+        let planned = self.end_us();
+        if self.sim.now_us() < planned {
+            self.timeline.run_until(self.sim.as_mut(), planned);
+        }
         let end = self.sim.run_to_end();
+        self.timeline.saw(self.sim.as_ref());
         self.end_us = Some(end);
         to_ms(end)
     }
@@ -425,6 +515,45 @@ impl Playground {
     /// Number of faults in the scenario (scheduled and injected).
     pub fn fault_count(&self) -> usize {
         self.scenario().faults.len()
+    }
+
+    /// Runs to right after the next role change, change of leaders or
+    /// violation before the horizon, and names it: `"role"`, `"leaders"`
+    /// or `"violation"`; `undefined` when none came (see
+    /// [`Playground::next_landmark_us`]).
+    pub fn next_landmark(&mut self) -> Option<String> {
+        self.next_landmark_us().map(|l| l.name().to_string())
+    }
+
+    /// The latest simulated time this history has reached, ms: acting
+    /// before it forks the history.
+    pub fn reached_ms(&self) -> f64 {
+        to_ms(self.reached_us())
+    }
+
+    /// Live faults after the current time: the ones a fault made now
+    /// would drop (see [`Playground::inject_fault`]).
+    pub fn live_faults_ahead(&self) -> usize {
+        let now = self.sim.now_us();
+        self.scenario().faults[self.base_faults.min(self.scenario().faults.len())..]
+            .iter()
+            .filter(|f| f.at_us > now)
+            .count()
+    }
+
+    /// If the last injected fault forked the history: an object with
+    /// `at_ms` (where) and `dropped` (the later live faults it dropped, as
+    /// scenario fault objects); else `undefined`.
+    pub fn last_fork(&self) -> Result<JsValue, JsValue> {
+        match &self.last_fork {
+            Some(fork) => js::to_js(fork),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// Number of checkpoints kept for seeking.
+    pub fn checkpoint_count(&self) -> usize {
+        self.timeline.len()
     }
 }
 

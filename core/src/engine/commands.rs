@@ -56,6 +56,10 @@ impl<P: Protocol> Engine<P> {
                     return;
                 }
                 let was_leader = slot.role == Role::Leader;
+                // A service node taking its role at start is no landmark.
+                if slot.role != role && role != Role::Service {
+                    self.role_changes += 1;
+                }
                 slot.role = role;
                 slot.term = term;
                 self.hash_words(&[8, u64::from(node), role as u64, term.unwrap_or(u64::MAX)]);

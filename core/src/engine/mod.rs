@@ -28,12 +28,14 @@ mod commands;
 mod events;
 mod faults;
 mod settle;
+mod travel;
 mod views;
 
 /// Most events one run may process before it is cut short.
 pub const MAX_EVENTS: u64 = 50_000_000;
 
 /// What the engine schedules.
+#[derive(Clone)]
 enum Ev<M, T> {
     Start(NodeId),
     Deliver {
@@ -85,6 +87,7 @@ impl<M, T> Ev<M, T> {
 /// the queue: the entry already queued fires early, sees the later
 /// deadline and queues itself again (lazy re-arming keeps the queue small
 /// when a watchdog is pushed back on every message).
+#[derive(Clone)]
 struct ArmedTimer<T> {
     timer: T,
     generation: u64,
@@ -94,6 +97,7 @@ struct ArmedTimer<T> {
 }
 
 /// What the engine knows about one node.
+#[derive(Clone)]
 struct Slot<P: Protocol> {
     state: Option<P>,
     persistent: P::Persistent,
@@ -165,7 +169,13 @@ pub struct Engine<P: Protocol> {
     checker: Checker,
     hasher: TraceHasher,
     record: bool,
+    /// The recorded history. After [`Engine::restore`] it may reach past
+    /// now: `trace[trace_len..]` is what an earlier pass recorded for the
+    /// moments ahead, kept so that a later restore further on needs no
+    /// copy (by determinism the run records exactly those events again).
     trace: Vec<TraceEvent>,
+    /// Events of `trace` that have happened by now.
+    trace_len: usize,
     flights: BTreeMap<u64, Flight>,
     outbox: Vec<Command<P::Msg, P::Timer>>,
     next_msg_id: u64,
@@ -183,6 +193,12 @@ pub struct Engine<P: Protocol> {
     /// The event just popped was bookkeeping (a stale or lazily re-armed
     /// timer, a deferred delivery), not something that happened.
     idle_pop: bool,
+    /// Role announcements that changed the role, not only the term (a
+    /// [`crate::travel::Landmark::Role`]).
+    role_changes: u64,
+    /// Times the set of live leaders changed (a
+    /// [`crate::travel::Landmark::Leaders`]).
+    leader_set_changes: u64,
 }
 
 impl<P: Protocol> Engine<P> {
@@ -222,6 +238,7 @@ impl<P: Protocol> Engine<P> {
             hasher: TraceHasher::default(),
             record,
             trace: Vec::new(),
+            trace_len: 0,
             flights: BTreeMap::new(),
             outbox: Vec::new(),
             next_msg_id: 0,
@@ -235,6 +252,8 @@ impl<P: Protocol> Engine<P> {
             truncated: false,
             idle_pop: false,
             election_notices: 0,
+            role_changes: 0,
+            leader_set_changes: 0,
         };
         // Faults first, so a fault at time 0 (a clock skew, a node dead
         // from the start) is in place before the nodes start.
@@ -256,12 +275,20 @@ impl<P: Protocol> Engine<P> {
     }
 
     fn emit(&mut self, event: Event) {
-        if self.record {
+        if !self.record {
+            return;
+        }
+        if self.trace_len < self.trace.len() {
+            // Replaying known history after a restore: this event is
+            // already recorded (the run is deterministic).
+            debug_assert_eq!(self.trace[self.trace_len].at_us, self.now);
+        } else {
             self.trace.push(TraceEvent {
                 at_us: self.now,
                 event,
             });
         }
+        self.trace_len += 1;
     }
 
     fn hash_words(&mut self, words: &[u64]) {
@@ -303,7 +330,7 @@ impl<P: Protocol> Engine<P> {
 
     /// Recorded events (empty unless recording).
     pub fn trace(&self) -> &[TraceEvent] {
-        &self.trace
+        &self.trace[..self.trace_len]
     }
 
     /// Stable hash of everything that happened so far.

@@ -101,6 +101,9 @@ impl<P: Protocol> Engine<P> {
             .checker
             .on_change(self.now, &leaders, &self.network.group);
         self.emit_violations(new);
+        if leaders != self.leaders {
+            self.leader_set_changes += 1;
+        }
         self.leaders = leaders;
     }
 }

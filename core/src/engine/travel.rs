@@ -1,0 +1,110 @@
+//! Time travel on the engine: checkpoints without the trace, restore, and
+//! running to the next landmark (see [`crate::travel`]).
+
+use super::*;
+use crate::travel::{Checkpoint, Landmark};
+
+impl<P: Protocol> Engine<P> {
+    /// A copy of everything but the recorded trace (the checkpoint keeps
+    /// only its length). Messages on the wire (`flights`) are copied: they
+    /// are few (no more than the queue holds, which is copied anyway) and
+    /// the page draws them right after a restore.
+    fn copy_without_trace(&self) -> Self {
+        Self {
+            scenario: self.scenario.clone(),
+            config: self.config.clone(),
+            now: self.now,
+            queue: self.queue.clone(),
+            rng: self.rng.clone(),
+            network: self.network.clone(),
+            slots: self.slots.clone(),
+            metrics: self.metrics.clone(),
+            checker: self.checker.clone(),
+            hasher: self.hasher.clone(),
+            record: self.record,
+            trace: Vec::new(),
+            trace_len: 0,
+            flights: self.flights.clone(),
+            outbox: Vec::new(),
+            next_msg_id: self.next_msg_id,
+            next_generation: self.next_generation,
+            pending_faults: self.pending_faults,
+            leaders: self.leaders.clone(),
+            leaders_dirty: self.leaders_dirty,
+            agreement: self.agreement,
+            agreement_dirty: self.agreement_dirty,
+            end_us: self.end_us,
+            truncated: self.truncated,
+            election_notices: self.election_notices,
+            idle_pop: self.idle_pop,
+            role_changes: self.role_changes,
+            leader_set_changes: self.leader_set_changes,
+        }
+    }
+
+    /// Saves this moment (see [`crate::travel`]).
+    pub fn checkpoint(&self) -> Checkpoint {
+        debug_assert!(self.outbox.is_empty(), "checkpoint inside a handler");
+        Checkpoint {
+            engine: Box::new(self.copy_without_trace()),
+            now_us: self.now,
+            trace_len: self.trace_len,
+            events: self.metrics.events,
+        }
+    }
+
+    /// Goes back (or forward) to `checkpoint`, keeping this engine's
+    /// trace as the history. Returns false, changing nothing, when the
+    /// checkpoint is of another algorithm or scenario, or lies beyond the
+    /// recorded history (a recording engine must have recorded up to it).
+    pub fn restore(&mut self, checkpoint: &Checkpoint) -> bool {
+        let Some(saved) = checkpoint.engine.downcast_ref::<Self>() else {
+            return false;
+        };
+        if saved.scenario != self.scenario
+            || saved.record != self.record
+            || (self.record && self.trace.len() < checkpoint.trace_len)
+        {
+            return false;
+        }
+        let history = std::mem::take(&mut self.trace);
+        *self = saved.copy_without_trace();
+        self.trace = history;
+        self.trace_len = checkpoint.trace_len;
+        true
+    }
+
+    /// Processes events up to `limit` until one of them is a
+    /// [`Landmark`], and stops right after it (other events at the same
+    /// instant may still be pending, as after [`Engine::step`]). Gives up
+    /// after `max_steps` queue events, returning `None`, as it does when
+    /// nothing is left before `limit`; the clock stays at the last event
+    /// processed.
+    pub fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark> {
+        for _ in 0..max_steps {
+            if self.queue.peek_time().is_none_or(|next| next > limit) {
+                break;
+            }
+            if self.metrics.events >= MAX_EVENTS {
+                self.truncated = true;
+                break;
+            }
+            let before = (
+                self.checker.violations.len(),
+                self.leader_set_changes,
+                self.role_changes,
+            );
+            self.step();
+            if self.checker.violations.len() != before.0 {
+                return Some(Landmark::Violation);
+            }
+            if self.leader_set_changes != before.1 {
+                return Some(Landmark::Leaders);
+            }
+            if self.role_changes != before.2 {
+                return Some(Landmark::Role);
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,428 @@
+//! [`Timeline`]: the checkpoints that make seeking anywhere in a run fast.
+//!
+//! Going back in time restores the latest checkpoint at or before the
+//! target and runs forward from there (the core is deterministic, so this
+//! is exactly the state a fresh run to the target reaches, see
+//! `election_core::travel`). Checkpoints are taken while the run explores
+//! new time, one every `interval_us` of simulated time or every
+//! `interval_events` events, whichever comes first, so a seek never
+//! re-simulates more than one interval. Memory stays bounded: past
+//! [`MAX_CHECKPOINTS`] every other checkpoint is dropped and both
+//! intervals double, so a long run keeps between half and all of
+//! [`MAX_CHECKPOINTS`], spread evenly over it.
+//!
+//! ```text
+//!  time 0                                           reached
+//!  cp0 ── cp1 ── cp2 ── cp3 ── ... ── cpN ─────────── │
+//!                 seek(t) = restore(cp2) + run to t ▲ t
+//! ```
+
+use election_core::engine::MAX_EVENTS;
+use election_core::sim::Simulation;
+use election_core::time::Micros;
+use election_core::travel::{Checkpoint, Landmark};
+
+/// Most checkpoints kept; beyond it they are thinned out.
+pub const MAX_CHECKPOINTS: usize = 64;
+
+/// Simulated time between checkpoints at first.
+pub const FIRST_INTERVAL_US: Micros = 100_000;
+
+/// Events between checkpoints at first (for event-dense stretches).
+pub const FIRST_INTERVAL_EVENTS: u64 = 5_000;
+
+/// The checkpoints of one history (one scenario) and how far it has run.
+pub struct Timeline {
+    /// Ascending by position in the run; the first is time 0.
+    checkpoints: Vec<Checkpoint>,
+    interval_us: Micros,
+    interval_events: u64,
+    /// The latest time this history has reached.
+    reached_us: Micros,
+}
+
+/// Whether `cp` lies after the simulation's current position in the run.
+fn ahead(cp: &Checkpoint, sim: &dyn Simulation) -> bool {
+    let events = sim.metrics().events;
+    cp.events() > events || (cp.events() == events && cp.now_us() > sim.now_us())
+}
+
+impl Timeline {
+    /// The timeline of a simulation at time 0 (its first checkpoint).
+    pub fn new(sim: &dyn Simulation) -> Self {
+        Self {
+            checkpoints: vec![sim.checkpoint()],
+            interval_us: FIRST_INTERVAL_US,
+            interval_events: FIRST_INTERVAL_EVENTS,
+            reached_us: sim.now_us(),
+        }
+    }
+
+    /// The latest simulated time this history has reached.
+    pub fn reached_us(&self) -> Micros {
+        self.reached_us
+    }
+
+    /// Number of checkpoints kept.
+    pub fn len(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    /// Whether no checkpoint is kept (never: time 0 always is).
+    pub fn is_empty(&self) -> bool {
+        self.checkpoints.is_empty()
+    }
+
+    /// Simulated time between checkpoints now.
+    pub fn interval_us(&self) -> Micros {
+        self.interval_us
+    }
+
+    /// Records that the simulation was moved by other means (a step, a
+    /// run to the end).
+    pub fn saw(&mut self, sim: &dyn Simulation) {
+        self.reached_us = self.reached_us.max(sim.now_us());
+    }
+
+    fn last(&self) -> &Checkpoint {
+        self.checkpoints.last().expect("time 0 is always kept")
+    }
+
+    /// Whether the simulation is at or past the last checkpoint, where new
+    /// ones are taken.
+    fn at_frontier(&self, sim: &dyn Simulation) -> bool {
+        !ahead(self.last(), sim)
+    }
+
+    fn save(&mut self, sim: &dyn Simulation) {
+        self.checkpoints.push(sim.checkpoint());
+        if self.checkpoints.len() > MAX_CHECKPOINTS {
+            // Keep time 0, every other one, and the newest.
+            let last = self.checkpoints.len() - 1;
+            let mut i = 0;
+            self.checkpoints.retain(|_| {
+                let keep = i % 2 == 0 || i == last;
+                i += 1;
+                keep
+            });
+            self.interval_us = self.interval_us.saturating_mul(2);
+            self.interval_events = self.interval_events.saturating_mul(2);
+        }
+    }
+
+    /// The latest checkpoint at or before time `t`.
+    fn best_for(&self, t: Micros) -> &Checkpoint {
+        let i = self.checkpoints.partition_point(|cp| cp.now_us() <= t);
+        &self.checkpoints[i.saturating_sub(1)]
+    }
+
+    /// Goes to time `t` (every event at or before it processed), backward
+    /// or forward: from the nearest checkpoint at or before `t` when that
+    /// is ahead of where the simulation is or `t` lies behind it.
+    pub fn seek(&mut self, sim: &mut dyn Simulation, t: Micros) {
+        let cp = self.best_for(t);
+        if t < sim.now_us() || ahead(cp, sim) {
+            let restored = sim.restore(cp);
+            debug_assert!(restored, "a checkpoint of this history");
+        }
+        self.forward(sim, t, None);
+    }
+
+    /// Runs forward to `t` (nothing happens when `t` is behind).
+    pub fn run_until(&mut self, sim: &mut dyn Simulation, t: Micros) {
+        if t >= sim.now_us() {
+            self.seek(sim, t);
+        }
+    }
+
+    /// Processes events up to `limit` until the next landmark (see
+    /// `Simulation::run_to_landmark`), at most about `max_events` of them,
+    /// taking checkpoints on the way.
+    pub fn run_to_landmark(
+        &mut self,
+        sim: &mut dyn Simulation,
+        limit: Micros,
+        max_events: u64,
+    ) -> Option<Landmark> {
+        self.forward(sim, limit, Some(max_events))
+    }
+
+    /// Runs forward to `t` (or, with `budget`, to the next landmark
+    /// before `t`, giving up after about `budget` events), saving a
+    /// checkpoint whenever one is due beyond the last one.
+    fn forward(
+        &mut self,
+        sim: &mut dyn Simulation,
+        t: Micros,
+        mut budget: Option<u64>,
+    ) -> Option<Landmark> {
+        loop {
+            let frontier = self.at_frontier(sim);
+            let last = self.last();
+            // At the frontier a chunk ends where the next checkpoint is
+            // due; behind it (replaying known history, whose checkpoints
+            // exist) at the last checkpoint, from where new ones are due.
+            let (chunk_end, due_events, save_at_end) = if frontier {
+                let due_us = last.now_us().saturating_add(self.interval_us);
+                (
+                    t.min(due_us),
+                    last.events().saturating_add(self.interval_events),
+                    due_us <= t,
+                )
+            } else {
+                (t.min(last.now_us()), u64::MAX, false)
+            };
+            let started = sim.metrics().events;
+            match &mut budget {
+                Some(left) => {
+                    let room = due_events.saturating_sub(started).min(*left).max(1);
+                    if let Some(landmark) = sim.run_to_landmark(chunk_end, room) {
+                        self.saw(sim);
+                        return Some(landmark);
+                    }
+                    *left = left.saturating_sub(sim.metrics().events - started);
+                }
+                None if frontier => {
+                    while sim.next_time_us().is_some_and(|next| next <= chunk_end)
+                        && sim.metrics().events < due_events.min(MAX_EVENTS)
+                    {
+                        sim.step();
+                    }
+                }
+                None => sim.run_until(chunk_end),
+            }
+            if frontier && sim.metrics().events >= due_events {
+                // Due by events, inside the chunk (maybe inside an instant).
+                self.save(sim);
+                continue;
+            }
+            if sim.next_time_us().is_some_and(|next| next <= chunk_end) {
+                if sim.metrics().events >= MAX_EVENTS {
+                    // `run_until` marks the run truncated.
+                    sim.run_until(chunk_end);
+                    break;
+                }
+                if budget == Some(0) {
+                    break;
+                }
+                continue;
+            }
+            // Every event up to the chunk's end is processed.
+            sim.run_until(chunk_end);
+            if save_at_end {
+                self.save(sim);
+            }
+            if chunk_end == t {
+                break;
+            }
+        }
+        self.saw(sim);
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Playground;
+    use election_core::Scenario;
+    use election_core::algorithms;
+
+    /// Everything the page shows of a moment.
+    fn moment(sim: &dyn Simulation) -> String {
+        format!(
+            "{} {:016x} {} {:?} {:?} {:?} {:?} {:?}",
+            sim.now_us(),
+            sim.trace_hash(),
+            sim.trace().len(),
+            sim.metrics(),
+            sim.node_views(),
+            sim.flights(),
+            sim.violations(),
+            sim.leaders(),
+        )
+    }
+
+    /// The same moment from a fresh run.
+    fn fresh(scenario: &Scenario, t: Micros) -> String {
+        let mut sim = algorithms::build(scenario, true);
+        sim.run_until(t);
+        moment(sim.as_ref())
+    }
+
+    /// A deterministic spread of times in `0..end`.
+    fn targets(end: Micros, count: u64) -> Vec<Micros> {
+        (0..count).map(|i| (i * 7_919_393 + 12_345) % end).collect()
+    }
+
+    const RAFT: &str = r#"{"algorithm":"raft","nodes":5,"seed":7,
+        "network":{"latency_ms":[2,12],"drop":0.02},
+        "faults":[{"at_ms":3000,"crash":"leader"},{"at_ms":6000,"partition":[[0,1]]},
+                  {"at_ms":9000,"heal":true},{"at_ms":9500,"recover":0}],
+        "until_ms":20000}"#;
+
+    #[test]
+    fn seeking_anywhere_shows_what_a_fresh_run_shows() {
+        let s = Scenario::from_json(RAFT).unwrap();
+        let mut p = Playground::from_scenario(&s);
+        p.seek_us(20_000_000);
+        assert_eq!(p.reached_us(), 20_000_000);
+        let mut times = targets(20_000_000, 25);
+        times.extend([0, 1, 20_000_000, 19_999_999, 3_000_000]);
+        for t in times {
+            p.seek_us(t);
+            assert_eq!(moment(p.sim()), fresh(&s, t), "at {t} us");
+            // The log lines up to now are those of a fresh run.
+            let mut again = algorithms::build(&s, true);
+            again.run_until(t);
+            assert_eq!(
+                serde_json::to_string(p.sim().trace()).unwrap(),
+                serde_json::to_string(again.trace()).unwrap(),
+                "trace at {t} us"
+            );
+        }
+        assert_eq!(p.reached_us(), 20_000_000, "seeking back keeps the history");
+    }
+
+    #[test]
+    fn checkpoints_stay_few_and_close_together() {
+        let s = Scenario::from_json(
+            r#"{"algorithm":"bully","nodes":32,"seed":1,
+                "faults":[{"at_ms":10000,"crash":"leader"},{"at_ms":30000,"crash":"leader"}],
+                "until_ms":60000}"#,
+        )
+        .unwrap();
+        let mut p = Playground::from_scenario(&s);
+        // Played in small steps, as frames do.
+        let mut t = 0;
+        while t < 60_000_000 {
+            t += 16_000;
+            p.seek_us(t);
+        }
+        let timeline = p.timeline();
+        assert!(timeline.len() <= MAX_CHECKPOINTS, "{}", timeline.len());
+        assert!(timeline.len() >= MAX_CHECKPOINTS / 2, "{}", timeline.len());
+        // A seek re-runs at most one interval (in time or in events).
+        let events_total = p.sim().metrics().events;
+        for t in targets(60_000_000, 200) {
+            let cp = timeline.best_for(t);
+            assert!(
+                t - cp.now_us() <= timeline.interval_us
+                    || events_total - cp.events() <= timeline.interval_events,
+                "{t} us: nearest checkpoint at {} us",
+                cp.now_us()
+            );
+        }
+        p.seek_us(12_345_678);
+        assert_eq!(moment(p.sim()), fresh(&s, 12_345_678));
+    }
+
+    #[test]
+    fn event_dense_stretches_get_checkpoints_by_count() {
+        // LeLann at 160 nodes on a fast network: 50,000 messages in a few
+        // milliseconds, far more than one interval of events and well
+        // inside one interval of time.
+        let s = Scenario::from_json(
+            r#"{"algorithm":"lelann","nodes":160,"seed":2,
+                "network":{"latency_ms":[0.01,0.02]}}"#,
+        )
+        .unwrap();
+        let mut p = Playground::from_scenario(&s);
+        p.seek_us(20_000);
+        let events = p.sim().metrics().events;
+        assert!(events > 8 * FIRST_INTERVAL_EVENTS, "{events}");
+        assert!(p.timeline().len() > 8, "{}", p.timeline().len());
+        for t in [1_000, 2_345, 3_000, 0, 19_000] {
+            p.seek_us(t);
+            assert_eq!(moment(p.sim()), fresh(&s, t), "at {t} us");
+        }
+    }
+
+    #[test]
+    fn landmarks_through_the_timeline_are_the_same_run() {
+        let s = Scenario::from_json(RAFT).unwrap();
+        let mut p = Playground::from_scenario(&s);
+        let mut found = Vec::new();
+        while let Some(landmark) = p.next_landmark_us() {
+            found.push((p.now_us(), landmark));
+            // Right after it: a prefix of the fresh run's trace.
+            let mut again = algorithms::build(&s, true);
+            again.run_until(p.now_us());
+            let n = p.sim().trace().len();
+            assert!(again.trace().len() >= n);
+            assert_eq!(
+                serde_json::to_string(&again.trace()[..n]).unwrap(),
+                serde_json::to_string(p.sim().trace()).unwrap()
+            );
+        }
+        assert!(
+            found.iter().any(|(_, l)| *l == Landmark::Leaders),
+            "{found:?}"
+        );
+        assert!(found.iter().any(|(_, l)| *l == Landmark::Role), "{found:?}");
+        assert_eq!(p.now_us(), 20_000_000, "none left: at the horizon");
+        assert!(p.timeline().len() > 1);
+        for t in targets(20_000_000, 10) {
+            p.seek_us(t);
+            assert_eq!(moment(p.sim()), fresh(&s, t), "at {t} us");
+        }
+        // From the middle of known history, the next landmark is the same.
+        let (at, landmark) = found[found.len() / 2];
+        p.seek_us(at - 1);
+        assert_eq!(p.next_landmark_us(), Some(landmark));
+        assert_eq!(p.now_us(), at);
+    }
+
+    #[test]
+    fn acting_in_the_past_forks_a_new_history() {
+        let base = Scenario::from_json(
+            r#"{"algorithm":"bully","nodes":6,"seed":3,
+                "faults":[{"at_ms":2500,"crash":1}],"until_ms":8000}"#,
+        )
+        .unwrap();
+        let mut p = Playground::from_scenario(&base);
+        p.seek_us(1_000_000);
+        p.inject_fault(r#"{"pause": 2, "for_ms": 100}"#).unwrap();
+        assert_eq!(p.fork(), None, "at the latest moment: no fork");
+        p.seek_us(3_000_000);
+        p.inject_fault(r#"{"crash": 5}"#).unwrap();
+        p.seek_us(4_000_000);
+        p.inject_fault(r#"{"recover": 5}"#).unwrap();
+        p.seek_us(6_000_000);
+        assert_eq!(p.scenario().faults.len(), 4);
+
+        // Back to 2 s and act: the two later live faults go, the
+        // scenario's own fault (2.5 s) and the earlier live one stay.
+        p.seek_us(2_000_000);
+        p.inject_fault(r#"{"crash": 4}"#).unwrap();
+        let fork = p.fork().expect("forked");
+        assert_eq!(fork.at_ms, 2000.0);
+        assert_eq!(
+            fork.dropped,
+            vec![
+                serde_json::json!({"at_ms": 3000, "crash": 5}),
+                serde_json::json!({"at_ms": 4000, "recover": 5}),
+            ]
+        );
+        let faults: Vec<Micros> = p.scenario().faults.iter().map(|f| f.at_us).collect();
+        assert_eq!(faults, vec![2_500_000, 1_000_000, 2_000_000]);
+        assert_eq!(p.reached_us(), 2_000_000, "the new future is unexplored");
+        assert_eq!(moment(p.sim()), fresh(p.scenario(), 2_000_000));
+
+        // The share link carries the new history.
+        let shared = election_core::share::decode(&election_core::share::encode(p.scenario()));
+        assert_eq!(&shared.unwrap(), p.scenario());
+
+        // At the new latest moment, acting again does not fork.
+        p.inject_fault(r#"{"recover": 4}"#).unwrap();
+        assert_eq!(p.fork(), None);
+        p.seek_us(5_000_000);
+        assert_eq!(moment(p.sim()), fresh(p.scenario(), 5_000_000));
+        // Going back before the scenario's own fault and acting keeps it.
+        p.seek_us(500_000);
+        p.inject_fault(r#"{"crash": 0}"#).unwrap();
+        assert_eq!(p.fork().map(|f| f.dropped.len()), Some(3));
+        let faults: Vec<Micros> = p.scenario().faults.iter().map(|f| f.at_us).collect();
+        assert_eq!(faults, vec![2_500_000, 500_000]);
+    }
+}

@@ -1,0 +1,243 @@
+// @ts-check
+/**
+ * Keyboard shortcuts for the playback and time-travel controls, and the
+ * help overlay that lists them (a modal `<dialog>`: focus stays inside,
+ * Escape or Close shuts it and focus goes back where it was).
+ *
+ * Shortcuts never fire while typing in a text field, number field, select
+ * or text area; on sliders, checkboxes and buttons the keys those controls
+ * use themselves (arrows, Home, End, Space, Enter) keep their own meaning.
+ * @module shortcuts
+ */
+
+/**
+ * What a shortcut does.
+ * @typedef {'play' | 'step' | 'next' | 'back' | 'forward' | 'faster' | 'slower' | 'start' | 'end'
+ *   | 'help'} Action
+ */
+
+/**
+ * One line of the help overlay: the keys and what they do.
+ * @typedef {object} Shortcut
+ * @property {Action} action
+ * @property {string[]} keys as shown (one `<kbd>` each)
+ * @property {string} label
+ */
+
+/** @type {Shortcut[]} */
+export const SHORTCUTS = [
+  { action: 'play', keys: ['Space'], label: 'Play or pause' },
+  { action: 'step', keys: ['S', '→'], label: 'Step: the next event' },
+  {
+    action: 'next',
+    keys: ['N'],
+    label: 'Next change: run to the next role change, leader change or violation',
+  },
+  { action: 'back', keys: ['←', '[', 'Shift+←'], label: 'Seek back (one twentieth of the time line)' },
+  { action: 'forward', keys: [']', 'Shift+→'], label: 'Seek forward' },
+  { action: 'faster', keys: ['+'], label: 'Play twice as fast (up to 1000× real time)' },
+  { action: 'slower', keys: ['−'], label: 'Play half as fast (down to 1/1000 real time)' },
+  { action: 'start', keys: ['Home'], label: 'Go to the start (0 ms)' },
+  { action: 'end', keys: ['End'], label: 'Go to the end of the run' },
+  { action: 'help', keys: ['?'], label: 'Show or hide this list (Escape closes it)' },
+];
+
+/** Input types that take typed text: every key belongs to them. */
+const TEXT_INPUTS = new Set([
+  'text',
+  'number',
+  'search',
+  'email',
+  'url',
+  'tel',
+  'password',
+  'date',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+]);
+
+/** Keys that sliders, checkboxes and buttons use themselves. */
+const CONTROL_KEYS = new Set([
+  ' ',
+  'Enter',
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
+
+/**
+ * Whether a key pressed on `target` belongs to that element rather than
+ * to the page.
+ * @param {EventTarget | null} target
+ * @param {string} key
+ * @returns {boolean}
+ */
+export function keyBelongsTo(target, key) {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) {
+    return TEXT_INPUTS.has(target.type) || CONTROL_KEYS.has(key);
+  }
+  if (target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement || target.tabIndex >= 0) {
+    // Buttons (the node buttons too) press on Space and Enter.
+    return key === ' ' || key === 'Enter';
+  }
+  return false;
+}
+
+/**
+ * The action of a key press, if any.
+ * @param {KeyboardEvent} e
+ * @returns {Action | null}
+ */
+export function actionOf(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  switch (e.key) {
+    case ' ':
+      return 'play';
+    case 's':
+    case 'S':
+      return 'step';
+    case 'ArrowRight':
+      return e.shiftKey ? 'forward' : 'step';
+    case 'n':
+    case 'N':
+      return 'next';
+    case 'ArrowLeft':
+    case '[':
+      return 'back';
+    case ']':
+      return 'forward';
+    case '+':
+    case '=':
+      return 'faster';
+    case '-':
+    case '_':
+      return 'slower';
+    case 'Home':
+      return 'start';
+    case 'End':
+      return 'end';
+    case '?':
+      return 'help';
+    default:
+      return null;
+  }
+}
+
+/** Elements that can take the focus inside the dialog. */
+const FOCUSABLE = 'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
+
+export class Shortcuts {
+  /**
+   * @param {Record<Action, () => void>} actions
+   * @param {HTMLDialogElement} dialog the help overlay
+   * @param {HTMLElement} list where the shortcuts are listed (a `<dl>`)
+   * @param {HTMLButtonElement} opener the button that opens the overlay
+   */
+  constructor(actions, dialog, list, opener) {
+    this.actions = actions;
+    this.dialog = dialog;
+    /** Where the focus was before the overlay opened. @private @type {HTMLElement | null} */
+    this.returnFocus = null;
+    list.replaceChildren(
+      ...SHORTCUTS.flatMap((s) => {
+        const dt = document.createElement('dt');
+        s.keys.forEach((k, i) => {
+          if (i > 0) dt.append(' or ');
+          const kbd = document.createElement('kbd');
+          kbd.textContent = k;
+          dt.append(kbd);
+        });
+        const dd = document.createElement('dd');
+        dd.textContent = s.label;
+        return [dt, dd];
+      }),
+    );
+    opener.addEventListener('click', () => this.openHelp());
+    dialog.addEventListener('keydown', (e) => this.trapFocus(e));
+    dialog.addEventListener('close', () => {
+      const back = this.returnFocus;
+      this.returnFocus = null;
+      if (back && back.isConnected) back.focus();
+    });
+    // Pressing the backdrop (outside the box) closes it too.
+    dialog.addEventListener('click', (e) => {
+      if (e.target === dialog) {
+        const box = dialog.getBoundingClientRect();
+        const inside =
+          e.clientX >= box.left && e.clientX <= box.right && e.clientY >= box.top && e.clientY <= box.bottom;
+        if (!inside) dialog.close();
+      }
+    });
+    document.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  /** Opens the help overlay, focus on its first control. */
+  openHelp() {
+    if (this.dialog.open) return;
+    this.returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    this.dialog.showModal();
+    const first = this.dialog.querySelector(FOCUSABLE);
+    if (first instanceof HTMLElement) first.focus();
+  }
+
+  /** Closes the help overlay. */
+  closeHelp() {
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  /**
+   * Keeps Tab and Shift+Tab inside the open dialog.
+   * @private
+   * @param {KeyboardEvent} e
+   */
+  trapFocus(e) {
+    if (e.key !== 'Tab') return;
+    const items = [...this.dialog.querySelectorAll(FOCUSABLE)].filter(
+      (n) => n instanceof HTMLElement && !n.hasAttribute('disabled') && n.offsetParent !== null,
+    );
+    if (items.length === 0) {
+      e.preventDefault();
+      return;
+    }
+    const first = /** @type {HTMLElement} */ (items[0]);
+    const last = /** @type {HTMLElement} */ (items[items.length - 1]);
+    const at = document.activeElement;
+    if (e.shiftKey && (at === first || !this.dialog.contains(at))) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && (at === last || !this.dialog.contains(at))) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
+  /**
+   * @private
+   * @param {KeyboardEvent} e
+   */
+  key(e) {
+    if (e.defaultPrevented) return;
+    if (this.dialog.open) {
+      // Only the overlay's own keys while it is open; ? closes it too.
+      if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        this.closeHelp();
+      }
+      return;
+    }
+    const action = actionOf(e);
+    if (action === null || keyBelongsTo(e.target, e.key)) return;
+    e.preventDefault();
+    this.actions[action]();
+  }
+}
