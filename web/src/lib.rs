@@ -24,6 +24,9 @@ pub mod playground;
 pub mod url;
 pub mod views;
 
+pub mod metric_rows;
+pub mod trace_rows;
+
 pub use playground::Playground;
 
 use election_core::algorithms;
