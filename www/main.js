@@ -12,6 +12,7 @@ import { FaultsPanel } from './faults.js';
 import { Inspector } from './inspector.js';
 import { EventLog } from './log.js';
 import { Model } from './model.js';
+import { Panes } from './panes.js';
 import { ROLE_COLOURS } from './palette.js';
 import { StatusView, byTestId } from './status.js';
 import { readAddress, writeSettingsAddress } from './url.js';
@@ -171,6 +172,7 @@ async function main() {
     /** @type {HTMLOListElement} */ (el('log')),
     /** @type {HTMLInputElement} */ (el('log-traffic')),
   );
+  const panes = new Panes(wasm, model, log);
   const controls = new Controls(model, wasm.algorithms(), () => wasm.fresh_seed(), {
     applySettings(query) {
       try {
@@ -214,6 +216,7 @@ async function main() {
     log.sync(model);
     controls.render();
     inspector.render(model);
+    panes.render(snapshot);
   };
   // Every change is drawn at once (at most once per frame while playing),
   // so the readouts are current whenever anyone looks, tests included.
