@@ -375,16 +375,30 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
       arrow(so, o);
       continue;
     }
-    if (at < t0 || at > t1) continue;
-    const future = d[o + col.index] >= count;
-    const node = d[o + col.node];
+    if (type === code.timer && at >= t0 && at <= t1 && d[o + col.index] < count) {
+      if ((every === 1 || d[o + col.index] % every === 0) && mark(timers)) {
+        timers.push({ x: xOf(at), y: yOf(d[o + col.node]) });
+      }
+    }
+  }
+  for (const list of pending.values()) for (const so of list) arrow(so, -1);
+
+  // Marks of what nodes did, from the history (complete from the start,
+  // however busy the window).
+  const h = store.history;
+  const hd = h.data;
+  for (let r = h.lowerBound(col.at_ms, t0); r < h.length; r++) {
+    const o = r * h.width;
+    const at = hd[o + col.at_ms];
+    if (at > t1) break;
+    const type = hd[o + col.type];
+    const future = hd[o + col.index] >= count;
+    const node = hd[o + col.node];
     const x = xOf(at);
-    if (type === code.timer) {
-      if (!future && (every === 1 || d[o + col.index] % every === 0) && mark(timers)) timers.push({ x, y: yOf(node) });
-    } else if (type === code.election) {
+    if (type === code.election) {
       if (!future && mark(elections)) elections.push({ x, y: yOf(node) });
     } else if (type === code.role) {
-      if (mark(roles)) roles.push({ x, y: yOf(node), role: d[o + col.value], future });
+      if (mark(roles)) roles.push({ x, y: yOf(node), role: hd[o + col.value], future });
     } else if (type === code.crash || type === code.recover) {
       if (mark(crashes)) crashes.push({ x, y: yOf(node), up: type === code.recover, future });
     } else if (type === code.pause) {
@@ -397,7 +411,6 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
       rules.push({ x, label: 'heal', kind: 'heal', future });
     }
   }
-  for (const list of pending.values()) for (const so of list) arrow(so, -1);
 
   const messagesInWindow = buffer.length * every;
   if (buffer.length > MAX_ARROWS || every > 1) thinned = true;
@@ -448,9 +461,10 @@ function light(hex) {
  * Draws a scene.
  * @param {CanvasRenderingContext2D} ctx scaled so one unit is one CSS px
  * @param {Scene} s
- * @param {string[]} labels node labels, by row
+ * @param {number} participants rows from here on are an algorithm's extra
+ *   nodes (a coordination service, a resource), labelled in their colour
  */
-export function paintScene(ctx, s, labels) {
+export function paintScene(ctx, s, participants) {
   const f = s.frame;
   ctx.clearRect(0, 0, f.width, f.height);
   const plotBottom = f.top + f.nodes * f.rowHeight;
@@ -477,10 +491,10 @@ export function paintScene(ctx, s, labels) {
   // Node labels.
   ctx.textAlign = 'right';
   const every = Math.ceil(11 / f.rowHeight);
-  ctx.fillStyle = INK;
   ctx.font = `${Math.min(12, Math.max(9, f.rowHeight - 6))}px ${FONT}`;
   for (let i = 0; i < f.nodes; i += every) {
-    ctx.fillText(labels[i] ?? `n${i}`, f.left - 6, f.top + (i + 0.5) * f.rowHeight);
+    ctx.fillStyle = i < participants ? INK : '#A8457E';
+    ctx.fillText(`n${i}`, f.left - 6, f.top + (i + 0.5) * f.rowHeight);
   }
 
   ctx.save();
@@ -724,12 +738,20 @@ export class SpaceTimeView {
     this.arrows = new ArrowBuffer();
     /** @private @type {Scene | null} */
     this.scene = null;
-    /** @private */
-    this.labelAt = 0;
+    /** When the text alternative was last written. @private */
+    this.labelAt = -Infinity;
+    /** @private @type {ReturnType<typeof setTimeout> | null} */
+    this.labelTimer = null;
     /** @private @type {Frame | null} */
     this.frame = null;
     /** Message kinds of the run. @private @type {string[]} */
     this.kinds = [];
+    /** When the last drawing finished and what it cost, ms. @private */
+    this.drawnAt = -Infinity;
+    /** @private */
+    this.cost = 0;
+    /** A redraw put off while playing. @private @type {ReturnType<typeof setTimeout> | null} */
+    this.redraw = null;
 
     els.zoomIn.addEventListener('click', () => this.zoom(0.5));
     els.zoomOut.addEventListener('click', () => this.zoom(2));
@@ -740,10 +762,17 @@ export class SpaceTimeView {
     els.canvas.addEventListener('pointerleave', () => {
       els.hover.hidden = true;
     });
-    new ResizeObserver(() => {
+    /** The canvas's width in CSS px, as the resize observer last saw it
+     * (read there, not in `render`, where it would force a layout of the
+     * page every frame). @private */
+    this.width = 0;
+    new ResizeObserver((entries) => {
+      const width = Math.round(entries[entries.length - 1].contentRect.width);
+      if (width === this.width) return;
+      this.width = width;
       this.drawnKey = '';
       this.render();
-    }).observe(els.canvas.parentElement ?? els.canvas);
+    }).observe(els.canvas);
   }
 
   /**
@@ -863,7 +892,7 @@ export class SpaceTimeView {
   /** Draws the current moment (skipped when nothing it shows changed). */
   render() {
     const canvas = this.els.canvas;
-    const width = canvas.clientWidth;
+    const width = this.width;
     if (width === 0) return;
     const nodes = this.model.nodeTotal();
     // Short on phones; on big screens rows may be taller, up to about
@@ -894,14 +923,26 @@ export class SpaceTimeView {
       nodes,
       window.devicePixelRatio,
     ].join(':');
-    const spanText = this.fit ? `whole run, ${formatSpan(this.win.span)}` : formatSpan(this.win.span);
+    const spanText = formatSpan(this.win.span);
     if (this.els.spanOut.textContent !== spanText) this.els.spanOut.textContent = spanText;
     if (this.els.fit.getAttribute('aria-pressed') !== String(this.fit)) {
       this.els.fit.setAttribute('aria-pressed', String(this.fit));
     }
     if (key === this.drawnKey) return;
-    this.drawnKey = key;
+    // While playing, a drawing that costs much is redrawn less often, so
+    // the diagram takes at most about a third of the time; the latest
+    // moment is always drawn in the end.
     const started = performance.now();
+    if (this.model.playing && started - this.drawnAt < this.cost * 3) {
+      if (this.redraw === null) {
+        this.redraw = setTimeout(() => {
+          this.redraw = null;
+          this.render();
+        }, this.cost * 3);
+      }
+      return;
+    }
+    this.drawnKey = key;
     const dpr = window.devicePixelRatio || 1;
     const backW = Math.round(width * dpr);
     const backH = Math.round(height * dpr);
@@ -924,13 +965,13 @@ export class SpaceTimeView {
     const built = performance.now() - t1;
     this.scene = scene;
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const participants = this.model.playground.node_count();
-    const labels = Array.from({ length: nodes }, (_, i) => (i < participants ? `n${i}` : `n${i}*`));
-    paintScene(this.ctx, scene, labels);
+    paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(scene);
     // How long reading the trace, building and painting took: for
     // benchmarks (the canvas is the only place the page says so).
-    canvas.dataset.renderMs = (performance.now() - started + synced).toFixed(2);
+    this.drawnAt = performance.now();
+    this.cost = this.drawnAt - started;
+    canvas.dataset.renderMs = (this.drawnAt - started + synced).toFixed(2);
     canvas.dataset.buildMs = built.toFixed(2);
   }
 
@@ -957,9 +998,19 @@ export class SpaceTimeView {
     this.els.note.textContent = scene.thinned || this.store.clipped
       ? 'Busy run: some messages and marks in this window are left out; zoom in to see them all.'
       : '';
-    const t = performance.now();
-    if (t - this.labelAt < 400) return;
-    this.labelAt = t;
+    // The text alternative changes at most a few times a second; the
+    // last change is always written (after a pause, too).
+    const wait = this.labelAt + 400 - performance.now();
+    if (wait > 0) {
+      if (this.labelTimer === null) {
+        this.labelTimer = setTimeout(() => {
+          this.labelTimer = null;
+          if (this.scene) this.publish(this.scene);
+        }, wait);
+      }
+      return;
+    }
+    this.labelAt = performance.now();
     const leaders = scene.roles.filter((m) => m.role === ROLE.leader && !m.future).length;
     const crashes = scene.crashes.filter((m) => !m.up && !m.future).length;
     const violations = scene.rules.filter((r) => r.kind === 'violation' && !r.future).length;
@@ -983,6 +1034,7 @@ export function buildLegend(list) {
     ['line-candidate', 'candidate (blue)'],
     ['line-crashed', 'down (dashed grey)'],
     ['line-paused', 'paused (dotted)'],
+    ['line-service', 'service or resource, not a participant (purple)'],
     ['dot', 'role change (dot in the new role’s colour)'],
     ['diamond', 'starts an election'],
     ['tick', 'timer fires'],

@@ -10,8 +10,9 @@
  * - `window`: every event from a little before the diagram's window to
  *   now (messages, timers, marks), at most `MAX_WINDOW_ROWS` rows;
  * - `history`: from the start, only the events that change how a node is
- *   drawn (start, role, crash, recover, pause, resume) plus violations and
- *   partitions, turned into per-node state changes.
+ *   drawn (start, role, crash, recover, pause, resume) and the other marks
+ *   (elections started, violations, partitions), the first turned into
+ *   per-node state changes.
  *
  * Going back in time keeps what was seen: the core is deterministic, so
  * the events after the new "now" are exactly those that will happen again
@@ -169,7 +170,7 @@ export class TraceStore {
     this.clipped = false;
     /** Longest time on the wire of any message seen, ms (send to arrival). */
     this.maxFlightMs = 0;
-    this.stateMask = s.mask(['start', 'role', 'crash', 'recover', 'pause', 'resume', 'violation', 'partition', 'heal']);
+    this.stateMask = s.mask(['start', 'role', 'crash', 'recover', 'pause', 'resume', 'election', 'violation', 'partition', 'heal']);
     /** Rows of the state-changing events from the start. */
     this.history = new Rows(s.width);
     /** Trace index up to which the history is scanned (exclusive). */
