@@ -13,6 +13,7 @@ import { FaultsPanel } from './faults.js';
 import { Inspector } from './inspector.js';
 import { EventLog } from './log.js';
 import { Model } from './model.js';
+import { Panes } from './panes.js';
 import { ROLE_COLOURS } from './palette.js';
 import { Narration, presetPlayground } from './presets.js';
 
@@ -176,6 +177,7 @@ async function main() {
     /** @type {HTMLOListElement} */ (el('log')),
     /** @type {HTMLInputElement} */ (el('log-traffic')),
   );
+  const panes = new Panes(wasm, model, log);
   const controls = new Controls(model, wasm.algorithms(), () => wasm.fresh_seed(), {
     applySettings(query) {
       try {
@@ -255,6 +257,7 @@ async function main() {
     controls.render();
     inspector.render(model);
     timeline.render();
+    panes.render(snapshot);
   };
   // Every change is drawn at once (at most once per frame while playing),
   // so the readouts are current whenever anyone looks, tests included.

@@ -27,6 +27,9 @@ pub mod timeline;
 pub mod url;
 pub mod views;
 
+pub mod metric_rows;
+pub mod trace_rows;
+
 pub use playground::Playground;
 
 use election_core::algorithms;

@@ -1,0 +1,1057 @@
+// @ts-check
+/**
+ * The space-time (Lamport) diagram: one horizontal line per node, time
+ * running left to right, an arrow for each message from its send to its
+ * delivery (a lost one ends in a cross halfway), and marks for what
+ * happened on each node: timers firing, elections started, role changes
+ * (a dot in the role's colour; the line is thick and coloured while a
+ * node leads or runs for leader), crashes (the line is dashed grey while
+ * the node is down), recoveries and pauses (dotted while paused); property
+ * violations and partitions are vertical lines across all nodes.
+ *
+ * The data is the core's recorded trace (see trace.js); nothing about an
+ * algorithm is worked out here. Drawing is in two steps, so another
+ * renderer (an SVG export) can reuse the first: `buildScene` turns the
+ * trace rows of the visible window into plain drawing data (lines,
+ * arrows, marks, in CSS pixels), `paintScene` puts that on a canvas.
+ * Only the visible window is read, and the number of arrows and marks
+ * drawn per frame is capped (thinned evenly beyond the cap).
+ *
+ * Clicking (or, focused, the arrow keys) moves the simulation to that
+ * time through the model's seek; the window follows the current time, or
+ * shows the whole run.
+ * @module spacetime
+ */
+
+import { CUT, FAINT, INK, ROLE_COLOURS, kindColour } from './palette.js';
+import { ROLE, TraceStore } from './trace.js';
+
+/** Most message arrows drawn per frame; more are thinned evenly. */
+export const MAX_ARROWS = 2500;
+/**
+ * Most trace rows a frame looks at closely; in a busier window only every
+ * k-th message (by id) and timer is drawn, so the work per frame stays
+ * bounded however busy the run.
+ */
+const ROW_BUDGET = 20_000;
+/** Most marks of one sort drawn per frame. */
+const MAX_MARKS = 3000;
+/** Width of the node label column, CSS px. */
+const GUTTER = 44;
+/** Height of the time axis above the rows. */
+const AXIS = 32;
+const PAD_RIGHT = 10;
+const PAD_BOTTOM = 6;
+/** Tallest and shortest row per node. */
+const ROW_MAX = 26;
+const ROW_MIN = 2;
+/** Alpha of what is known to come after now (seen before going back). */
+const FUTURE_ALPHA = 0.28;
+/** Longest window a new run opens with, ms ("Whole run" shows more). */
+const DEFAULT_SPAN_MAX = 4000;
+/** Where "now" sits in a following window, as a share of the span. */
+const FOLLOW_AT = 0.9;
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const ACCENT = '#0072B2';
+
+/** Spans the zoom steps through, ms (1, 2, 5 x 10^k). */
+const SPANS = (() => {
+  /** @type {number[]} */
+  const out = [];
+  for (let e = -1; e <= 5; e++) for (const m of [1, 2, 5]) out.push(m * 10 ** e);
+  return out.filter((s) => s >= 0.5 && s <= 120_000);
+})();
+
+/**
+ * The smallest zoom step that holds `ms`.
+ * @param {number} ms
+ * @returns {number}
+ */
+export function spanFor(ms) {
+  return SPANS.find((s) => s >= ms) ?? SPANS[SPANS.length - 1];
+}
+
+/**
+ * "250 ms", "1.5 s", "0.5 ms".
+ * @param {number} ms
+ * @returns {string}
+ */
+export function formatSpan(ms) {
+  if (ms >= 1000) return `${Number((ms / 1000).toPrecision(3))} s`;
+  return `${Number(ms.toPrecision(3))} ms`;
+}
+
+/**
+ * Time axis step: 1, 2 or 5 x 10^k ms, about `px` pixels apart.
+ * @param {number} span
+ * @param {number} width
+ * @param {number} px
+ * @returns {number}
+ */
+function tickStep(span, width, px) {
+  const raw = (span * px) / Math.max(width, 1);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+/**
+ * The window of time shown.
+ * @typedef {object} TimeWindow
+ * @property {number} t0 ms at the left edge of the plot
+ * @property {number} span ms across the plot
+ */
+
+/**
+ * Where things go, CSS px.
+ * @typedef {object} Frame
+ * @property {number} width
+ * @property {number} height
+ * @property {number} left plot's left edge
+ * @property {number} top plot's top edge (below the axis)
+ * @property {number} plotWidth
+ * @property {number} rowHeight
+ * @property {number} nodes rows
+ */
+
+/**
+ * One stretch of a node's line.
+ * @typedef {object} Segment
+ * @property {number} x1
+ * @property {number} x2
+ * @property {number} y
+ * @property {'follower' | 'candidate' | 'leader' | 'service' | 'crashed' | 'paused'} style
+ * @property {boolean} future
+ */
+
+/**
+ * Everything to draw for one window, in CSS px: what a renderer needs,
+ * nothing more.
+ * @typedef {object} Scene
+ * @property {Frame} frame
+ * @property {TimeWindow} window
+ * @property {number} nowX x of now (may be outside the plot)
+ * @property {{x: number, label: string}[]} ticks
+ * @property {Segment[]} segments
+ * @property {number} arrowCount arrows in `arrows`
+ * @property {Float32Array} arrows x1, y1, x2, y2 per arrow
+ * @property {Int16Array} arrowKind message kind per arrow
+ * @property {Uint8Array} arrowFlags per arrow: 1 lost (ends in a cross), 2
+ *   known future, 4 still on the wire (no head yet)
+ * @property {number} messagesInWindow arrows before thinning
+ * @property {number} lost lost messages drawn
+ * @property {{x: number, y: number}[]} timers
+ * @property {{x: number, y: number}[]} elections
+ * @property {{x: number, y: number, role: number, future: boolean}[]} roles
+ * @property {{x: number, y: number, up: boolean, future: boolean}[]} crashes
+ * @property {{x: number, y: number, future: boolean}[]} pauses
+ * @property {{x: number, label: string, kind: 'violation' | 'partition' | 'heal', future: boolean}[]} rules
+ * @property {boolean} thinned whether arrows or marks were left out
+ * @property {string[]} kinds message kind names
+ */
+
+/** Growable typed-array buffers for arrows, reused between frames. */
+class ArrowBuffer {
+  constructor() {
+    this.xy = new Float32Array(4 * 1024);
+    this.kind = new Int16Array(1024);
+    this.flags = new Uint8Array(1024);
+    this.length = 0;
+  }
+
+  /**
+   * @param {number} x1
+   * @param {number} y1
+   * @param {number} x2
+   * @param {number} y2
+   * @param {number} kind
+   * @param {number} flags
+   */
+  push(x1, y1, x2, y2, kind, flags) {
+    if (this.length === this.kind.length) {
+      const n = this.length * 2;
+      const xy = new Float32Array(4 * n);
+      xy.set(this.xy);
+      this.xy = xy;
+      const k = new Int16Array(n);
+      k.set(this.kind);
+      this.kind = k;
+      const f = new Uint8Array(n);
+      f.set(this.flags);
+      this.flags = f;
+    }
+    const i = this.length++;
+    this.xy[4 * i] = x1;
+    this.xy[4 * i + 1] = y1;
+    this.xy[4 * i + 2] = x2;
+    this.xy[4 * i + 3] = y2;
+    this.kind[i] = kind;
+    this.flags[i] = flags;
+  }
+}
+
+/**
+ * Row height and canvas height for `nodes` rows.
+ * @param {number} nodes
+ * @param {number} maxPlot tallest plot area, px
+ * @param {number} [rowMax] tallest row, px
+ * @returns {{rowHeight: number, height: number}}
+ */
+export function rowsFor(nodes, maxPlot, rowMax = ROW_MAX) {
+  const n = Math.max(1, nodes);
+  const rowHeight = Math.max(ROW_MIN, Math.min(rowMax, Math.floor(maxPlot / n)));
+  return { rowHeight, height: AXIS + n * rowHeight + PAD_BOTTOM };
+}
+
+/**
+ * How far before a window to read, so that messages sent before it and
+ * delivered in it are drawn whole.
+ * @param {TraceStore} store
+ * @param {number} span
+ * @returns {number} ms
+ */
+function lookBack(store, span) {
+  return Math.min(Math.max(span, 1), store.maxFlightMs * 1.25 + 1);
+}
+
+/**
+ * Turns the trace rows of a window into a scene.
+ * @param {TraceStore} store
+ * @param {TimeWindow} win
+ * @param {Frame} frame
+ * @param {string[]} kinds
+ * @param {ArrowBuffer} [buffer] reused storage for the arrows
+ * @returns {Scene}
+ */
+export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer()) {
+  const { col, code } = store.schema;
+  const { t0, span } = win;
+  const t1 = t0 + span;
+  const scale = frame.plotWidth / span;
+  const xOf = (/** @type {number} */ t) => frame.left + (t - t0) * scale;
+  const yOf = (/** @type {number} */ node) => frame.top + (node + 0.5) * frame.rowHeight;
+  const count = store.count;
+  const nowMs = store.nowMs;
+  const knownMs = store.knownMs;
+
+  // Ticks.
+  /** @type {{x: number, label: string}[]} */
+  const ticks = [];
+  const step = tickStep(span, frame.plotWidth, 70);
+  const digits = Math.max(0, -Math.floor(Math.log10(step)));
+  for (let t = Math.ceil(t0 / step) * step; t <= t1 + step * 1e-9; t += step) {
+    const label = t >= 10_000 && step >= 1000 ? `${Number((t / 1000).toFixed(Math.max(0, digits - 3)))} s` : `${t.toFixed(digits)} ms`;
+    ticks.push({ x: xOf(t), label });
+  }
+
+  // Node lines from the state history.
+  /** @type {Segment[]} */
+  const segments = [];
+  const lineEnd = Math.min(t1, knownMs);
+  for (let node = 0; node < frame.nodes; node++) {
+    const list = store.statesOf(node);
+    if (list.length === 0) continue;
+    let k = Math.max(0, TraceStore.stateAt(list, t0));
+    const y = yOf(node);
+    for (; k < list.length; k++) {
+      const s = list[k];
+      const from = Math.max(t0, s.at);
+      const to = Math.min(lineEnd, k + 1 < list.length ? list[k + 1].at : lineEnd);
+      if (from > t1) break;
+      if (to <= from) continue;
+      /** @type {Segment['style']} */
+      const style = !s.alive
+        ? 'crashed'
+        : s.paused
+          ? 'paused'
+          : s.role === ROLE.leader
+            ? 'leader'
+            : s.role === ROLE.candidate
+              ? 'candidate'
+              : s.role === ROLE.service
+                ? 'service'
+                : 'follower';
+      // Split at now: what comes after is the known future.
+      if (from < nowMs && to > nowMs) {
+        segments.push({ x1: xOf(from), x2: xOf(nowMs), y, style, future: false });
+        segments.push({ x1: xOf(nowMs), x2: xOf(to), y, style, future: true });
+      } else {
+        segments.push({ x1: xOf(from), x2: xOf(to), y, style, future: from >= nowMs });
+      }
+    }
+  }
+
+  // Messages and marks from the window rows.
+  const rows = store.window;
+  const d = rows.data;
+  const w = rows.width;
+  // Messages sent before the window may arrive in it; none is longer on
+  // the wire than the longest seen (a paused receiver aside).
+  const slack = lookBack(store, span);
+  const first = rows.lowerBound(col.at_ms, t0 - slack);
+  const last = t1 + slack;
+  const every = Math.max(1, Math.ceil((rows.lowerBound(col.at_ms, last + 1e-9) - first) / ROW_BUDGET));
+  /** @type {Map<number, number[]>} sends waiting for their delivery, by message id */
+  const pending = new Map();
+  buffer.length = 0;
+  let lost = 0;
+  /** @type {Scene['timers']} */
+  const timers = [];
+  /** @type {Scene['elections']} */
+  const elections = [];
+  /** @type {Scene['roles']} */
+  const roles = [];
+  /** @type {Scene['crashes']} */
+  const crashes = [];
+  /** @type {Scene['pauses']} */
+  const pauses = [];
+  /** @type {Scene['rules']} */
+  const rules = [];
+  let thinned = false;
+  const mark = (/** @type {unknown[]} */ list) => {
+    if (list.length < MAX_MARKS) return true;
+    thinned = true;
+    return false;
+  };
+
+  /**
+   * @param {number} so offset of the send row
+   * @param {number} eo offset of its delivery or loss (-1: none yet)
+   */
+  const arrow = (so, eo) => {
+    const sent = d[so + col.at_ms];
+    const sendFuture = d[so + col.index] >= count;
+    const endKnown = eo >= 0;
+    const end = endKnown ? d[eo + col.at_ms] : d[so + col.until_ms];
+    if (end < t0 || sent > t1) return;
+    const isLost = endKnown && d[eo + col.type] === code.drop;
+    const endFuture = !endKnown || d[eo + col.index] >= count;
+    const x1 = xOf(sent);
+    const y1 = yOf(d[so + col.node]);
+    let x2 = xOf(end);
+    let y2 = yOf(d[so + col.peer]);
+    const kind = d[so + col.kind];
+    if (isLost) {
+      x2 = (x1 + x2) / 2;
+      y2 = (y1 + y2) / 2;
+    }
+    if (sendFuture) {
+      buffer.push(x1, y1, x2, y2, kind, 2 | (isLost ? 1 : 0));
+      return;
+    }
+    if (endFuture) {
+      // On the wire now: drawn up to now, the rest (if known) faded.
+      const at = end > sent ? Math.min(1, Math.max(0, (nowMs - sent) / (end - sent))) : 1;
+      const xm = x1 + (x2 - x1) * at;
+      const ym = y1 + (y2 - y1) * at;
+      buffer.push(x1, y1, xm, ym, kind, 4);
+      if (endKnown) buffer.push(xm, ym, x2, y2, kind, 2 | (isLost ? 1 : 0));
+      return;
+    }
+    if (isLost) lost += 1;
+    buffer.push(x1, y1, x2, y2, kind, isLost ? 1 : 0);
+  };
+
+  for (let r = first; r < rows.length; r++) {
+    const o = r * w;
+    const at = d[o + col.at_ms];
+    if (at > last) break;
+    const type = d[o + col.type];
+    if (type === code.send) {
+      const id = d[o + col.id];
+      if (every > 1 && id % every !== 0) continue;
+      const list = pending.get(id);
+      if (list) list.push(o);
+      else pending.set(id, [o]);
+      continue;
+    }
+    if (type === code.deliver || type === code.drop) {
+      const id = d[o + col.id];
+      if (every > 1 && id % every !== 0) continue;
+      const list = pending.get(id);
+      if (!list) continue;
+      const so = /** @type {number} */ (list.shift());
+      if (list.length === 0) pending.delete(id);
+      arrow(so, o);
+      continue;
+    }
+    if (type === code.timer && at >= t0 && at <= t1 && d[o + col.index] < count) {
+      if ((every === 1 || d[o + col.index] % every === 0) && mark(timers)) {
+        timers.push({ x: xOf(at), y: yOf(d[o + col.node]) });
+      }
+    }
+  }
+  for (const list of pending.values()) for (const so of list) arrow(so, -1);
+
+  // Marks of what nodes did, from the history (complete from the start,
+  // however busy the window).
+  const h = store.history;
+  const hd = h.data;
+  for (let r = h.lowerBound(col.at_ms, t0); r < h.length; r++) {
+    const o = r * h.width;
+    const at = hd[o + col.at_ms];
+    if (at > t1) break;
+    const type = hd[o + col.type];
+    const future = hd[o + col.index] >= count;
+    const node = hd[o + col.node];
+    const x = xOf(at);
+    if (type === code.election) {
+      if (!future && mark(elections)) elections.push({ x, y: yOf(node) });
+    } else if (type === code.role) {
+      if (mark(roles)) roles.push({ x, y: yOf(node), role: hd[o + col.value], future });
+    } else if (type === code.crash || type === code.recover) {
+      if (mark(crashes)) crashes.push({ x, y: yOf(node), up: type === code.recover, future });
+    } else if (type === code.pause) {
+      if (mark(pauses)) pauses.push({ x, y: yOf(node), future });
+    } else if (type === code.violation) {
+      rules.push({ x, label: '!', kind: 'violation', future });
+    } else if (type === code.partition) {
+      rules.push({ x, label: 'split', kind: 'partition', future });
+    } else if (type === code.heal) {
+      rules.push({ x, label: 'heal', kind: 'heal', future });
+    }
+  }
+
+  const messagesInWindow = buffer.length * every;
+  if (buffer.length > MAX_ARROWS || every > 1) thinned = true;
+  return {
+    frame,
+    window: win,
+    nowX: xOf(nowMs),
+    ticks,
+    segments,
+    arrowCount: buffer.length,
+    arrows: buffer.xy,
+    arrowKind: buffer.kind,
+    arrowFlags: buffer.flags,
+    messagesInWindow,
+    lost,
+    timers,
+    elections,
+    roles,
+    crashes,
+    pauses,
+    rules,
+    thinned,
+    kinds,
+  };
+}
+
+/** Line styles of node segments. */
+const SEGMENT_STYLES = /** @type {const} */ ([
+  ['follower', { colour: '#8c8c8c', width: 1.5, dash: [] }],
+  ['service', { colour: ROLE_COLOURS.service, width: 1.5, dash: [] }],
+  ['candidate', { colour: ROLE_COLOURS.candidate, width: 3, dash: [] }],
+  ['leader', { colour: ROLE_COLOURS.leader, width: 4, dash: [] }],
+  ['paused', { colour: INK, width: 2.5, dash: [2, 3] }],
+  ['crashed', { colour: ROLE_COLOURS.crashed, width: 1.2, dash: [5, 4] }],
+]);
+
+/**
+ * Whether a kind colour is too light to read as a thin line on white.
+ * @param {string} hex
+ */
+function light(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  return 0.299 * r + 0.587 * g + 0.114 * b > 180;
+}
+
+/**
+ * Draws a scene.
+ * @param {CanvasRenderingContext2D} ctx scaled so one unit is one CSS px
+ * @param {Scene} s
+ * @param {number} participants rows from here on are an algorithm's extra
+ *   nodes (a coordination service, a resource), labelled in their colour
+ */
+export function paintScene(ctx, s, participants) {
+  const f = s.frame;
+  ctx.clearRect(0, 0, f.width, f.height);
+  const plotBottom = f.top + f.nodes * f.rowHeight;
+  const plotRight = f.left + f.plotWidth;
+
+  // Axis and grid.
+  ctx.font = `11px ${FONT}`;
+  ctx.textBaseline = 'middle';
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = '#ececec';
+  ctx.beginPath();
+  for (const t of s.ticks) {
+    ctx.moveTo(Math.round(t.x) + 0.5, f.top);
+    ctx.lineTo(Math.round(t.x) + 0.5, plotBottom);
+  }
+  ctx.stroke();
+  ctx.fillStyle = '#555555';
+  ctx.textAlign = 'center';
+  for (const t of s.ticks) {
+    if (t.x - f.left < 14 || plotRight - t.x < 14) continue;
+    ctx.fillText(t.label, t.x, 9);
+  }
+
+  // Node labels.
+  ctx.textAlign = 'right';
+  const every = Math.ceil(11 / f.rowHeight);
+  ctx.font = `${Math.min(12, Math.max(9, f.rowHeight - 6))}px ${FONT}`;
+  for (let i = 0; i < f.nodes; i += every) {
+    ctx.fillStyle = i < participants ? INK : '#A8457E';
+    ctx.fillText(`n${i}`, f.left - 6, f.top + (i + 0.5) * f.rowHeight);
+  }
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(f.left, f.top - 2, f.plotWidth, plotBottom - f.top + 4);
+  ctx.clip();
+
+  // Node lines, batched by style.
+  for (const [style, look] of SEGMENT_STYLES) {
+    for (const future of [false, true]) {
+      ctx.beginPath();
+      let any = false;
+      for (const seg of s.segments) {
+        if (seg.style !== style || seg.future !== future) continue;
+        ctx.moveTo(seg.x1, seg.y);
+        ctx.lineTo(Math.max(seg.x2, seg.x1 + 0.5), seg.y);
+        any = true;
+      }
+      if (!any) continue;
+      ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
+      ctx.strokeStyle = look.colour;
+      ctx.lineWidth = Math.min(look.width, Math.max(1, f.rowHeight * 0.45));
+      ctx.setLineDash([...look.dash]);
+      ctx.stroke();
+    }
+  }
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
+
+  // Vertical rules: partitions, heals, violations.
+  for (const r of s.rules) {
+    ctx.globalAlpha = r.future ? FUTURE_ALPHA : 1;
+    ctx.strokeStyle = r.kind === 'violation' ? CUT : INK;
+    ctx.lineWidth = r.kind === 'violation' ? 2 : 1;
+    ctx.setLineDash(r.kind === 'violation' ? [6, 3] : [2, 3]);
+    ctx.beginPath();
+    ctx.moveTo(r.x, f.top);
+    ctx.lineTo(r.x, plotBottom);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
+
+  // Timer firings: short ticks.
+  if (f.rowHeight >= 6) {
+    const h = Math.min(4, f.rowHeight * 0.3);
+    ctx.strokeStyle = '#6b6b6b';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const m of s.timers) {
+      ctx.moveTo(m.x, m.y - h);
+      ctx.lineTo(m.x, m.y + h);
+    }
+    ctx.stroke();
+  }
+
+  // Messages, batched by kind; known-future ones faded.
+  const n = s.arrowCount;
+  const stride = Math.max(1, Math.ceil(n / MAX_ARROWS));
+  const head = Math.max(3, Math.min(6, f.rowHeight * 0.4));
+  const xy = s.arrows;
+  for (let kind = 0; kind < Math.max(s.kinds.length, 1); kind++) {
+    const colour = kindColour(kind);
+    for (const future of [false, true]) {
+      const path = new Path2D();
+      const crosses = new Path2D();
+      let any = false;
+      for (let i = 0; i < n; i += stride) {
+        if (s.arrowKind[i] !== kind || ((s.arrowFlags[i] & 2) !== 0) !== future) continue;
+        any = true;
+        const x1 = xy[4 * i];
+        const y1 = xy[4 * i + 1];
+        const x2 = xy[4 * i + 2];
+        const y2 = xy[4 * i + 3];
+        path.moveTo(x1, y1);
+        path.lineTo(x2, y2);
+        const flags = s.arrowFlags[i];
+        if (flags & 1) {
+          const c = head;
+          crosses.moveTo(x2 - c, y2 - c);
+          crosses.lineTo(x2 + c, y2 + c);
+          crosses.moveTo(x2 + c, y2 - c);
+          crosses.lineTo(x2 - c, y2 + c);
+        } else if (!(flags & 4)) {
+          const len = Math.hypot(x2 - x1, y2 - y1);
+          if (len > head * 1.5) {
+            const ux = (x2 - x1) / len;
+            const uy = (y2 - y1) / len;
+            path.moveTo(x2 - ux * head - uy * head * 0.55, y2 - uy * head + ux * head * 0.55);
+            path.lineTo(x2, y2);
+            path.lineTo(x2 - ux * head + uy * head * 0.55, y2 - uy * head - ux * head * 0.55);
+          }
+        }
+      }
+      if (!any) continue;
+      ctx.globalAlpha = future ? FUTURE_ALPHA : 0.9;
+      if (light(colour)) {
+        ctx.strokeStyle = 'rgba(0, 0, 0, 0.45)';
+        ctx.lineWidth = 2.6;
+        ctx.stroke(path);
+      }
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 1.4;
+      ctx.stroke(path);
+      ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
+      ctx.strokeStyle = CUT;
+      ctx.lineWidth = 2;
+      ctx.stroke(crosses);
+    }
+  }
+  ctx.globalAlpha = 1;
+
+  // Elections started: hollow diamonds.
+  const r = Math.max(2.5, Math.min(5, f.rowHeight * 0.3));
+  ctx.strokeStyle = INK;
+  ctx.lineWidth = 1.3;
+  ctx.beginPath();
+  for (const m of s.elections) {
+    ctx.moveTo(m.x, m.y - r - 1);
+    ctx.lineTo(m.x + r + 1, m.y);
+    ctx.lineTo(m.x, m.y + r + 1);
+    ctx.lineTo(m.x - r - 1, m.y);
+    ctx.closePath();
+  }
+  ctx.stroke();
+
+  // Pauses: two bars.
+  ctx.fillStyle = INK;
+  for (const m of s.pauses) {
+    ctx.globalAlpha = m.future ? FUTURE_ALPHA : 1;
+    ctx.fillRect(m.x - r * 0.9, m.y - r, r * 0.6, r * 2);
+    ctx.fillRect(m.x + r * 0.3, m.y - r, r * 0.6, r * 2);
+  }
+
+  // Crashes (filled squares) and recoveries (hollow squares).
+  for (const m of s.crashes) {
+    ctx.globalAlpha = m.future ? FUTURE_ALPHA : 1;
+    if (m.up) {
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(m.x - r, m.y - r, r * 2, r * 2);
+      ctx.strokeStyle = INK;
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(m.x - r, m.y - r, r * 2, r * 2);
+    } else {
+      ctx.fillStyle = INK;
+      ctx.fillRect(m.x - r, m.y - r, r * 2, r * 2);
+    }
+  }
+
+  // Role changes: dots in the new role's colour.
+  for (const m of s.roles) {
+    ctx.globalAlpha = m.future ? FUTURE_ALPHA : 1;
+    const colour =
+      m.role === ROLE.leader
+        ? ROLE_COLOURS.leader
+        : m.role === ROLE.candidate
+          ? ROLE_COLOURS.candidate
+          : m.role === ROLE.service
+            ? ROLE_COLOURS.service
+            : ROLE_COLOURS.follower;
+    ctx.beginPath();
+    ctx.arc(m.x, m.y, m.role === ROLE.leader ? r + 1 : r, 0, 2 * Math.PI);
+    ctx.fillStyle = colour;
+    ctx.fill();
+    ctx.strokeStyle = INK;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+  ctx.restore();
+
+  // Rule labels in the axis band.
+  ctx.font = `bold 10px ${FONT}`;
+  ctx.textAlign = 'center';
+  for (const rule of s.rules) {
+    if (rule.x < f.left || rule.x > plotRight) continue;
+    ctx.globalAlpha = rule.future ? 0.5 : 1;
+    ctx.fillStyle = rule.kind === 'violation' ? CUT : INK;
+    ctx.fillText(rule.label, rule.x, f.top - 8);
+  }
+  ctx.globalAlpha = 1;
+
+  // Now.
+  if (s.nowX >= f.left - 1 && s.nowX <= plotRight + 1) {
+    ctx.strokeStyle = ACCENT;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(s.nowX, f.top - 3);
+    ctx.lineTo(s.nowX, plotBottom);
+    ctx.stroke();
+    ctx.fillStyle = ACCENT;
+    ctx.beginPath();
+    ctx.moveTo(s.nowX - 5, f.top - 9);
+    ctx.lineTo(s.nowX + 5, f.top - 9);
+    ctx.lineTo(s.nowX, f.top - 2);
+    ctx.closePath();
+    ctx.fill();
+  }
+
+  // Plot frame.
+  ctx.strokeStyle = FAINT;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(f.left + 0.5, f.top + 0.5, f.plotWidth - 1, plotBottom - f.top - 1);
+}
+
+/**
+ * The page elements of the diagram.
+ * @typedef {object} SpaceTimeElements
+ * @property {HTMLCanvasElement} canvas
+ * @property {HTMLElement} hover a line that follows the pointer
+ * @property {HTMLButtonElement} zoomIn
+ * @property {HTMLButtonElement} zoomOut
+ * @property {HTMLButtonElement} fit toggles "whole run"
+ * @property {HTMLElement} spanOut shows the span
+ * @property {HTMLElement} note says when the drawing was thinned
+ */
+
+export class SpaceTimeView {
+  /**
+   * @param {SpaceTimeElements} els
+   * @param {TraceStore} store
+   * @param {import('./model.js').Model} model
+   */
+  constructor(els, store, model) {
+    this.els = els;
+    this.store = store;
+    this.model = model;
+    const ctx = els.canvas.getContext('2d');
+    if (!ctx) throw new Error('this browser cannot draw on a canvas');
+    /** @private */
+    this.ctx = ctx;
+    /** @type {TimeWindow} */
+    this.win = { t0: 0, span: 100 };
+    /** Whether the window shows the whole run. */
+    this.fit = false;
+    /** @private */
+    this.generation = -1;
+    /** @private */
+    this.drawnKey = '';
+    /** @private */
+    this.arrows = new ArrowBuffer();
+    /** @private @type {Scene | null} */
+    this.scene = null;
+    /** When the text alternative was last written. @private */
+    this.labelAt = -Infinity;
+    /** @private @type {ReturnType<typeof setTimeout> | null} */
+    this.labelTimer = null;
+    /** @private @type {Frame | null} */
+    this.frame = null;
+    /** Message kinds of the run. @private @type {string[]} */
+    this.kinds = [];
+    /** When the last drawing finished and what it cost, ms. @private */
+    this.drawnAt = -Infinity;
+    /** @private */
+    this.cost = 0;
+    /** A redraw put off while playing. @private @type {ReturnType<typeof setTimeout> | null} */
+    this.redraw = null;
+
+    els.zoomIn.addEventListener('click', () => this.zoom(0.5));
+    els.zoomOut.addEventListener('click', () => this.zoom(2));
+    els.fit.addEventListener('click', () => this.setFit(!this.fit));
+    els.canvas.addEventListener('click', (e) => this.seekToX(e.offsetX));
+    els.canvas.addEventListener('keydown', (e) => this.key(e));
+    els.canvas.addEventListener('pointermove', (e) => this.hoverAt(e.offsetX));
+    els.canvas.addEventListener('pointerleave', () => {
+      els.hover.hidden = true;
+    });
+    /** The canvas's width in CSS px, as the resize observer last saw it
+     * (read there, not in `render`, where it would force a layout of the
+     * page every frame). @private */
+    this.width = 0;
+    new ResizeObserver((entries) => {
+      const width = Math.round(entries[entries.length - 1].contentRect.width);
+      if (width === this.width) return;
+      this.width = width;
+      this.drawnKey = '';
+      this.render();
+    }).observe(els.canvas);
+  }
+
+  /**
+   * Zooms around now by `factor` (0.5: in).
+   * @param {number} factor
+   */
+  zoom(factor) {
+    const now = this.store.nowMs;
+    const i = SPANS.indexOf(spanFor(this.win.span));
+    const next = SPANS[Math.min(SPANS.length - 1, Math.max(0, i + (factor < 1 ? -1 : 1)))];
+    const ratio = next / this.win.span;
+    this.fit = false;
+    this.win = { t0: Math.max(0, now - (now - this.win.t0) * ratio), span: next };
+    this.render();
+  }
+
+  /** @param {boolean} on */
+  setFit(on) {
+    this.fit = on;
+    if (!on) this.win = { t0: this.win.t0, span: spanFor(this.win.span) };
+    this.render();
+  }
+
+  /**
+   * The time at x (CSS px from the canvas's left edge), or null outside
+   * the plot.
+   * @param {number} x
+   * @returns {number | null}
+   */
+  timeAt(x) {
+    const f = this.frame;
+    if (!f || x < f.left - 4 || x > f.left + f.plotWidth + 4) return null;
+    const t = this.win.t0 + ((x - f.left) / f.plotWidth) * this.win.span;
+    return Math.max(0, Math.round(t * 1000) / 1000);
+  }
+
+  /**
+   * @private
+   * @param {number} x
+   */
+  seekToX(x) {
+    const t = this.timeAt(x);
+    if (t === null) return;
+    this.model.setPlaying(false);
+    this.model.seek(t);
+  }
+
+  /**
+   * @private
+   * @param {number} x
+   */
+  hoverAt(x) {
+    const t = this.timeAt(x);
+    const hover = this.els.hover;
+    if (t === null || !this.frame) {
+      hover.hidden = true;
+      return;
+    }
+    hover.hidden = false;
+    hover.style.setProperty('left', `${x}px`);
+    hover.style.setProperty('top', `${this.frame.top}px`);
+    hover.style.setProperty('height', `${this.frame.rowHeight * this.frame.nodes}px`);
+    hover.dataset.time = `${Number(t.toFixed(3))} ms`;
+  }
+
+  /**
+   * Arrow keys move in time by a twentieth of the window, Home and End go
+   * to its edges, + and - zoom. Handled here so the page's own shortcuts
+   * (→ steps) do not also act.
+   * @private
+   * @param {KeyboardEvent} e
+   */
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const now = this.store.nowMs;
+    const stepMs = this.win.span / 20;
+    /** @type {number | null} */
+    let to = null;
+    if (e.key === 'ArrowLeft') to = Math.max(0, now - stepMs);
+    else if (e.key === 'ArrowRight') to = now + stepMs;
+    else if (e.key === 'Home') to = this.win.t0;
+    else if (e.key === 'End') to = this.win.t0 + this.win.span;
+    else if (e.key === '+' || e.key === '=') this.zoom(0.5);
+    else if (e.key === '-' || e.key === '_') this.zoom(2);
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (to !== null) {
+      this.model.setPlaying(false);
+      this.model.seek(Math.round(to * 1000) / 1000);
+    }
+  }
+
+  /**
+   * Moves the window so it shows now (or the whole run).
+   * @private
+   */
+  follow() {
+    const pg = this.model.playground;
+    if (this.store.generation !== this.generation) {
+      // A new run: a window that holds the election as `election run` sees it.
+      this.generation = this.store.generation;
+      this.kinds = pg.kinds();
+      this.win = { t0: 0, span: spanFor(Math.min(Math.max(pg.end_ms(), 5), DEFAULT_SPAN_MAX) * 1.1) };
+    }
+    const now = pg.now_ms();
+    if (this.fit) {
+      const end = Math.max(now, this.store.knownMs, 1);
+      this.win = { t0: 0, span: end * 1.02 };
+      return;
+    }
+    const { t0, span } = this.win;
+    if (now > t0 + span * FOLLOW_AT) this.win = { t0: now - span * FOLLOW_AT, span };
+    else if (now < t0) this.win = { t0: Math.max(0, now - span * (1 - FOLLOW_AT)), span };
+  }
+
+  /** Draws the current moment (skipped when nothing it shows changed). */
+  render() {
+    const canvas = this.els.canvas;
+    const width = this.width;
+    if (width === 0) return;
+    const nodes = this.model.nodeTotal();
+    // Short on phones; on big screens rows may be taller, up to about
+    // half the window's height.
+    const tall = Math.max(300, Math.min(640, window.innerHeight * 0.5));
+    const { rowHeight, height } =
+      width < 560 ? rowsFor(nodes, 300) : rowsFor(nodes, tall, width >= 640 ? 40 : ROW_MAX);
+    if (canvas.style.getPropertyValue('height') !== `${height}px`) {
+      canvas.style.setProperty('height', `${height}px`);
+    }
+    const t = performance.now();
+    this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
+    this.follow();
+    // The window may have moved: make sure the cache reaches back far enough.
+    this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
+    const synced = performance.now() - t;
+    const s = this.store;
+    const key = [
+      s.generation,
+      s.count,
+      s.windowTo,
+      s.historyTo,
+      s.nowMs,
+      this.win.t0,
+      this.win.span,
+      width,
+      height,
+      nodes,
+      window.devicePixelRatio,
+    ].join(':');
+    const spanText = formatSpan(this.win.span);
+    if (this.els.spanOut.textContent !== spanText) this.els.spanOut.textContent = spanText;
+    if (this.els.fit.getAttribute('aria-pressed') !== String(this.fit)) {
+      this.els.fit.setAttribute('aria-pressed', String(this.fit));
+    }
+    if (key === this.drawnKey) return;
+    // While playing, a drawing that costs much is redrawn less often, so
+    // the diagram takes at most about a third of the time; the latest
+    // moment is always drawn in the end.
+    const started = performance.now();
+    if (this.model.playing && started - this.drawnAt < this.cost * 3) {
+      if (this.redraw === null) {
+        this.redraw = setTimeout(() => {
+          this.redraw = null;
+          this.render();
+        }, this.cost * 3);
+      }
+      return;
+    }
+    this.drawnKey = key;
+    const dpr = window.devicePixelRatio || 1;
+    const backW = Math.round(width * dpr);
+    const backH = Math.round(height * dpr);
+    if (canvas.width !== backW) canvas.width = backW;
+    if (canvas.height !== backH) canvas.height = backH;
+    /** @type {Frame} */
+    const frame = {
+      width,
+      height,
+      left: GUTTER,
+      top: AXIS,
+      plotWidth: Math.max(10, width - GUTTER - PAD_RIGHT),
+      rowHeight,
+      nodes,
+    };
+    this.frame = frame;
+    const kinds = this.kinds;
+    const t1 = performance.now();
+    const scene = buildScene(this.store, this.win, frame, kinds, this.arrows);
+    const built = performance.now() - t1;
+    this.scene = scene;
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    paintScene(this.ctx, scene, this.model.playground.node_count());
+    this.publish(scene);
+    // How long reading the trace, building and painting took: for
+    // benchmarks (the canvas is the only place the page says so).
+    this.drawnAt = performance.now();
+    this.cost = this.drawnAt - started;
+    canvas.dataset.renderMs = (this.drawnAt - started + synced).toFixed(2);
+    canvas.dataset.buildMs = built.toFixed(2);
+  }
+
+  /**
+   * What was drawn, for tests and assistive technology: data attributes
+   * on the canvas and its text alternative (throttled).
+   * @private
+   * @param {Scene} scene
+   */
+  publish(scene) {
+    const c = this.els.canvas;
+    const drawnArrows = Math.ceil(scene.arrowCount / Math.max(1, Math.ceil(scene.arrowCount / MAX_ARROWS)));
+    let solid = 0;
+    for (let i = 0; i < scene.arrowCount; i++) if ((scene.arrowFlags[i] & 6) === 0) solid += 1;
+    const f = scene.frame;
+    c.dataset.arrows = String(solid);
+    c.dataset.arrowsDrawn = String(drawnArrows);
+    c.dataset.lost = String(scene.lost);
+    c.dataset.roles = String(scene.roles.filter((m) => !m.future).length);
+    c.dataset.windowStart = String(scene.window.t0);
+    c.dataset.windowEnd = String(scene.window.t0 + scene.window.span);
+    c.dataset.plotLeft = String(f.left);
+    c.dataset.plotWidth = String(f.plotWidth);
+    this.els.note.textContent = scene.thinned || this.store.clipped
+      ? 'Busy run: some messages and marks in this window are left out; zoom in to see them all.'
+      : '';
+    // The text alternative changes at most a few times a second; the
+    // last change is always written (after a pause, too).
+    const wait = this.labelAt + 400 - performance.now();
+    if (wait > 0) {
+      if (this.labelTimer === null) {
+        this.labelTimer = setTimeout(() => {
+          this.labelTimer = null;
+          if (this.scene) this.publish(this.scene);
+        }, wait);
+      }
+      return;
+    }
+    this.labelAt = performance.now();
+    const leaders = scene.roles.filter((m) => m.role === ROLE.leader && !m.future).length;
+    const crashes = scene.crashes.filter((m) => !m.up && !m.future).length;
+    const violations = scene.rules.filter((r) => r.kind === 'violation' && !r.future).length;
+    const label =
+      `Space-time diagram of ${f.nodes} nodes from ${formatSpan(scene.window.t0)} to ` +
+      `${formatSpan(scene.window.t0 + scene.window.span)}, now at ${formatSpan(this.store.nowMs)}: ` +
+      `${solid} messages (${scene.lost} lost), ${leaders} became leader, ${crashes} crashes, ` +
+      `${violations} violations. Click or use the arrow keys to move in time.`;
+    if (c.getAttribute('aria-label') !== label) c.setAttribute('aria-label', label);
+  }
+}
+
+/**
+ * The legend of the diagram's marks, drawn with the same colours.
+ * @param {HTMLElement} list `<ul>`
+ */
+export function buildLegend(list) {
+  /** @type {[string, string][]} */
+  const items = [
+    ['line-leader', 'leading (thick orange)'],
+    ['line-candidate', 'candidate (blue)'],
+    ['line-crashed', 'down (dashed grey)'],
+    ['line-paused', 'paused (dotted)'],
+    ['line-service', 'service or resource, not a participant (purple)'],
+    ['dot', 'role change (dot in the new role’s colour)'],
+    ['diamond', 'starts an election'],
+    ['tick', 'timer fires'],
+    ['square', 'crash ■ / recovery □'],
+    ['cross', 'message lost ✕'],
+    ['rule', 'violation (red dashed line)'],
+  ];
+  list.replaceChildren(
+    ...items.map(([glyph, text]) => {
+      const li = document.createElement('li');
+      const g = document.createElement('span');
+      g.className = `st-glyph st-${glyph}`;
+      g.setAttribute('aria-hidden', 'true');
+      const t = document.createElement('span');
+      t.textContent = text;
+      li.append(g, t);
+      return li;
+    }),
+  );
+}
