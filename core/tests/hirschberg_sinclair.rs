@@ -235,3 +235,42 @@ fn same_seed_same_trace_hash() {
         assert_eq!(a, b, "{json}");
     }
 }
+
+#[test]
+fn a_relay_back_with_its_leader_stops_swallowing_smaller_probes() {
+    // `election fuzz-faults --algorithm hirschberg-sinclair --seeds
+    // 16852..16852`. n0, alone in a partition, leads; after the heal n15
+    // gives up its election on n0's `ELECTED`, but n5, which missed the
+    // lap, is still a candidate (and higher than n0, so it does not follow
+    // n0's heartbeats). n7 had relayed n15's probe and then heard its
+    // leader n0 again: it went back to following n0 yet kept "seen n15",
+    // so it swallowed n5's phase-1 probe every time n5 sent it again, and
+    // n0's heartbeats kept n7's watchdog from ever firing. A relay that
+    // follows its leader again forgets what it saw while relaying; n5's
+    // probes go round and n5 takes over from the lower n0.
+    let json = r#"{"algorithm":"hirschberg-sinclair","nodes":16,"ring":"ascending","seed":16852,"start":"none",
+        "network":{"drop":0.02,"duplicate":0.02,"fifo":true,"latency_ms":[1,3]},
+        "faults":[
+            {"at_ms":166,"for_ms":62,"pause":5},
+            {"at_ms":440,"partition":[[0]]},
+            {"at_ms":810,"crash":10},
+            {"at_ms":884,"clock":8,"drift":0.1,"offset_ms":133},
+            {"at_ms":1226,"cut":[4,5]},
+            {"at_ms":1412,"extra_ms":8,"slow":3},
+            {"at_ms":1964,"extra_ms":29,"slow":8},
+            {"at_ms":2964,"heal":true},
+            {"at_ms":2964,"recover":0},{"at_ms":2964,"extra_ms":0,"slow":0},{"at_ms":2964,"recover":1},{"at_ms":2964,"extra_ms":0,"slow":1},
+            {"at_ms":2964,"recover":2},{"at_ms":2964,"extra_ms":0,"slow":2},{"at_ms":2964,"recover":3},{"at_ms":2964,"extra_ms":0,"slow":3},
+            {"at_ms":2964,"recover":4},{"at_ms":2964,"extra_ms":0,"slow":4},{"at_ms":2964,"recover":5},{"at_ms":2964,"extra_ms":0,"slow":5},
+            {"at_ms":2964,"recover":6},{"at_ms":2964,"extra_ms":0,"slow":6},{"at_ms":2964,"recover":7},{"at_ms":2964,"extra_ms":0,"slow":7},
+            {"at_ms":2964,"recover":8},{"at_ms":2964,"extra_ms":0,"slow":8},{"at_ms":2964,"recover":9},{"at_ms":2964,"extra_ms":0,"slow":9},
+            {"at_ms":2964,"recover":10},{"at_ms":2964,"extra_ms":0,"slow":10},{"at_ms":2964,"recover":11},{"at_ms":2964,"extra_ms":0,"slow":11},
+            {"at_ms":2964,"recover":12},{"at_ms":2964,"extra_ms":0,"slow":12},{"at_ms":2964,"recover":13},{"at_ms":2964,"extra_ms":0,"slow":13},
+            {"at_ms":2964,"recover":14},{"at_ms":2964,"extra_ms":0,"slow":14},{"at_ms":2964,"recover":15},{"at_ms":2964,"extra_ms":0,"slow":15}
+        ]}"#;
+    let r = run(json);
+    assert!(r.settled, "{r:?}");
+    assert_eq!(r.leaders.len(), 1, "{r:?}");
+    assert_eq!(r.leader, Some(5), "{r:?}");
+    assert!(!r.truncated, "{r:?}");
+}

@@ -347,3 +347,52 @@ fn a_paused_leaders_write_is_fenced_off_by_the_epoch() {
     assert_eq!(properties, vec!["stale_write_accepted"], "{json}");
     assert_eq!(r.violations[0].nodes, vec![2], "{json}");
 }
+
+/// `election fuzz-faults --algorithm zab --seeds 16435..16435`. n6 leads
+/// epoch 1, loses its quorum to flaky servers and a partition, and is
+/// elected again for epoch 2. When n0, n2 and n5 come back LOOKING, the
+/// others answer with the vote they decided on, and those named the epoch
+/// the leader had at each decision: n6 itself (LEADING) and two followers
+/// said epoch 1; n4, which had rejoined after a recovery from answers that
+/// still carried the first election's vote, epoch 0. Answers match on
+/// leader and epoch, so three agreeing answers are not a quorum of 7, the
+/// three LOOKING servers are not one either, and n0 stayed LOOKING until
+/// the end. Like ZooKeeper's `updateElectionVote` (ZOOKEEPER-1732), a
+/// server that takes the leader's epoch answers with it: four answers name
+/// (n6, epoch 2) and the LOOKING servers join.
+#[test]
+fn looking_servers_join_a_leader_whose_followers_decided_in_different_epochs() {
+    let json = r#"{"algorithm":"zab","nodes":7,"ring":"random","seed":16435,"start":"all",
+        "network":{"drop":0.0,"duplicate":0.02,"fifo":true,"latency_ms":[1,14]},
+        "faults":[
+            {"at_ms":361,"down_ms":100,"flaky":4,"for_ms":900,"period_ms":300},
+            {"at_ms":480,"down_ms":100,"flaky":5,"for_ms":900,"period_ms":300},
+            {"at_ms":968,"down_ms":100,"flaky":3,"for_ms":900,"period_ms":300},
+            {"at_ms":972,"partition":[[0,1,2,3]]},
+            {"at_ms":1099,"heal":true},
+            {"at_ms":1279,"clock":0,"drift":0.1,"offset_ms":185},
+            {"at_ms":1848,"down_ms":100,"flaky":5,"for_ms":900,"period_ms":300},
+            {"at_ms":2031,"down_ms":100,"flaky":2,"for_ms":900,"period_ms":300},
+            {"at_ms":2588,"crash":5},
+            {"at_ms":2943,"crash":0},
+            {"at_ms":3451,"cut":[1,2]},
+            {"at_ms":3672,"crash":2},
+            {"at_ms":4672,"heal":true},
+            {"at_ms":4672,"recover":0},{"at_ms":4672,"extra_ms":0,"slow":0},{"at_ms":4672,"recover":1},{"at_ms":4672,"extra_ms":0,"slow":1},
+            {"at_ms":4672,"recover":2},{"at_ms":4672,"extra_ms":0,"slow":2},{"at_ms":4672,"recover":3},{"at_ms":4672,"extra_ms":0,"slow":3},
+            {"at_ms":4672,"recover":4},{"at_ms":4672,"extra_ms":0,"slow":4},{"at_ms":4672,"recover":5},{"at_ms":4672,"extra_ms":0,"slow":5},
+            {"at_ms":4672,"recover":6},{"at_ms":4672,"extra_ms":0,"slow":6}
+        ]}"#;
+    let mut sim = algorithms::build(&scenario(json), false);
+    sim.run_to_end();
+    let r = sim.summary();
+    assert!(r.settled, "{r:?}");
+    assert_eq!(r.leader, Some(6), "{r:?}");
+    assert_eq!(r.leaders, vec![6], "{r:?}");
+    for id in 0..7 {
+        let v = view(sim.as_ref(), id);
+        assert_eq!(v.leader, Some(6), "n{id}: {v:?}");
+        assert_eq!(v.term, Some(2), "n{id}: {v:?}");
+    }
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+}

@@ -52,6 +52,18 @@
 //!   a higher leader; a leader that hears a higher leader steps down, which
 //!   also settles a healed partition on the higher leader. A recovered
 //!   node follows the first leader it hears.
+//! - Following a leader again means forgetting the larger ids seen while
+//!   relaying, also when the leader a relay hears is the one it followed
+//!   before the election (its relay watchdog is then replaced by the
+//!   follower one). Otherwise, once the larger candidate has given up (it
+//!   follows any `ELECTED`, even of a lower id), the relay would swallow
+//!   a smaller, still live candidate's probes for ever while the leader's
+//!   heartbeats keep its own watchdog quiet; and that candidate, higher
+//!   than the leader, does not follow it. With the relays back to being
+//!   wires the candidate's probe goes round, the lower leader relays it and
+//!   stops leading (the rule above), and the candidate leads: after a
+//!   partition heals, a live candidate higher than the leader ends up
+//!   leading.
 //!
 //! Costs with every node starting (Hirschberg & Sinclair): at most
 //! n/(2^(k-1) + 1) candidates reach phase k and each sends at most 4·2^k
@@ -433,7 +445,15 @@ impl HirschbergSinclair {
             }
             _ if self.leader == Some(from) => {
                 if self.status == Status::Relay {
+                    // Back to following its live leader: what it saw
+                    // while relaying no longer counts (see the module
+                    // docs), or it would swallow a smaller candidate's
+                    // probes forever.
+                    ctx.note_with(|| {
+                        format!("hears its leader n{from} again; stops relaying and follows it")
+                    });
                     self.status = Status::Idle;
+                    self.largest_seen = self.id;
                 }
                 self.arm_follower_watchdog(ctx);
             }
@@ -866,6 +886,27 @@ mod tests {
         });
         let out = commands(&mut r, 4, &c, |r, ctx| r.on_timer(ctx, Timer::Watchdog));
         assert_eq!(sends(&out), vec![(3, probe(4, 0, 1, Dir::Prev))]);
+    }
+
+    #[test]
+    fn a_relay_that_hears_its_leader_again_forgets_the_larger_id() {
+        let (mut r, c) = node(7, 16);
+        commands(&mut r, 7, &c, |r, ctx| r.on_message(ctx, 0, Msg::Heartbeat));
+        assert_eq!(r.leader, Some(0));
+        commands(&mut r, 7, &c, |r, ctx| {
+            r.on_message(ctx, 8, probe(15, 3, 7, Dir::Prev))
+        });
+        assert_eq!(r.status, Status::Relay);
+        let out = commands(&mut r, 7, &c, |r, ctx| {
+            r.on_message(ctx, 6, probe(5, 1, 1, Dir::Next))
+        });
+        assert!(sends(&out).is_empty(), "swallowed while relaying n15");
+        commands(&mut r, 7, &c, |r, ctx| r.on_message(ctx, 0, Msg::Heartbeat));
+        assert_eq!(r.status, Status::Idle);
+        let out = commands(&mut r, 7, &c, |r, ctx| {
+            r.on_message(ctx, 6, probe(5, 1, 1, Dir::Next))
+        });
+        assert_eq!(sends(&out), vec![(8, probe(5, 1, 2, Dir::Next))]);
     }
 
     #[test]

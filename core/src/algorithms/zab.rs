@@ -47,6 +47,15 @@
 //!   `maxNotificationInterval`).
 //! - FOLLOWING and LEADING servers answer every notification from a
 //!   LOOKING peer with the vote they decided on (its round and their state).
+//!   Once a follower takes the leader's epoch (it accepts `NEWEPOCH`) and
+//!   once the leader is established, that vote names the new epoch, not
+//!   the epoch the leader had when the round was decided (ZooKeeper's
+//!   `QuorumPeer.updateElectionVote`, ZOOKEEPER-1732; the zxid and round
+//!   stay those of the decision). Without it, servers that decided for
+//!   the same leader in different elections (the leader's epoch before one
+//!   of them and after it) answer with different epochs, even the leader's
+//!   own answer may match none of them, the answers never add up to a
+//!   quorum, and a LOOKING server stays out for good.
 //!   A LOOKING server that collects such answers follows their leader once
 //!   a quorum of them name the same leader and epoch and the leader itself
 //!   answered LEADING (FLE's `ooePredicate` and `checkLeader`); this is how
@@ -733,6 +742,19 @@ impl Server {
         }
     }
 
+    /// ZooKeeper's `QuorumPeer.updateElectionVote` (ZOOKEEPER-1732): once
+    /// this server takes part in the epoch its leader established, the
+    /// vote it answers LOOKING peers with names that epoch, not the one
+    /// the leader had when the round was decided. Otherwise the answers of
+    /// servers that decided in different rounds (or before the leader
+    /// moved to a new epoch without a new election round for all of them)
+    /// name different epochs and never add up to a quorum.
+    fn update_election_vote(&mut self, epoch: u64) {
+        if let Some(d) = &mut self.decided {
+            d.vote.epoch = epoch;
+        }
+    }
+
     fn follow(&mut self, ctx: &mut C<'_>, leader: NodeId) {
         self.state = ServerState::Following;
         self.leader = Some(leader);
@@ -821,6 +843,7 @@ impl Server {
         }
         self.established = true;
         self.stored.current_epoch = epoch;
+        self.update_election_vote(epoch);
         self.txns = 0;
         ctx.cancel_timer(Timer::Establish);
         ctx.set_role(Role::Leader, Some(epoch));
@@ -897,6 +920,7 @@ impl Server {
         self.stored.current_epoch = epoch;
         self.stored.last_zxid = zxid;
         self.synced = true;
+        self.update_election_vote(epoch);
         self.heard_leader_us = ctx.local_now_us();
         ctx.set_role(Role::Follower, Some(epoch));
         ctx.note_with(|| {
@@ -1492,6 +1516,42 @@ mod tests {
         assert_eq!(s.stored.current_epoch, 1);
     }
 
+    #[test]
+    fn once_the_epoch_is_established_the_leader_answers_with_it() {
+        let (mut s, c) = prospective_leader();
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 0, Msg::FollowerInfo { accepted_epoch: 0 });
+            s.on_message(
+                ctx,
+                0,
+                Msg::AckEpoch {
+                    epoch: 1,
+                    fresh: true,
+                },
+            );
+        });
+        assert!(s.established);
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 1, looking(vote(1, 0, 0), 3))
+        });
+        assert_eq!(
+            sends(&out),
+            vec![(
+                1,
+                Msg::Notification {
+                    vote: Vote {
+                        leader: 2,
+                        zxid: 0,
+                        epoch: 1,
+                    },
+                    round: 1,
+                    state: ServerState::Leading,
+                }
+            )],
+            "epoch 1, not the epoch 0 it was voted in with"
+        );
+    }
+
     /// n0 of 3 follows n2 and waits for its NEWEPOCH.
     fn follower_of_2(accepted_epoch: u64) -> (Server, Config) {
         let (mut s, c) = started(0, 3);
@@ -1536,6 +1596,33 @@ mod tests {
                 last_zxid: zxid(3, 9),
                 resource_highest: None,
             }
+        );
+    }
+
+    #[test]
+    fn a_follower_that_took_the_new_epoch_answers_with_it() {
+        let (mut s, c) = follower_of_2(3);
+        cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 2, Msg::NewEpoch { epoch: 4, zxid: 0 })
+        });
+        let out = cmds(&mut s, &c, |s, ctx| {
+            s.on_message(ctx, 1, looking(vote(1, 4, 0), 2))
+        });
+        assert_eq!(
+            sends(&out),
+            vec![(
+                1,
+                Msg::Notification {
+                    vote: Vote {
+                        leader: 2,
+                        zxid: 0,
+                        epoch: 4,
+                    },
+                    round: 1,
+                    state: ServerState::Following,
+                }
+            )],
+            "the leader's epoch 4, the zxid and round of the decision"
         );
     }
 
