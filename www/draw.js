@@ -102,7 +102,60 @@ export function drawScene(ctx, g, s, marks) {
   for (const [from, to] of s.cuts) drawCut(ctx, g, from, to);
   if (marks) for (const id of marks.picked) drawPicked(ctx, g, id);
   for (const node of s.nodes) drawNode(ctx, g, node, s.leader);
-  for (const f of s.flights) drawFlight(ctx, g, f, s.nowMs);
+  drawFlights(ctx, g, s.flights, s.nowMs);
+}
+
+/**
+ * Every message on its way. Messages that will arrive are batched into one
+ * path per kind (one fill and one stroke per colour, not per message), so
+ * thousands in flight cost little; lost ones (rare) and the reduced-motion
+ * drawing go one by one.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Geometry} g
+ * @param {import('./model.js').FlightState[]} flights
+ * @param {number} nowMs
+ */
+function drawFlights(ctx, g, flights, nowMs) {
+  if (reducedMotion) {
+    for (const f of flights) drawFlight(ctx, g, f, nowMs);
+    return;
+  }
+  /** @type {Map<number, Path2D>} */
+  const paths = new Map();
+  const r = g.radius;
+  const size = Math.max(3.5, Math.min(7, r * 0.3));
+  for (const f of flights) {
+    if (f.lost) continue;
+    const a = g.at[f.from];
+    const b = g.at[f.to];
+    if (!a || !b || f.from === f.to) continue;
+    const span = f.arriveMs - f.sentMs;
+    const t = span > 0 ? Math.min(1, Math.max(0, (nowMs - f.sentMs) / span)) : 1;
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len;
+    const uy = dy / len;
+    const x = a.x + ux * r + (dx - 2 * ux * r) * t;
+    const y = a.y + uy * r + (dy - 2 * uy * r) * t;
+    let path = paths.get(f.kind);
+    if (!path) {
+      path = new Path2D();
+      paths.set(f.kind, path);
+    }
+    path.moveTo(x + size, y);
+    path.arc(x, y, size, 0, 2 * Math.PI);
+  }
+  ctx.save();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = '#ffffff';
+  for (const [kind, path] of paths) {
+    ctx.fillStyle = kindColour(kind);
+    ctx.fill(path);
+    ctx.stroke(path);
+  }
+  ctx.restore();
+  for (const f of flights) if (f.lost) drawFlight(ctx, g, f, nowMs);
 }
 
 /**
