@@ -11,7 +11,8 @@
  * @module draw
  */
 
-import { CUT, FAINT, INK, ROLE_COLOURS, groupColour, kindColour } from './palette.js';
+import { reducedMotion } from './appearance.js';
+import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour, kindColour } from './palette.js';
 
 /**
  * Where things go on the canvas, in CSS pixels.
@@ -94,13 +95,67 @@ export function layoutNodes(width, height, n, layout, ring, participants = n) {
  * @param {Marks} [marks]
  */
 export function drawScene(ctx, g, s, marks) {
+  // Transparent: the canvas's CSS background (--canvas) shows through.
   ctx.clearRect(0, 0, g.width, g.height);
   drawGroups(ctx, g, s.nodes);
   if (g.layout === 'ring' && g.order.length > 1) drawRingTrack(ctx, g);
   for (const [from, to] of s.cuts) drawCut(ctx, g, from, to);
   if (marks) for (const id of marks.picked) drawPicked(ctx, g, id);
   for (const node of s.nodes) drawNode(ctx, g, node, s.leader);
-  for (const f of s.flights) drawFlight(ctx, g, f, s.nowMs);
+  drawFlights(ctx, g, s.flights, s.nowMs);
+}
+
+/**
+ * Every message on its way. Messages that will arrive are batched into one
+ * path per kind (one fill and one stroke per colour, not per message), so
+ * thousands in flight cost little; lost ones (rare) and the reduced-motion
+ * drawing go one by one.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Geometry} g
+ * @param {import('./model.js').FlightState[]} flights
+ * @param {number} nowMs
+ */
+function drawFlights(ctx, g, flights, nowMs) {
+  if (reducedMotion) {
+    for (const f of flights) drawFlight(ctx, g, f, nowMs);
+    return;
+  }
+  /** @type {Map<number, Path2D>} */
+  const paths = new Map();
+  const r = g.radius;
+  const size = Math.max(3.5, Math.min(7, r * 0.3));
+  for (const f of flights) {
+    if (f.lost) continue;
+    const a = g.at[f.from];
+    const b = g.at[f.to];
+    if (!a || !b || f.from === f.to) continue;
+    const span = f.arriveMs - f.sentMs;
+    const t = span > 0 ? Math.min(1, Math.max(0, (nowMs - f.sentMs) / span)) : 1;
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len;
+    const uy = dy / len;
+    const x = a.x + ux * r + (dx - 2 * ux * r) * t;
+    const y = a.y + uy * r + (dy - 2 * uy * r) * t;
+    let path = paths.get(f.kind);
+    if (!path) {
+      path = new Path2D();
+      paths.set(f.kind, path);
+    }
+    path.moveTo(x + size, y);
+    path.arc(x, y, size, 0, 2 * Math.PI);
+  }
+  ctx.save();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = '#ffffff';
+  for (const [kind, path] of paths) {
+    ctx.fillStyle = kindColour(kind);
+    ctx.fill(path);
+    ctx.stroke(path);
+  }
+  ctx.restore();
+  for (const f of flights) if (f.lost) drawFlight(ctx, g, f, nowMs);
 }
 
 /**
@@ -321,7 +376,7 @@ function drawTag(ctx, x, y, text, colour) {
   const h = 18;
   ctx.beginPath();
   roundedRect(ctx, x - w / 2, y - h / 2, w, h, h / 2);
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = PAPER;
   ctx.fill();
   ctx.lineWidth = 1.5;
   ctx.strokeStyle = colour;
@@ -401,7 +456,7 @@ function drawCut(ctx, g, from, to) {
   const d = Math.max(5, Math.min(8, g.radius * 0.35));
   ctx.beginPath();
   ctx.arc(mx, my, d + 3.5, 0, 2 * Math.PI);
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = PAPER;
   ctx.fill();
   ctx.lineWidth = 1.5;
   ctx.stroke();
@@ -510,11 +565,12 @@ function drawNode(ctx, g, node, leader) {
     ctx.stroke();
   }
 
-  ctx.fillStyle = INK;
+  ctx.fillStyle = NODE_INK;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.font = `600 ${Math.max(9, Math.round(r * 0.62))}px ${FONT}`;
   ctx.fillText(`n${node.id}`, p.x, p.y);
+  ctx.fillStyle = INK;
 
   if (isLeader) {
     drawCrown(ctx, p.x, p.y - r - 2, Math.max(10, r * 0.9));
@@ -533,7 +589,7 @@ function drawNode(ctx, g, node, leader) {
     ctx.fillText([label, ...extra].join(' · '), p.x, p.y + r + 3);
     if (node.alive && !isLeader && node.leader !== null && r >= 16) {
       ctx.font = `400 11px ${FONT}`;
-      ctx.fillStyle = node.leader === leader ? INK : '#6b6b6b';
+      ctx.fillStyle = node.leader === leader ? INK : MUTED;
       ctx.fillText(`→ n${node.leader}`, p.x, p.y + r + 17);
     }
   }
@@ -562,7 +618,7 @@ function drawCrown(ctx, x, bottom, w) {
   ctx.fillStyle = ROLE_COLOURS.leader;
   ctx.fill();
   ctx.lineWidth = 1.5;
-  ctx.strokeStyle = INK;
+  ctx.strokeStyle = NODE_INK;
   ctx.stroke();
 }
 
@@ -580,9 +636,9 @@ function drawBadge(ctx, x, y, r, letter) {
   ctx.fillStyle = '#ffffff';
   ctx.fill();
   ctx.lineWidth = 1.5;
-  ctx.strokeStyle = INK;
+  ctx.strokeStyle = NODE_INK;
   ctx.stroke();
-  ctx.fillStyle = INK;
+  ctx.fillStyle = NODE_INK;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.font = `700 ${Math.round(r * 1.3)}px ${FONT}`;
@@ -602,9 +658,9 @@ function drawPauseBadge(ctx, x, y, r) {
   ctx.fillStyle = '#ffffff';
   ctx.fill();
   ctx.lineWidth = 1.5;
-  ctx.strokeStyle = INK;
+  ctx.strokeStyle = NODE_INK;
   ctx.stroke();
-  ctx.fillStyle = INK;
+  ctx.fillStyle = NODE_INK;
   const w = r * 0.3;
   const h = r * 1.0;
   ctx.fillRect(x - w * 1.6, y - h / 2, w, h);
@@ -623,6 +679,10 @@ function drawFlight(ctx, g, f, nowMs) {
   const a = g.at[f.from];
   const b = g.at[f.to];
   if (!a || !b || f.from === f.to) return;
+  if (reducedMotion) {
+    drawStillFlight(ctx, g, f, a, b);
+    return;
+  }
   const span = f.arriveMs - f.sentMs;
   const t = span > 0 ? Math.min(1, Math.max(0, (nowMs - f.sentMs) / span)) : 1;
   const dx = b.x - a.x;
@@ -647,6 +707,56 @@ function drawFlight(ctx, g, f, nowMs) {
     const d = size + 2;
     ctx.strokeStyle = INK;
     ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(x - d, y - d);
+    ctx.lineTo(x + d, y + d);
+    ctx.moveTo(x + d, y - d);
+    ctx.lineTo(x - d, y + d);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/**
+ * A message drawn still, for prefers-reduced-motion: a thin line in its
+ * kind's colour from sender to receiver and a mark near the receiver, the
+ * same for the whole flight (nothing moves). A lost message's mark is
+ * crossed out.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Geometry} g
+ * @param {import('./model.js').FlightState} f
+ * @param {{x: number, y: number}} a
+ * @param {{x: number, y: number}} b
+ */
+function drawStillFlight(ctx, g, f, a, b) {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const r = g.radius;
+  const size = Math.max(3, Math.min(6, r * 0.25));
+  const x = b.x - ux * (r + size + 2);
+  const y = b.y - uy * (r + size + 2);
+  const colour = kindColour(f.kind);
+  ctx.save();
+  ctx.globalAlpha = f.lost ? 0.4 : 0.8;
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(a.x + ux * r, a.y + uy * r);
+  ctx.lineTo(x, y);
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  ctx.beginPath();
+  ctx.arc(x, y, size, 0, 2 * Math.PI);
+  ctx.fillStyle = colour;
+  ctx.fill();
+  ctx.strokeStyle = f.lost ? CUT : '#ffffff';
+  ctx.stroke();
+  if (f.lost) {
+    const d = size + 1.5;
+    ctx.strokeStyle = INK;
     ctx.beginPath();
     ctx.moveTo(x - d, y - d);
     ctx.lineTo(x + d, y + d);

@@ -7,6 +7,7 @@
  */
 
 import init, * as wasm from './pkg/election_web.js';
+import { onAppearanceChange, setupAppearance } from './appearance.js';
 import { CompareMode } from './compare.js';
 import { Controls } from './controls.js';
 import { FaultsPanel } from './faults.js';
@@ -122,6 +123,7 @@ function position(model, request, troubled) {
 }
 
 async function main() {
+  setupAppearance();
   await init();
   const roleLegend = buildRoleLegend();
 
@@ -263,7 +265,16 @@ async function main() {
   // so the readouts are current whenever anyone looks, tests included.
   model.onChange(render);
   render();
+  onAppearanceChange(() => {
+    render();
+    compare.render();
+  });
+  performance.mark('playground-first-draw');
   document.body.dataset.ready = 'true';
+  // Frame timings for tests/browser/bench-frame.js, which sets
+  // `window.__frameStats = []` before the page loads; nothing is timed
+  // otherwise.
+  const frameStats = /** @type {{__frameStats?: number[]}} */ (/** @type {unknown} */ (window)).__frameStats;
 
   let last = performance.now();
   /** @param {number} t */
@@ -271,7 +282,13 @@ async function main() {
     const dt = t - last;
     last = t;
     try {
-      model.tick(dt);
+      if (frameStats && model.playing) {
+        const t0 = performance.now();
+        model.tick(dt);
+        frameStats.push(performance.now() - t0);
+      } else {
+        model.tick(dt);
+      }
     } catch (e) {
       model.setPlaying(false);
       showProblems([`Something went wrong: ${messageOf(e)}`]);

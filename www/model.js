@@ -111,6 +111,48 @@ const MAX_SILENT_STEPS = 10000;
 /** Longest real-time gap one animation frame may cover (a background tab). */
 const MAX_FRAME_MS = 100;
 
+/** Most messages in flight the cluster view draws (see Model.flights). */
+const MAX_DRAWN_FLIGHTS = 5000;
+
+/** Wall-clock budget of one frame's simulation work, ms. */
+const SIM_BUDGET_MS = 8;
+
+/**
+ * Runs `pg` toward `target` in slices of simulated time, stopping when the
+ * frame's wall-clock budget is spent, so a burst of events (a thousand
+ * nodes all starting an election) spreads over several frames instead of
+ * blocking one: the run then plays slower than asked for a moment. Within
+ * one instant full of events it goes event by event. The events and their
+ * order are the same as one `run_until_ms(target)`.
+ * @param {Playground} pg
+ * @param {number} target ms
+ */
+function runChunked(pg, target) {
+  const start = performance.now();
+  let slice = Math.max((target - pg.now_ms()) / 4, 0.001);
+  while (pg.now_ms() < target) {
+    const t0 = performance.now();
+    if (slice <= 0.001) {
+      // Events of (nearly) one instant: a few at a time.
+      const next = pg.next_event_ms();
+      if (next === undefined || next > target) {
+        pg.run_until_ms(target);
+        break;
+      }
+      for (let i = 0; i < 256 && pg.step(); i++) {
+        const after = pg.next_event_ms();
+        if (after === undefined || after > Math.min(target, next + 0.001)) break;
+      }
+      // Then try slices of time again (it halves back here if still too busy).
+      slice = 0.004;
+    } else {
+      pg.run_until_ms(Math.min(target, pg.now_ms() + slice));
+      if (performance.now() - t0 > SIM_BUDGET_MS / 4) slice /= 4;
+    }
+    if (performance.now() - start > SIM_BUDGET_MS) break;
+  }
+}
+
 /** Trace event types that show each kind of landmark, best first. */
 const LANDMARK_EVENTS = {
   violation: ['violation'],
@@ -221,7 +263,7 @@ export class Model {
     const pg = this.playground;
     const horizon = pg.horizon_ms();
     const target = Math.min(horizon, pg.now_ms() + Math.min(realMs, MAX_FRAME_MS) * this.speed);
-    pg.run_until_ms(target);
+    runChunked(pg, target);
     if (pg.now_ms() >= horizon) {
       this.playing = false;
       this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;
@@ -362,7 +404,11 @@ export class Model {
     const width = Object.keys(c).length;
     /** @type {FlightState[]} */
     const out = [];
-    for (let at = 0; at < rows.length; at += width) {
+    // Above MAX_DRAWN_FLIGHTS, an even sample (every k-th message): the
+    // dots would cover the canvas anyway, and the counts elsewhere stay
+    // exact. Keeps a pathological frame (500,000 in flight) drawable.
+    const stride = width * Math.max(1, Math.ceil(rows.length / width / MAX_DRAWN_FLIGHTS));
+    for (let at = 0; at < rows.length; at += stride) {
       out.push({
         id: rows[at + c.id],
         from: rows[at + c.from],

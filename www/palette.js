@@ -47,9 +47,9 @@ export function kindColour(index) {
 }
 
 /** Ink for text and outlines drawn on the canvas. */
-export const INK = '#1a1a1a';
+export let INK = '#1a1a1a';
 /** Faint ink for tracks and guides. */
-export const FAINT = '#b8b8b8';
+export let FAINT = '#b8b8b8';
 
 /** Cut links: vermillion, the palette's red. */
 export const CUT = '#D55E00';
@@ -72,4 +72,27 @@ const GROUP_COLOURS = Object.freeze([
  */
 export function groupColour(index) {
   return GROUP_COLOURS[index % GROUP_COLOURS.length];
+}
+
+/** Ink on a node's own fill and on the white badges: dark in every theme. */
+export const NODE_INK = '#1a1a1a';
+/** Background of the canvases (the theme's `--canvas`). */
+export let CANVAS = '#fcfcfb';
+/** Ground of labels and tags drawn on a canvas (the theme's `--paper`). */
+export let PAPER = '#ffffff';
+/** Secondary canvas text (the theme's `--muted`). */
+export let MUTED = '#6b6b6b';
+
+/**
+ * Sets the theme colours of the canvases. INK, FAINT, CANVAS, PAPER and
+ * MUTED are live bindings, so every drawing module sees the new values on
+ * its next draw. Called by appearance.js once per theme change.
+ * @param {{ink: string, faint: string, canvas: string, paper: string, muted: string}} t
+ */
+export function setCanvasTheme(t) {
+  INK = t.ink;
+  FAINT = t.faint;
+  CANVAS = t.canvas;
+  PAPER = t.paper;
+  MUTED = t.muted;
 }

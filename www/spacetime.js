@@ -23,7 +23,7 @@
  * @module spacetime
  */
 
-import { CUT, FAINT, INK, ROLE_COLOURS, kindColour } from './palette.js';
+import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour } from './palette.js';
 import { ROLE, TraceStore } from './trace.js';
 
 /** Most message arrows drawn per frame; more are thinned evenly. */
@@ -474,14 +474,16 @@ export function paintScene(ctx, s, participants) {
   ctx.font = `11px ${FONT}`;
   ctx.textBaseline = 'middle';
   ctx.lineWidth = 1;
-  ctx.strokeStyle = '#ececec';
+  ctx.strokeStyle = FAINT;
+  ctx.globalAlpha = 0.45;
   ctx.beginPath();
   for (const t of s.ticks) {
     ctx.moveTo(Math.round(t.x) + 0.5, f.top);
     ctx.lineTo(Math.round(t.x) + 0.5, plotBottom);
   }
   ctx.stroke();
-  ctx.fillStyle = '#555555';
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = MUTED;
   ctx.textAlign = 'center';
   for (const t of s.ticks) {
     if (t.x - f.left < 14 || plotRight - t.x < 14) continue;
@@ -515,7 +517,7 @@ export function paintScene(ctx, s, participants) {
       }
       if (!any) continue;
       ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
-      ctx.strokeStyle = look.colour;
+      ctx.strokeStyle = style === 'paused' ? INK : look.colour;
       ctx.lineWidth = Math.min(look.width, Math.max(1, f.rowHeight * 0.45));
       ctx.setLineDash([...look.dash]);
       ctx.stroke();
@@ -633,7 +635,7 @@ export function paintScene(ctx, s, participants) {
   for (const m of s.crashes) {
     ctx.globalAlpha = m.future ? FUTURE_ALPHA : 1;
     if (m.up) {
-      ctx.fillStyle = '#ffffff';
+      ctx.fillStyle = PAPER;
       ctx.fillRect(m.x - r, m.y - r, r * 2, r * 2);
       ctx.strokeStyle = INK;
       ctx.lineWidth = 1.5;
@@ -922,6 +924,8 @@ export class SpaceTimeView {
       height,
       nodes,
       window.devicePixelRatio,
+      CANVAS,
+      INK,
     ].join(':');
     const spanText = formatSpan(this.win.span);
     if (this.els.spanOut.textContent !== spanText) this.els.spanOut.textContent = spanText;

@@ -21,9 +21,10 @@ export async function openPlayground(browser, path, viewport = { width: 1280, he
 /**
  * Waits for the playground's first frame after a (re)load.
  * @param {import('playwright-core').Page} page
+ * @param {number} [timeout] ms
  */
-export async function ready(page) {
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+export async function ready(page, timeout = 15000) {
+  await page.waitForSelector('body[data-ready="true"]', { timeout });
 }
 
 /**

@@ -1,0 +1,128 @@
+// Reduced motion and the light / dark themes: with prefers-reduced-motion
+// nothing moves (no autoplay, messages drawn still, no transitions); the
+// page follows prefers-color-scheme, and the theme button switches and
+// remembers the theme, the canvas included.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PNG } from 'pngjs';
+import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { ready, readouts } from './page.js';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/**
+ * Perceived brightness (0..255) of a CSS colour or an [r, g, b] triple.
+ * @param {number[]} rgb
+ */
+function brightness([r, g, b]) {
+  return 0.299 * r + 0.587 * g + 0.114 * b;
+}
+
+/**
+ * The body background and a canvas corner pixel as shown on screen (the
+ * canvas itself is transparent; its CSS background is the theme's).
+ * @param {import('playwright-core').Page} page
+ */
+async function colours(page) {
+  const body = await page.evaluate(
+    () => getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g)?.map(Number) ?? [],
+  );
+  const box = await page.locator('#cluster').boundingBox();
+  if (!box) throw new Error('no canvas');
+  const shot = PNG.sync.read(await page.screenshot({ clip: { x: box.x + 6, y: box.y + 6, width: 1, height: 1 } }));
+  return { body, pixel: Array.from(shot.data.subarray(0, 3)) };
+}
+
+test('reduced motion: no autoplay, messages drawn still, no transitions', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const errors = collectErrors(page);
+  await page.goto(`${baseUrl()}/?algorithm=bully&nodes=8&seed=1`);
+  await ready(page);
+  assert.equal(await page.getAttribute('#cluster', 'data-animated'), 'false');
+  const before = await readouts(page);
+  await page.waitForTimeout(400);
+  assert.equal((await readouts(page)).time, before.time, 'it does not play by itself');
+  // Step until messages are in flight; the drawing of a moment must not
+  // change while time stands still, and two moments inside the same
+  // flights differ only by what changed in the run, not by motion.
+  for (let i = 0; i < 3; i++) await page.click('#step');
+  const a = await page.evaluate(() => /** @type {HTMLCanvasElement} */ (document.getElementById('cluster')).toDataURL());
+  await page.waitForTimeout(200);
+  const b = await page.evaluate(() => /** @type {HTMLCanvasElement} */ (document.getElementById('cluster')).toDataURL());
+  assert.equal(a, b, 'a paused moment is drawn the same each time');
+  const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button') ?? document.body).transitionDuration);
+  assert.match(transition, /^0s/);
+  // Playing by hand still works, with the canvas still marked as not animated.
+  await page.click('#play');
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t, before.time);
+  await page.click('#play');
+  assert.equal(await page.getAttribute('#cluster', 'data-animated'), 'false');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('without reduced motion the canvas animates messages', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  const errors = collectErrors(page);
+  await page.goto(`${baseUrl()}/?algorithm=bully&nodes=8&seed=1&at=0`);
+  await ready(page);
+  assert.equal(await page.getAttribute('#cluster', 'data-animated'), 'true');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('dark scheme: dark page and canvas; the toggle switches and remembers', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(`${baseUrl()}/?algorithm=bully&nodes=8&seed=1&at=200`);
+  await ready(page);
+  let c = await colours(page);
+  assert.ok(brightness(c.body) < 60, `dark body: ${c.body}`);
+  assert.ok(brightness(c.pixel) < 60, `dark canvas: ${c.pixel}`);
+  const toggle = page.locator('[data-testid="theme-toggle"]');
+  assert.match((await toggle.getAttribute('aria-label')) ?? '', /Theme: dark/);
+
+  // By keyboard: focus the button and press Enter.
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  c = await colours(page);
+  assert.ok(brightness(c.body) > 200, `light body: ${c.body}`);
+  assert.ok(brightness(c.pixel) > 200, `light canvas: ${c.pixel}`);
+  assert.match((await toggle.getAttribute('aria-label')) ?? '', /Theme: light/);
+  assert.equal(await toggle.textContent(), 'Light theme');
+
+  // The pick outlives a reload, against the dark system setting.
+  await page.reload();
+  await ready(page);
+  c = await colours(page);
+  assert.ok(brightness(c.body) > 200, `still light after reload: ${c.body}`);
+
+  await toggle.click();
+  c = await colours(page);
+  assert.ok(brightness(c.pixel) < 60, `dark again: ${c.pixel}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('light scheme by default', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(`${baseUrl()}/?algorithm=bully&nodes=8&seed=1&at=200`);
+  await ready(page);
+  const c = await colours(page);
+  assert.ok(brightness(c.body) > 200, `light body: ${c.body}`);
+  assert.ok(brightness(c.pixel) > 200, `light canvas: ${c.pixel}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
