@@ -264,6 +264,20 @@ impl<M, T> Ctx<'_, M, T> {
         self.out.push(Command::Send { to, msg });
     }
 
+    /// Sends `msg` to every other participant, in id order (extra nodes,
+    /// such as a coordination service, are not participants).
+    pub fn broadcast(&mut self, msg: M)
+    where
+        M: Clone,
+    {
+        for peer in (0..self.config.n).filter(|&p| p != self.id) {
+            self.out.push(Command::Send {
+                to: peer,
+                msg: msg.clone(),
+            });
+        }
+    }
+
     /// Arms `timer` to fire after `after_us` of local time (replacing it
     /// if it was armed).
     pub fn set_timer(&mut self, timer: T, after_us: Micros) {

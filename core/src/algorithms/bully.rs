@@ -32,7 +32,7 @@
 //! highest node (split brain); a flapping top node forces an election
 //! every time it comes back.
 
-use super::detector::leader_timeout;
+use super::detector::{heartbeat_round, leader_timeout};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 
 /// Message kind names.
@@ -276,11 +276,7 @@ impl Protocol for Bully {
             }
             Timer::Heartbeat => {
                 if self.phase == Phase::Leading {
-                    for peer in (0..self.n).filter(|&p| p != self.id) {
-                        ctx.send(peer, Msg::Heartbeat);
-                    }
-                    let period = ctx.config().heartbeat_us;
-                    ctx.set_timer(Timer::Heartbeat, period);
+                    heartbeat_round(ctx, Msg::Heartbeat, Timer::Heartbeat);
                 }
             }
         }

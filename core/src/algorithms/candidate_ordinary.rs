@@ -68,7 +68,7 @@
 //! side with none stays leaderless; a node far down the order waits many
 //! deltas, which matters only when every node above it is silent.
 
-use super::detector::leader_timeout;
+use super::detector::{heartbeat_round, leader_timeout};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 
@@ -273,9 +273,7 @@ impl CandidateOrdinary {
         ctx.note_with(|| {
             format!("n{best} is the highest candidate that answered; announces it to everyone")
         });
-        for peer in (0..self.n).filter(|&p| p != self.id) {
-            ctx.send(peer, Msg::Coordinator(best));
-        }
+        ctx.broadcast(Msg::Coordinator(best));
         if best == self.id {
             self.become_leader(ctx);
         } else {
@@ -478,11 +476,7 @@ impl Protocol for CandidateOrdinary {
             }
             Timer::Heartbeat => {
                 if self.phase == Phase::Leading {
-                    for peer in (0..self.n).filter(|&p| p != self.id) {
-                        ctx.send(peer, Msg::Heartbeat);
-                    }
-                    let period = ctx.config().heartbeat_us;
-                    ctx.set_timer(Timer::Heartbeat, period);
+                    heartbeat_round(ctx, Msg::Heartbeat, Timer::Heartbeat);
                 }
             }
         }

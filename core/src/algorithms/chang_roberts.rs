@@ -30,7 +30,7 @@
 //! Safety claimed: one leader on a reliable ring without partitions. Known
 //! failure: a partition leaves each side electing its own maximum.
 
-use super::detector::leader_timeout;
+use super::detector::{heartbeat_round, leader_timeout};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 
@@ -240,12 +240,7 @@ impl Protocol for ChangRoberts {
             }
             Timer::Heartbeat => {
                 if self.leading {
-                    let n = ctx.config().n;
-                    for peer in (0..n).filter(|&p| p != self.id) {
-                        ctx.send(peer, Msg::Heartbeat);
-                    }
-                    let period = ctx.config().heartbeat_us;
-                    ctx.set_timer(Timer::Heartbeat, period);
+                    heartbeat_round(ctx, Msg::Heartbeat, Timer::Heartbeat);
                 }
             }
         }

@@ -76,7 +76,7 @@
 //! Safety claimed: one leader on a ring without partitions. Known failure:
 //! a partition leaves each side electing its own leader (split brain).
 
-use super::detector::leader_timeout;
+use super::detector::{heartbeat_round, leader_timeout};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 use std::fmt;
@@ -572,12 +572,7 @@ impl Protocol for HirschbergSinclair {
             },
             Timer::Heartbeat => {
                 if self.status == Status::Leader {
-                    let n = ctx.config().n;
-                    for peer in (0..n).filter(|&p| p != self.id) {
-                        ctx.send(peer, Msg::Heartbeat);
-                    }
-                    let period = ctx.config().heartbeat_us;
-                    ctx.set_timer(Timer::Heartbeat, period);
+                    heartbeat_round(ctx, Msg::Heartbeat, Timer::Heartbeat);
                 }
             }
         }

@@ -400,9 +400,7 @@ impl Invitation {
         }
         self.searching = true;
         self.found.clear();
-        for peer in (0..self.n).filter(|&p| p != self.id) {
-            ctx.send(peer, Msg::AreYouCoordinator);
-        }
+        ctx.broadcast(Msg::AreYouCoordinator);
         let window = ctx.config().reply_timeout_us;
         ctx.set_timer(Timer::Collect, window);
     }

@@ -47,7 +47,7 @@
 //! a partition leaves each side collecting and electing its own maximum
 //! (split brain).
 
-use super::detector::leader_timeout;
+use super::detector::{heartbeat_round, leader_timeout};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 use std::fmt;
@@ -356,12 +356,7 @@ impl Protocol for LeLann {
             }
             Timer::Heartbeat => {
                 if self.leading {
-                    let n = ctx.config().n;
-                    for peer in (0..n).filter(|&p| p != self.id) {
-                        ctx.send(peer, Msg::Heartbeat);
-                    }
-                    let period = ctx.config().heartbeat_us;
-                    ctx.set_timer(Timer::Heartbeat, period);
+                    heartbeat_round(ctx, Msg::Heartbeat, Timer::Heartbeat);
                 }
             }
         }

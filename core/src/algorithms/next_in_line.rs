@@ -448,9 +448,7 @@ impl NextInLine {
                 names(&published.ids)
             )
         });
-        for peer in (0..self.n).filter(|&p| p != me) {
-            ctx.send(peer, Msg::Coordinator(published.clone()));
-        }
+        ctx.broadcast(Msg::Coordinator(published));
         let period = ctx.config().heartbeat_us;
         ctx.set_timer(Timer::Heartbeat, period);
     }

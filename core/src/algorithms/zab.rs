@@ -505,10 +505,7 @@ impl Server {
     }
 
     fn broadcast(&self, ctx: &mut C<'_>) {
-        let msg = self.notification();
-        for peer in (0..self.n).filter(|&p| p != self.id) {
-            ctx.send(peer, msg);
-        }
+        ctx.broadcast(self.notification());
     }
 
     /// FLE's `lookForLeader`: a new round, a vote for itself, sent to all.

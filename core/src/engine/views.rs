@@ -66,14 +66,4 @@ impl<P: Protocol> Engine<P> {
         }
         out
     }
-
-    /// Kind of a message, for callers outside the engine.
-    pub fn kind_name(&self, kind: usize) -> &'static str {
-        P::KINDS[kind]
-    }
-
-    /// Purpose helper for tests.
-    pub fn purpose_of(msg: &P::Msg) -> Purpose {
-        msg.purpose()
-    }
 }
