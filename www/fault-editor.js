@@ -404,8 +404,9 @@ export class FaultEditor {
         time.addEventListener('change', () => this.move(i, valueOf(time), 'time'));
         const del = make('button', { type: 'button', 'data-testid': 'fault-delete', 'aria-label': `Delete ${faultText(f)} at ${f.at_ms} ms` }, 'Delete');
         del.addEventListener('click', () => this.remove(i));
-        const label = make('label', { for: id }, 'at');
-        row.append(text, label, time, make('span', {}, 'ms'), del);
+        const when = make('span', { class: 'fe-when' });
+        when.append(make('label', { for: id }, 'at'), time, make('span', {}, 'ms'));
+        row.append(text, when, del);
         return row;
       }),
     );
