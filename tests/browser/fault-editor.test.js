@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, readouts } from './page.js';
+import { openPlayground, readouts, ready } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -68,6 +68,14 @@ test('add, move (typed, dragged, arrow keys) and delete a fault: link and outcom
   // Reopened at the same moment, paused.
   assert.equal((await readouts(page)).time, end);
   assert.equal(await testId(page, 'fault-text'), 'crash the leader');
+  // The address is a link to this moment of the edited run.
+  assert.match(page.url(), new RegExp(`[?&]at=${end}#s=1\\.`));
+  const shared = { ...(await readouts(page)), hash: await testId(page, 'trace-hash') };
+  const other = await browser.newPage();
+  await other.goto(page.url());
+  await ready(other);
+  assert.deepEqual({ ...(await readouts(other)), hash: await testId(other, 'trace-hash') }, shared);
+  await other.close();
   const crashed = await endMatchesCli(page);
   assert.equal(crashed.leader, 3);
 
