@@ -170,6 +170,20 @@ export class FaultEditor {
     this.summary = make('summary', {}, 'Fault timeline');
     this.list = make('ol', { class: 'fe-list', 'data-testid': 'fault-list', 'aria-label': 'Scheduled faults' });
     this.empty = make('p', { class: 'note' }, 'No faults yet: add one below, or make one in the Faults panel.');
+
+    // The form's controls.
+    this.kind = make('select', { id: 'fe-kind', 'data-testid': 'fault-kind' });
+    for (const kind of Object.keys(KINDS)) this.kind.append(make('option', { value: kind }, kind));
+    this.target = make('select', { id: 'fe-target', 'data-testid': 'fault-target' });
+    this.to = make('select', { id: 'fe-to', 'data-testid': 'fault-to' });
+    this.side = make('input', { id: 'fe-side', type: 'text', inputmode: 'numeric', placeholder: '0, 1, 2', 'data-testid': 'fault-side' });
+    this.at = make('input', { id: 'fe-at', type: 'number', step: 'any', inputmode: 'decimal', min: '0', placeholder: 'now', 'data-testid': 'fault-at' });
+    this.params = make('div', { class: 'fe-params' });
+    this.targetLabel = make('label', { for: 'fe-target' }, 'Node');
+    this.targetField = this.field(this.targetLabel, this.target);
+    this.toField = this.field(make('label', { for: 'fe-to' }, 'to'), this.to);
+    this.sideField = this.field(make('label', { for: 'fe-side' }, 'Side A (ids; the rest is side B)'), this.side);
+
     this.details.append(this.summary, this.list, this.empty, this.buildForm());
     root.append(this.strip, this.details);
 
@@ -194,23 +208,13 @@ export class FaultEditor {
     const form = make('form', { class: 'fe-add', 'data-testid': 'fault-add' });
     const set = make('fieldset');
     set.append(make('legend', {}, 'Add a fault'));
-    this.kind = make('select', { id: 'fe-kind', 'data-testid': 'fault-kind' });
-    for (const kind of Object.keys(KINDS)) this.kind.append(make('option', { value: kind }, kind));
-    this.target = make('select', { id: 'fe-target', 'data-testid': 'fault-target' });
-    this.to = make('select', { id: 'fe-to', 'data-testid': 'fault-to' });
-    this.side = make('input', { id: 'fe-side', type: 'text', inputmode: 'numeric', placeholder: '0, 1, 2', 'data-testid': 'fault-side' });
-    this.at = make('input', { id: 'fe-at', type: 'number', step: 'any', inputmode: 'decimal', min: '0', placeholder: 'now', 'data-testid': 'fault-at' });
-    this.params = make('div', { class: 'fe-params' });
-    this.targetField = this.field('fe-target', 'Node', this.target);
-    this.toField = this.field('fe-to', 'to', this.to);
-    this.sideField = this.field('fe-side', 'Side A (ids; the rest is side B)', this.side);
     const add = make('button', { type: 'submit', 'data-testid': 'fault-add-button' }, 'Add fault');
     set.append(
-      this.field('fe-kind', 'Kind', this.kind),
+      this.field(make('label', { for: 'fe-kind' }, 'Kind'), this.kind),
       this.targetField,
       this.toField,
       this.sideField,
-      this.field('fe-at', 'At (ms, blank: now)', this.at),
+      this.field(make('label', { for: 'fe-at' }, 'At (ms, blank: now)'), this.at),
       this.params,
       add,
     );
@@ -225,15 +229,14 @@ export class FaultEditor {
   }
 
   /**
-   * A label and its control.
+   * A label and its control, kept together.
    * @private
-   * @param {string} id
-   * @param {string} label
+   * @param {HTMLLabelElement} label
    * @param {HTMLElement} control
    */
-  field(id, label, control) {
+  field(label, control) {
     const wrap = make('span', { class: 'fe-field' });
-    wrap.append(make('label', { for: id }, label), control);
+    wrap.append(label, control);
     return wrap;
   }
 
@@ -241,7 +244,7 @@ export class FaultEditor {
   showKind() {
     const spec = KINDS[this.kind.value];
     this.targetField.hidden = spec.target === 'none' || spec.target === 'side';
-    this.targetField.querySelector('label').textContent = spec.target === 'link' ? 'From' : 'Node';
+    this.targetLabel.textContent = spec.target === 'link' ? 'From' : 'Node';
     this.toField.hidden = spec.target !== 'link';
     this.sideField.hidden = spec.target !== 'side';
     // A link runs between two nodes; "the leader" is for node faults only.
@@ -254,7 +257,7 @@ export class FaultEditor {
       ...spec.params.map(([key, label, value]) => {
         const input = make('input', { id: `fe-p-${key}`, type: 'number', step: 'any', inputmode: 'decimal', 'data-param': key });
         input.value = value;
-        return this.field(`fe-p-${key}`, label, input);
+        return this.field(make('label', { for: `fe-p-${key}` }, label), input);
       }),
     );
   }
