@@ -236,14 +236,17 @@ async function main() {
   /**
    * @param {wasm.Playground} pg
    * @param {number} atMs
+   * @param {boolean} [keepOld] leave the old run in the history (its link
+   *   in the current entry, the new one pushed), so Back returns to it
    */
-  const adopt = (pg, atMs) => {
+  const adopt = (pg, atMs, keepOld = false) => {
     model.setPlaying(false);
+    if (keepOld) writeShareAddress(model.playground.share_fragment(), model.nowMs);
     model.replace(pg);
     if (atMs > 0) model.seek(atMs);
     controls.fill(pg);
     faults.fill(pg);
-    writeShareAddress(pg.share_fragment(), pg.now_ms());
+    writeShareAddress(pg.share_fragment(), pg.now_ms(), keepOld);
     showProblems([]);
   };
   const filesStatus = el('files-status');
@@ -256,7 +259,8 @@ async function main() {
     {
       current: () => model.playground,
       parse: (text) => new wasm.Playground(text),
-      load: (pg) => adopt(pg, 0),
+      // An imported file replaces the run: Back brings the old one back.
+      load: (pg) => adopt(pg, 0, true),
       report: (message) => showProblems([message]),
       done: (message) => {
         filesStatus.textContent = message;
@@ -297,7 +301,13 @@ async function main() {
   });
 
   // A link pasted into the address bar of an open page.
-  window.addEventListener('hashchange', () => {
+  // Back and Forward across links the page wrote (an import pushes one)
+  // fire popstate, and hashchange too when only the fragment differs: the
+  // address is read once per change.
+  let reopened = '';
+  const reopen = () => {
+    if (location.href === reopened) return;
+    reopened = location.href;
     const again = readAddress(wasm.scenario_params());
     const found = [...again.problems];
     model.replace(playgroundFor(again, found));
@@ -307,7 +317,9 @@ async function main() {
     narration.open(again);
     compare.open(again, found);
     showProblems(found);
-  });
+  };
+  window.addEventListener('hashchange', reopen);
+  window.addEventListener('popstate', reopen);
 
   controls.fill(model.playground);
   position(model, request, problems.length > 0);

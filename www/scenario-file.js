@@ -11,12 +11,15 @@
 
 import { fileStem, saveText } from './download.js';
 
+/** The core's limit on scenario text (`MAX_SCENARIO_BYTES`), bytes. */
+const MAX_SCENARIO_BYTES = 64 * 1024;
+
 /**
- * Most bytes read from a chosen file: a little over the core's 64 KiB
- * scenario limit, so an oversized file still reaches the core and gets
- * its "too large" message, without reading a huge file whole.
+ * Most bytes read from a chosen file: one over the core's limit, so an
+ * oversized file still reaches the core and gets its "too large" message,
+ * without reading a huge file whole.
  */
-const READ_LIMIT = 64 * 1024 + 1;
+const READ_LIMIT = MAX_SCENARIO_BYTES + 1;
 
 /**
  * What the scenario file controls need from the page.
@@ -70,7 +73,11 @@ export class ScenarioFile {
   save() {
     const pg = this.hooks.current();
     const name = `${fileStem(pg, false)}.scenario.json`;
-    saveText(`${pg.scenario_json()}\n`, name, 'application/json');
+    let text = pg.scenario_json();
+    // Hundreds of faults indented may pass the 64 KiB a scenario file may
+    // have; the same JSON without indentation is far smaller.
+    if (new Blob([text]).size + 1 > MAX_SCENARIO_BYTES) text = JSON.stringify(JSON.parse(text));
+    saveText(`${text}\n`, name, 'application/json');
     this.hooks.done(`Saved ${name}: run it with election run --scenario ${name}`);
   }
 

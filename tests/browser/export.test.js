@@ -118,6 +118,31 @@ test('importing a good file runs it; a broken one names the field and keeps the 
   const ring = cliRunScenario(dropped);
   assert.equal(await testId(page, 'trace-hash'), ring.trace_hash);
   assert.equal(Number(await testId(page, 'messages-total')), ring.messages.sent);
+
+  // Importing does not lose the run it replaced: Back brings it back, at
+  // the moment it was left.
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#algorithm')?.value === 'raft');
+  assert.equal(await testId(page, 'trace-hash'), expected.trace_hash);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#algorithm')?.value === 'bully');
+  assert.deepEqual({ ...(await readouts(page)), hash: await testId(page, 'trace-hash') }, before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a scenario with 1000 faults exports within the 64 KiB a scenario file may have', async () => {
+  const faults = Array.from({ length: 1000 }, (_, i) => ({ at_ms: 1000 + i * 7, pause: i % 5, for_ms: 3 }));
+  const many = { algorithm: 'bully', nodes: 5, seed: 9, faults };
+  const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=5');
+  await page.setInputFiles('[data-testid="import-scenario"]', tempFile('many.json', JSON.stringify(many)));
+  await page.waitForFunction(() => document.querySelector('#algorithm')?.value === 'bully' && location.hash.startsWith('#s='));
+  const { name, bytes } = await download(page, 'export-scenario');
+  assert.ok(bytes.length <= 64 * 1024, `${bytes.length} bytes`);
+  assert.deepEqual(JSON.parse(bytes.toString('utf8')).faults, faults);
+  const summary = JSON.parse(cli(['run', '--scenario', tempFile(name, bytes), '--json']));
+  await page.click('#to-end');
+  assert.equal(await testId(page, 'trace-hash'), summary.trace_hash);
   assert.deepEqual(errors, []);
   await page.close();
 });
