@@ -319,14 +319,16 @@ export class FaultEditor {
     const model = this.hooks.model;
     const pg = model.playground;
     const scale = Math.max(this.hooks.scale(), 1);
-    const nodes = model.nodeTotal();
-    if (nodes !== this.nodeCount) this.fillTargets(nodes);
     if (this.drag) return;
     // The scenario changes only with a new run or a new fault (both bump
     // the revision); reading it is skipped otherwise.
     const key = `${model.revision}|${pg.fault_count()}`;
     if (key !== this.key) {
       this.key = key;
+      // Nodes change only with a new run (a new revision), so the node
+      // rows are not read every frame.
+      const nodes = model.nodeTotal();
+      if (nodes !== this.nodeCount) this.fillTargets(nodes);
       this.scale = scale;
       this.faults = JSON.parse(pg.scenario_json()).faults ?? [];
       this.build();
