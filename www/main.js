@@ -10,6 +10,8 @@ import init, * as wasm from './pkg/election_web.js';
 import { onAppearanceChange, setupAppearance } from './appearance.js';
 import { CompareMode } from './compare.js';
 import { Controls } from './controls.js';
+import { Exports } from './export.js';
+import { FaultEditor } from './fault-editor.js';
 import { FaultsPanel } from './faults.js';
 import { Inspector } from './inspector.js';
 import { EventLog } from './log.js';
@@ -17,11 +19,12 @@ import { Model } from './model.js';
 import { Panes } from './panes.js';
 import { ROLE_COLOURS } from './palette.js';
 import { Narration, presetPlayground } from './presets.js';
+import { ScenarioFile } from './scenario-file.js';
 
 import { Shortcuts } from './shortcuts.js';
 import { StatusView, byTestId } from './status.js';
 import { TimelineControls } from './timeline.js';
-import { readAddress, writeSettingsAddress } from './url.js';
+import { readAddress, writeSettingsAddress, writeShareAddress } from './url.js';
 import { ClusterView } from './view.js';
 
 /**
@@ -228,8 +231,83 @@ async function main() {
     /** @type {HTMLButtonElement} */ (el('help-open')),
   );
 
+  // Another run of a scenario (imported, or with its faults edited): shown
+  // paused at `atMs` in every view and put into the address.
+  /**
+   * @param {wasm.Playground} pg
+   * @param {number} atMs
+   * @param {boolean} [keepOld] leave the old run in the history (its link
+   *   in the current entry, the new one pushed), so Back returns to it
+   */
+  const adopt = (pg, atMs, keepOld = false) => {
+    model.setPlaying(false);
+    if (keepOld) writeShareAddress(model.playground.share_fragment(), model.nowMs);
+    model.replace(pg);
+    if (atMs > 0) model.seek(atMs);
+    controls.fill(pg);
+    faults.fill(pg);
+    writeShareAddress(pg.share_fragment(), pg.now_ms(), keepOld);
+    showProblems([]);
+  };
+  const filesStatus = el('files-status');
+  new ScenarioFile(
+    {
+      exportButton: /** @type {HTMLButtonElement} */ (el('scenario-export')),
+      input: /** @type {HTMLInputElement} */ (el('scenario-import')),
+      dropZone: document.body,
+    },
+    {
+      current: () => model.playground,
+      parse: (text) => new wasm.Playground(text),
+      // An imported file replaces the run: Back brings the old one back.
+      load: (pg) => adopt(pg, 0, true),
+      report: (message) => showProblems([message]),
+      done: (message) => {
+        filesStatus.textContent = message;
+      },
+    },
+  );
+  new Exports(
+    {
+      png: /** @type {HTMLButtonElement} */ (el('export-png')),
+      svg: /** @type {HTMLButtonElement} */ (el('export-svg')),
+      trace: /** @type {HTMLButtonElement} */ (el('export-trace')),
+      summary: /** @type {HTMLButtonElement} */ (el('export-summary')),
+      csv: /** @type {HTMLButtonElement} */ (el('export-csv')),
+      status: filesStatus,
+    },
+    {
+      model,
+      cluster: /** @type {HTMLCanvasElement} */ (el('cluster')),
+      scene: () => panes.spacetime.exportScene(),
+      report: (message) => showProblems([message]),
+    },
+  );
+  const editor = new FaultEditor(el('fault-editor'), {
+    model,
+    scale: () => Number(/** @type {HTMLInputElement} */ (el('timeline')).max),
+    rebuild(faultList) {
+      const now = model.nowMs;
+      try {
+        const scenario = JSON.parse(model.playground.scenario_json());
+        scenario.faults = faultList;
+        adopt(new wasm.Playground(JSON.stringify(scenario)), now);
+        return true;
+      } catch (e) {
+        showProblems([`Fault timeline: ${messageOf(e)}. The run is unchanged.`]);
+        return false;
+      }
+    },
+  });
+
   // A link pasted into the address bar of an open page.
-  window.addEventListener('hashchange', () => {
+  // Back and Forward across links the page wrote (an import pushes one)
+  // fire popstate, and hashchange too when only the fragment differs: the
+  // address is read once per change.
+  let reopened = '';
+  const reopen = () => {
+    if (location.href === reopened) return;
+    reopened = location.href;
     const again = readAddress(wasm.scenario_params());
     const found = [...again.problems];
     model.replace(playgroundFor(again, found));
@@ -239,7 +317,9 @@ async function main() {
     narration.open(again);
     compare.open(again, found);
     showProblems(found);
-  });
+  };
+  window.addEventListener('hashchange', reopen);
+  window.addEventListener('popstate', reopen);
 
   controls.fill(model.playground);
   position(model, request, problems.length > 0);
@@ -260,6 +340,7 @@ async function main() {
     inspector.render(model);
     timeline.render();
     panes.render(snapshot);
+    editor.render();
   };
   // Every change is drawn at once (at most once per frame while playing),
   // so the readouts are current whenever anyone looks, tests included.

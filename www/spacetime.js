@@ -980,6 +980,17 @@ export class SpaceTimeView {
   }
 
   /**
+   * The scene now drawn, built again into its own buffers (the drawing's
+   * are reused every frame), for an SVG export; null before the first
+   * drawing.
+   * @returns {Scene | null}
+   */
+  exportScene() {
+    if (!this.frame) return null;
+    return buildScene(this.store, this.win, this.frame, this.kinds);
+  }
+
+  /**
    * What was drawn, for tests and assistive technology: data attributes
    * on the canvas and its text alternative (throttled).
    * @private
@@ -1059,3 +1070,9 @@ export function buildLegend(list) {
     }),
   );
 }
+
+/**
+ * How `paintScene` draws, for renderers that draw the same scene
+ * elsewhere (the SVG export in spacetime-svg.js).
+ */
+export const SCENE_LOOK = Object.freeze({ SEGMENT_STYLES, FUTURE_ALPHA, ACCENT, FONT, MAX_ARROWS, light });

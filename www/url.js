@@ -64,12 +64,15 @@ export function readAddress(scenarioParams, where = window.location) {
  * `atMs` paused) without reloading, and returns the new address.
  * @param {string} fragment `s=1.<data>` from `Playground.share_fragment()`
  * @param {number} atMs
+ * @param {boolean} [push] as a new history entry (Back returns to the
+ *   address before), instead of replacing the current one
  * @returns {string}
  */
-export function writeShareAddress(fragment, atMs) {
+export function writeShareAddress(fragment, atMs, push = false) {
   const query = atMs > 0 ? `?at=${atMs}` : '';
   const url = new URL(`${window.location.pathname}${query}#${fragment}`, window.location.href);
-  history.replaceState(null, '', url);
+  if (push) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
   return url.href;
 }
 

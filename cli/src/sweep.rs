@@ -10,7 +10,6 @@ use crate::overrides::ScenarioArgs;
 use crate::seeds::{SeedRange, parse_seeds};
 use clap::Args;
 use election_core::Scenario;
-use election_core::sim::RunSummary;
 use election_core::stats::Stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -35,67 +34,7 @@ pub struct SweepArgs {
     pub threads: Option<u32>,
 }
 
-/// What one run contributes to a sweep (a compact [`RunSummary`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunRecord {
-    /// The seed.
-    pub seed: u64,
-    /// The leader at the end, if exactly one.
-    pub leader: Option<u32>,
-    /// When the first leader appeared, ms.
-    pub first_leader_ms: Option<f64>,
-    /// Time from the last fault (or the start) until the cluster settled
-    /// after it, ms; `None` if it never did.
-    pub recovery_ms: Option<f64>,
-    /// Messages sent.
-    pub sent: u64,
-    /// Election-purpose messages sent.
-    pub election: u64,
-    /// Messages sent by kind, in the algorithm's kind order.
-    pub by_kind: Vec<u64>,
-    /// Elections started.
-    pub elections: u64,
-    /// Leadership handovers.
-    pub leader_changes: u64,
-    /// Time without a leader, ms.
-    pub leaderless_ms: f64,
-    /// Time with several leaders, ms.
-    pub split_brain_ms: f64,
-    /// Property violations.
-    pub violations: u64,
-    /// Whether the run settled.
-    pub settled: bool,
-    /// Whether the run hit the event limit.
-    pub truncated: bool,
-    /// Trace hash.
-    pub trace_hash: String,
-}
-
-impl RunRecord {
-    /// The record of summary `s`; `kinds` fixes the order of `by_kind`.
-    fn of(s: RunSummary, kinds: &[&str]) -> Self {
-        Self {
-            seed: s.seed,
-            leader: s.leader,
-            first_leader_ms: s.first_leader_ms,
-            recovery_ms: s.recovery_ms,
-            sent: s.messages.sent,
-            election: s.messages.election,
-            by_kind: kinds
-                .iter()
-                .map(|k| s.messages.by_kind.get(*k).copied().unwrap_or(0))
-                .collect(),
-            elections: s.elections,
-            leader_changes: s.leader_changes,
-            leaderless_ms: s.leaderless_ms,
-            split_brain_ms: s.split_brain_ms,
-            violations: s.violations.len() as u64,
-            settled: s.settled,
-            truncated: s.truncated,
-            trace_hash: s.trace_hash,
-        }
-    }
-}
+pub use election_core::run_record::RunRecord;
 
 /// Runs `base` once per seed of `seeds` on `threads` workers; the records
 /// come back sorted by seed.
@@ -310,40 +249,7 @@ impl SweepReport {
 }
 
 fn csv_text(base: &Scenario, records: &[RunRecord]) -> String {
-    let kinds = kinds_of(base);
-    let opt = |x: Option<String>| x.unwrap_or_default();
-    let mut out = String::from(
-        "seed,leader,first_leader_ms,recovery_ms,messages_sent,election_messages,elections,leader_changes,leaderless_ms,split_brain_ms,violations,settled,truncated,trace_hash",
-    );
-    for k in kinds {
-        out.push(',');
-        out.push_str(k);
-    }
-    out.push('\n');
-    for r in records {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.seed,
-            opt(r.leader.map(|l| l.to_string())),
-            opt(r.first_leader_ms.map(|x| x.to_string())),
-            opt(r.recovery_ms.map(|x| x.to_string())),
-            r.sent,
-            r.election,
-            r.elections,
-            r.leader_changes,
-            r.leaderless_ms,
-            r.split_brain_ms,
-            r.violations,
-            r.settled,
-            r.truncated,
-            r.trace_hash
-        ));
-        for c in &r.by_kind {
-            out.push_str(&format!(",{c}"));
-        }
-        out.push('\n');
-    }
-    out
+    election_core::run_record::csv(kinds_of(base), records)
 }
 
 /// Runs the sweep and returns the text to print.

@@ -25,6 +25,7 @@ pub mod presets;
 pub mod protocol;
 pub mod queue;
 pub mod rng;
+pub mod run_record;
 pub mod scenario;
 pub mod share;
 pub mod sim;

@@ -105,6 +105,11 @@ impl Playground {
         }
     }
 
+    /// The run summary so far (the `election run --json` object).
+    pub fn run_summary(&mut self) -> election_core::sim::RunSummary {
+        self.sim.summary()
+    }
+
     /// The checkpoints (for measurements and tests).
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
@@ -403,7 +408,7 @@ impl Playground {
 
     /// The run summary so far (the `election run --json` object).
     pub fn summary(&mut self) -> Result<JsValue, JsValue> {
-        js::to_js(&self.sim.summary())
+        js::to_js(&self.run_summary())
     }
 
     /// Number of nodes.

@@ -1,0 +1,123 @@
+//! The page's Export files, made by the core so they hold exactly what the
+//! command line prints for the same scenario at the same moment:
+//!
+//! - trace JSON: the `election run --until-ms T --json --trace` object (the
+//!   run summary, `trace_hash` included, plus the `trace` array of events);
+//! - summary JSON: the `election run --until-ms T --json` object;
+//! - summary CSV: the `election sweep --until-ms T --seeds S --csv` table
+//!   (the header and this run's row).
+//!
+//! T is the playground's current time; the page finishes the events of
+//! that instant first, as a share link does.
+
+use crate::{Playground, js};
+use election_core::algorithms;
+use election_core::run_record::{RunRecord, csv};
+use election_core::sim::RunSummary;
+use election_core::trace::TraceEvent;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// `run --json --trace` without a link: the summary with the trace.
+#[derive(Serialize)]
+struct TraceFile<'a> {
+    #[serde(flatten)]
+    summary: &'a RunSummary,
+    trace: &'a [TraceEvent],
+}
+
+/// Pretty JSON with a final newline, as the CLI prints it.
+fn pretty<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
+    let mut text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// The Rust side of the exports (native tests use these).
+impl Playground {
+    /// The trace file text: the run summary so far with every trace event.
+    pub fn trace_file(&mut self) -> Result<String, String> {
+        let summary = self.run_summary();
+        pretty(&TraceFile {
+            summary: &summary,
+            trace: self.sim().trace(),
+        })
+    }
+
+    /// The summary so far as `election run --json` prints it.
+    pub fn summary_file(&mut self) -> Result<String, String> {
+        pretty(&self.run_summary())
+    }
+
+    /// The summary so far as `election sweep --csv` prints its row.
+    pub fn summary_csv_file(&mut self) -> String {
+        let kinds = algorithms::info(&self.scenario().algorithm)
+            .map(|a| a.kinds)
+            .unwrap_or_default();
+        csv(kinds, &[RunRecord::of(self.run_summary(), kinds)])
+    }
+}
+
+/// The JS side.
+#[wasm_bindgen]
+impl Playground {
+    /// The trace so far as JSON text: the `election run --until-ms <now>
+    /// --json --trace` object (summary, `trace_hash`, `trace` array).
+    pub fn trace_json(&mut self) -> Result<String, JsValue> {
+        self.trace_file().map_err(|e| js::error(&e, ""))
+    }
+
+    /// The run summary so far as JSON text (`election run --until-ms <now>
+    /// --json`).
+    pub fn summary_json(&mut self) -> Result<String, JsValue> {
+        self.summary_file().map_err(|e| js::error(&e, ""))
+    }
+
+    /// The run summary so far as CSV text: the header and one row, as
+    /// `election sweep --until-ms <now> --seeds <seed> --csv` prints them.
+    pub fn summary_csv(&mut self) -> String {
+        self.summary_csv_file()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_core::Scenario;
+
+    #[test]
+    fn exports_are_the_cli_objects_at_the_current_time() {
+        let text =
+            r#"{"algorithm":"bully","nodes":5,"seed":2,"faults":[{"at_ms":400,"crash":"leader"}]}"#;
+        let mut p = Playground::from_scenario(&Scenario::from_json(text).unwrap());
+        p.seek_us(700_000);
+        let mut until = Scenario::from_json(text).unwrap();
+        until.until_us = Some(700_000);
+        let expected = election_core::sim::run(&until);
+
+        let summary: serde_json::Value = serde_json::from_str(&p.summary_file().unwrap()).unwrap();
+        assert_eq!(summary, serde_json::to_value(&expected).unwrap());
+
+        let trace: serde_json::Value = serde_json::from_str(&p.trace_file().unwrap()).unwrap();
+        assert_eq!(trace["trace_hash"], expected.trace_hash.as_str());
+        // The same events `election run --trace` records.
+        let mut cli = algorithms::build(&until, true);
+        cli.run_to_end();
+        assert_eq!(
+            trace["trace"],
+            serde_json::to_value(cli.trace()).unwrap(),
+            "trace events"
+        );
+
+        let csv = p.summary_csv_file();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[0].ends_with(",ELECTION,OK,COORDINATOR,HEARTBEAT"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].starts_with("2,"), "{}", lines[1]);
+        assert!(lines[1].contains(&expected.trace_hash), "{}", lines[1]);
+    }
+}
