@@ -18,6 +18,7 @@ pub mod algorithms;
 pub mod checks;
 pub mod clock;
 pub mod engine;
+pub mod experiment;
 pub mod fuzz;
 pub mod metrics;
 pub mod network;
