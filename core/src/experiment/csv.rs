@@ -1,7 +1,7 @@
 //! One CSV row per run: the text `election sweep --csv` prints and the
 //! page exports. A one-scenario sweep has the columns below followed by
 //! the algorithm's message kinds; a grouped experiment puts `algorithm`,
-//! `nodes` and the varied field first, and lists the kinds of every
+//! `nodes` and the varied field (unless it is `nodes`) first, and lists the kinds of every
 //! algorithm (empty where an algorithm has no such kind).
 
 use super::record::RunRecord;
@@ -75,7 +75,9 @@ pub fn csv_text(e: &Experiment, records: &[RunRecord]) -> Result<String, Experim
         }
     }
     out.push_str("algorithm,nodes,");
-    if let Some(p) = e.param() {
+    // A `nodes` parameter is the nodes column already.
+    let param = e.param().filter(|p| p.field != "nodes");
+    if let Some(p) = param {
         out.push_str(&cell(&p.field));
         out.push(',');
     }
@@ -90,7 +92,7 @@ pub fn csv_text(e: &Experiment, records: &[RunRecord]) -> Result<String, Experim
         let own = algorithms::info(&g.algorithm).map_or(&[][..], |i| i.kinds);
         for r in rs {
             out.push_str(&format!("{},{},", g.algorithm, g.scenario.nodes));
-            if let Some(v) = &g.value {
+            if let (Some(v), Some(_)) = (&g.value, param) {
                 out.push_str(&cell(v));
                 out.push(',');
             }
