@@ -122,4 +122,41 @@ mod tests {
         );
         assert!(lookup("nope").unwrap_err().message.contains("raft-fig16"));
     }
+
+    #[test]
+    fn presets_are_the_documented_flags() {
+        // README: `election sweep --scenario scenarios/raft-fig16-150-300.json
+        // --param timing.election_timeout_ms=150-150,...,150-300 --seeds 1..1000`.
+        let fig16 = Experiment::new(
+            &Scenario::from_json(include_str!("../../../scenarios/raft-fig16-150-300.json"))
+                .unwrap(),
+            parse_seeds("1..1000").unwrap(),
+            &[],
+            parse_param(
+                "timing.election_timeout_ms=150-150,150-151,150-155,150-175,150-200,150-300",
+            )
+            .ok(),
+        )
+        .unwrap();
+        assert_eq!(
+            lookup("raft-fig16").unwrap().experiment(None).unwrap(),
+            fig16
+        );
+        let ring = Experiment::new(
+            &Scenario::from_json(r#"{"algorithm":"chang-roberts","ring":"random","start":"all"}"#)
+                .unwrap(),
+            parse_seeds("1..10").unwrap(),
+            &[
+                "chang-roberts".into(),
+                "lelann".into(),
+                "hirschberg-sinclair".into(),
+            ],
+            parse_param("nodes=4,8,16,32,64,128,256").ok(),
+        )
+        .unwrap();
+        assert_eq!(
+            lookup("ring-messages").unwrap().experiment(None).unwrap(),
+            ring
+        );
+    }
 }
