@@ -357,6 +357,17 @@ export async function createPanel(section, close) {
     return r.report.groups ?? [r.report];
   }
 
+  /**
+   * Legend and row labels: the algorithm when there are several, the
+   * parameter's value when there is one (the field is named in captions).
+   * @param {Results} r
+   * @returns {string[]}
+   */
+  function shortLabels(r) {
+    const several = new Set(r.groups.map((g) => g.algorithm)).size > 1;
+    return r.groups.map((g) => [several || g.value === null ? g.algorithm : '', g.value ?? ''].filter(Boolean).join(' '));
+  }
+
   /** @param {Results} r */
   function showTable(r) {
     const m = metric.value;
@@ -365,7 +376,7 @@ export async function createPanel(section, close) {
       h(
         'tr',
         { 'data-group': i },
-        h('th', { scope: 'row' }, r.groups[i].label),
+        h('th', { scope: 'row', title: r.groups[i].label }, shortLabels(r)[i]),
         cell(g.runs),
         cell(g.election_messages?.mean),
         cell(g.theory),
@@ -379,7 +390,7 @@ export async function createPanel(section, close) {
       h(
         'table',
         {},
-        h('caption', {}, `Per group (${TIME_METRICS.find(([k]) => k === m)?.[1]})`),
+        h('caption', {}, `Per group${r.field ? ` (${r.field})` : ''}; times: ${TIME_METRICS.find(([k]) => k === m)?.[1]}`),
         h(
           'thead',
           {},
@@ -402,14 +413,15 @@ export async function createPanel(section, close) {
     charts.replaceChildren();
     const m = metric.value;
     const mName = TIME_METRICS.find(([k]) => k === m)?.[1] ?? m;
-    const labels = r.groups.map((g) => g.label);
+    const labels = shortLabels(r);
     const series = (/** @type {'step' | 'line'} */ style) =>
       labels.map((label, i) => ({ label, colour: COLOURS[i % COLOURS.length], style }));
     const times = groupValues(r.records, r.perGroup, m);
+    const by = r.field && r.field !== 'nodes' ? `, one curve per ${r.field}` : '';
     const timeLog = suitsLog(times);
     drawChart(uPlot, charts, {
       testid: 'exp-chart-time-cdf',
-      title: `CDF: ${mName}`,
+      title: `CDF: ${mName}${by}`,
       xLabel: timeLog ? 'ms (log scale)' : 'ms',
       yLabel: 'fraction of runs',
       xLog: timeLog,
@@ -418,7 +430,7 @@ export async function createPanel(section, close) {
     });
     drawChart(uPlot, charts, {
       testid: 'exp-chart-time-hist',
-      title: `Histogram: ${mName}`,
+      title: `Histogram: ${mName}${by}`,
       xLabel: timeLog ? 'ms (log bins)' : 'ms',
       yLabel: 'fraction of runs',
       xLog: timeLog,
