@@ -245,6 +245,12 @@ test('bad input gets one message naming the field, and nothing runs', async () =
     assert.match((await page.textContent('[data-testid=exp-status]')) ?? '', pattern);
     assert.equal(await page.getAttribute('[data-testid=experiments-panel]', 'data-state'), 'idle');
   }
+  await page.fill('[data-testid=exp-seeds]', '1..100001');
+  await page.check('[data-testid=exp-kind-nodes]');
+  await page.fill('[data-testid=exp-nodes]', '3,5');
+  await page.click('[data-testid=exp-run]');
+  assert.match((await page.textContent('[data-testid=exp-status]')) ?? '', /^experiment field seeds: 200002 runs in all; the page keeps at most 200000/);
+  assert.equal(await page.getAttribute('[data-testid=experiments-panel]', 'data-state'), 'idle');
   await page.fill('[data-testid=exp-scenario]', '{"nodes": ');
   await page.click('[data-testid=exp-run]');
   assert.match((await page.textContent('[data-testid=exp-status]')) ?? '', /experiment field scenario: not valid JSON/);

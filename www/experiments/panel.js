@@ -32,6 +32,12 @@ const FIELDS = [
   ['timing.session_timeout_ms', '500,1000,2000'],
 ];
 
+/**
+ * Most runs one sweep may keep on the page: every record stays in memory
+ * (about 300 bytes of JSON each) until the next sweep.
+ */
+const MAX_PAGE_RUNS = 200_000;
+
 /** Time metrics a chart can show (record fields). */
 const TIME_METRICS = [
   ['recovery_ms', 'Time to recover after the last fault (ms)'],
@@ -309,6 +315,13 @@ export async function createPanel(section, close) {
       return;
     }
     const total = runner.run_count();
+    if (total > MAX_PAGE_RUNS) {
+      runner.free();
+      status.textContent = `experiment field seeds: ${total} runs in all; the page keeps at most ${MAX_PAGE_RUNS} (election sweep runs up to 1000000)`;
+      status.classList.add('exp-error');
+      setRunning(false);
+      return;
+    }
     pool.size = Math.max(1, Math.min(64, Math.floor(Number(workers.value)) || 1));
     progress.max = total;
     progress.value = 0;
