@@ -61,6 +61,21 @@ pub fn run_all(e: &Experiment, threads: usize) -> Vec<RunRecord> {
 /// The experiment the flags describe.
 fn experiment(args: &SweepArgs) -> Result<Experiment, CliError> {
     if let Some(name) = &args.experiment {
+        let o = &args.scenario;
+        if o.algorithm.is_some()
+            || o.nodes.is_some()
+            || o.ring.is_some()
+            || o.start.is_some()
+            || o.until_us.is_some()
+            || o.latency_ms.is_some()
+            || o.drop.is_some()
+            || o.duplicate.is_some()
+            || !o.faults.is_empty()
+        {
+            return Err(CliError::input(format!(
+                "--experiment {name} takes only --seeds; to change its scenario, use --scenario with --param (see README, Experiments)"
+            )));
+        }
         let preset = presets::lookup(name)
             .map_err(|e| CliError::input(format!("--experiment: {}", e.message)))?;
         let seeds = args.seeds.map(|s| format!("{}..{}", s.from, s.to));

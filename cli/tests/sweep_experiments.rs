@@ -329,6 +329,10 @@ fn bad_experiments_name_the_flag() {
     );
     bad(&["sweep", "--scenario", s], &["--seeds"]);
     bad(
+        &["sweep", "--experiment", "raft-fig16", "--nodes", "7"],
+        &["--experiment raft-fig16 takes only --seeds"],
+    );
+    bad(
         &[
             "sweep",
             "--scenario",

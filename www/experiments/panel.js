@@ -540,6 +540,10 @@ export async function createPanel(section, close) {
   exportJson.addEventListener('click', () => {
     if (results) download('election-sweep.json', 'application/json', results.runner.report_json(results.recordsJson));
   });
+  // Chart ink follows the theme: redraw when the theme button changes it.
+  new MutationObserver(() => {
+    if (results && !pool.busy) showCharts(results).catch(() => {});
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
   section.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !pool.busy) close();
   });
