@@ -8,6 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bash "$REPO_ROOT/scripts/setup.sh"
 bash "$REPO_ROOT/scripts/build-wasm.sh"
+bash "$REPO_ROOT/scripts/vendor.sh"
 PORT="${PORT:-8000}"
 log "serving $REPO_ROOT on http://127.0.0.1:$PORT/ (Ctrl-C to stop)"
 cd "$REPO_ROOT"

@@ -34,6 +34,7 @@ run_step() {
 run_step fmt cargo fmt --all --check || true
 run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
+run_step vendor bash scripts/vendor.sh --check || true
 
 SERVER_PID=""
 cleanup() {

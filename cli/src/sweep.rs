@@ -1,18 +1,23 @@
 //! `election sweep`: one simulation per seed over an inclusive range, on
-//! every core, summarised as distributions (mean, p50, p99, min, max).
+//! every core, summarised as distributions (mean, p50, p99, min, max);
+//! optionally over several algorithms (`--algorithms`) and the values of
+//! one scenario field (`--param FIELD=V1,V2,...`), or a built-in
+//! experiment (`--experiment raft-fig16`).
 //!
-//! Workers pull seed indices from an atomic counter; the results are then
-//! sorted by seed, so the output does not depend on thread timing.
+//! The experiment, its runs, the JSON report and the CSV rows are the
+//! core's (`election_core::experiment`), shared with the page's Web
+//! Workers; this file only parses flags, spreads the runs over threads
+//! (results back in run order, whatever the thread timing) and draws the
+//! text table.
 
 use crate::error::CliError;
-use crate::output::{Table, json, num};
+use crate::output::{Table, num};
 use crate::overrides::ScenarioArgs;
 use crate::seeds::{SeedRange, parse_seeds};
 use clap::Args;
-use election_core::Scenario;
+use election_core::experiment::report::{ExperimentReport, SweepReport, json_text};
+use election_core::experiment::{Experiment, Param, RunRecord, csv, parse_param, presets};
 use election_core::stats::Stats;
-use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Flags of `election sweep`.
 #[derive(Debug, Clone, Args)]
@@ -21,12 +26,23 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Seeds to run: `A..B` or `A..=B` (both ends included) or one seed `A`.
-    #[arg(long, value_parser = parse_seeds, value_name = "A..B")]
-    pub seeds: SeedRange,
+    #[arg(long, value_parser = parse_seeds, value_name = "A..B", required_unless_present = "experiment")]
+    pub seeds: Option<SeedRange>,
+    /// Run the scenario under each of these algorithms (comma-separated ids).
+    #[arg(long, value_name = "a,b,c", value_delimiter = ',')]
+    pub algorithms: Vec<String>,
+    /// Vary one scenario field over these values, e.g. `nodes=4,8,16` or
+    /// `timing.election_timeout_ms=150-151,150-155,150-300`.
+    #[arg(long, value_parser = parse_param, value_name = "FIELD=V1,V2,...")]
+    pub param: Option<Param>,
+    /// A built-in experiment instead of a scenario (`raft-fig16`,
+    /// `ring-messages`); `--seeds` overrides its default seeds.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["scenario", "preset", "param", "algorithms"])]
+    pub experiment: Option<String>,
     /// Print one JSON object instead of a table.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
-    /// Print one CSV row per seed instead of a table.
+    /// Print one CSV row per run instead of a table.
     #[arg(long)]
     pub csv: bool,
     /// Worker threads (default: every available core).
@@ -34,235 +50,192 @@ pub struct SweepArgs {
     pub threads: Option<u32>,
 }
 
-pub use election_core::run_record::RunRecord;
+/// Every run of `e` on `threads` workers, in run order.
+pub fn run_all(e: &Experiment, threads: usize) -> Vec<RunRecord> {
+    crate::parallel::map(e.run_count(), threads, |i| e.run(i))
+        .into_iter()
+        .flatten()
+        .collect()
+}
 
-/// Runs `base` once per seed of `seeds` on `threads` workers; the records
-/// come back sorted by seed.
-pub fn run_seeds(base: &Scenario, seeds: SeedRange, threads: usize) -> Vec<RunRecord> {
-    let kinds = kinds_of(base);
-    crate::parallel::map(seeds.count(), threads, |i| {
-        let mut scenario = base.clone();
-        scenario.seed = seeds.from + i;
-        RunRecord::of(election_core::sim::run(&scenario), kinds)
+/// The experiment the flags describe.
+fn experiment(args: &SweepArgs) -> Result<Experiment, CliError> {
+    if let Some(name) = &args.experiment {
+        let o = &args.scenario;
+        if o.algorithm.is_some()
+            || o.nodes.is_some()
+            || o.ring.is_some()
+            || o.start.is_some()
+            || o.until_us.is_some()
+            || o.latency_ms.is_some()
+            || o.drop.is_some()
+            || o.duplicate.is_some()
+            || !o.faults.is_empty()
+        {
+            return Err(CliError::input(format!(
+                "--experiment {name} takes only --seeds; to change its scenario, use --scenario with --param (see README, Experiments)"
+            )));
+        }
+        let preset = presets::lookup(name)
+            .map_err(|e| CliError::input(format!("--experiment: {}", e.message)))?;
+        let seeds = args.seeds.map(|s| format!("{}..{}", s.from, s.to));
+        return preset
+            .experiment(seeds.as_deref())
+            .map_err(|e| CliError::input(format!("--experiment {name}: {e}")));
+    }
+    let base = args.scenario.build(None)?;
+    let seeds = args
+        .seeds
+        .ok_or_else(|| CliError::input("--seeds is required (or --experiment NAME)"))?;
+    Experiment::new(&base, seeds, &args.algorithms, args.param.clone()).map_err(|e| {
+        let flag = match e.field.as_str() {
+            "algorithms" => "--algorithms",
+            "seeds" => "--seeds",
+            _ => "--param",
+        };
+        CliError::input(format!("{flag}: {e}"))
     })
 }
 
-/// Seed range as reported.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct SeedsJson {
-    /// First seed.
-    pub from: u64,
-    /// Last seed (included).
-    pub to: u64,
-}
-
-/// The `sweep --json` object.
-#[derive(Debug, Clone, Serialize)]
-pub struct SweepReport {
-    /// Number of runs.
-    pub runs: u64,
-    /// Algorithm id.
-    pub algorithm: String,
-    /// Number of nodes.
-    pub nodes: u32,
-    /// Seeds run.
-    pub seeds: SeedsJson,
-    /// Messages sent per run.
-    pub messages_sent: Option<Stats>,
-    /// Election-purpose messages sent per run.
-    pub election_messages: Option<Stats>,
-    /// Background messages sent per run.
-    pub background_messages: Option<Stats>,
-    /// Time to the first leader, over the runs that had one (ms).
-    pub first_leader_ms: Option<Stats>,
-    /// Runs in which no node ever led.
-    pub runs_without_leader: u64,
-    /// Time from the last fault (or the start, with none) until the
-    /// cluster settled after it, over the runs that settled (ms): with a
-    /// leader crash as the last fault, the time to replace the leader.
-    pub recovery_ms: Option<Stats>,
-    /// Runs that never settled after their last fault.
-    pub runs_not_recovered: u64,
-    /// Runs that ended without exactly one leader.
-    pub runs_without_single_leader_at_end: u64,
-    /// Mean messages sent per run, by kind.
-    pub by_kind_mean: BTreeMap<String, f64>,
-    /// Property violations, summed over all runs.
-    pub violations: u64,
-    /// Runs with at least one violation.
-    pub runs_with_violations: u64,
-    /// Elections started per run.
-    pub elections: Option<Stats>,
-    /// Leader changes per run.
-    pub leader_changes: Option<Stats>,
-    /// Time without a leader per run (ms).
-    pub leaderless_ms: Option<Stats>,
-    /// Time with several leaders per run (ms).
-    pub split_brain_ms: Option<Stats>,
-    /// Runs that had not settled at their end.
-    pub unsettled_runs: u64,
-    /// Runs cut short by the event limit.
-    pub truncated_runs: u64,
-    /// Number of distinct trace hashes.
-    pub distinct_traces: u64,
-}
-
-/// Message kinds of the scenario's algorithm, in registry order.
-fn kinds_of(s: &Scenario) -> &'static [&'static str] {
-    election_core::algorithms::info(&s.algorithm)
-        .map(|a| a.kinds)
-        .unwrap_or_default()
-}
-
-fn stats_of(records: &[RunRecord], f: impl Fn(&RunRecord) -> f64) -> Option<Stats> {
-    Stats::of(&records.iter().map(f).collect::<Vec<_>>())
-}
-
-fn count(records: &[RunRecord], f: impl Fn(&RunRecord) -> bool) -> u64 {
-    records.iter().filter(|r| f(r)).count() as u64
-}
-
-impl SweepReport {
-    /// Summarises `records` (sorted by seed) of a sweep of `base`.
-    pub fn of(base: &Scenario, seeds: SeedRange, records: &[RunRecord]) -> Self {
-        let runs = records.len() as u64;
-        let kinds = kinds_of(base);
-        let by_kind_mean = kinds
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                let total: u64 = records
-                    .iter()
-                    .map(|r| r.by_kind.get(i).copied().unwrap_or(0))
-                    .sum();
-                (k.to_string(), total as f64 / runs.max(1) as f64)
-            })
-            .collect();
-        let first: Vec<f64> = records.iter().filter_map(|r| r.first_leader_ms).collect();
-        let recovery: Vec<f64> = records.iter().filter_map(|r| r.recovery_ms).collect();
-        let hashes: std::collections::BTreeSet<&str> =
-            records.iter().map(|r| r.trace_hash.as_str()).collect();
-        Self {
-            runs,
-            algorithm: base.algorithm.clone(),
-            nodes: base.nodes,
-            seeds: SeedsJson {
-                from: seeds.from,
-                to: seeds.to,
-            },
-            messages_sent: stats_of(records, |r| r.sent as f64),
-            election_messages: stats_of(records, |r| r.election as f64),
-            background_messages: stats_of(records, |r| (r.sent - r.election) as f64),
-            first_leader_ms: Stats::of(&first),
-            runs_without_leader: runs - first.len() as u64,
-            recovery_ms: Stats::of(&recovery),
-            runs_not_recovered: runs - recovery.len() as u64,
-            runs_without_single_leader_at_end: count(records, |r| r.leader.is_none()),
-            by_kind_mean,
-            violations: records.iter().map(|r| r.violations).sum(),
-            runs_with_violations: count(records, |r| r.violations > 0),
-            elections: stats_of(records, |r| r.elections as f64),
-            leader_changes: stats_of(records, |r| r.leader_changes as f64),
-            leaderless_ms: stats_of(records, |r| r.leaderless_ms),
-            split_brain_ms: stats_of(records, |r| r.split_brain_ms),
-            unsettled_runs: count(records, |r| !r.settled),
-            truncated_runs: count(records, |r| r.truncated),
-            distinct_traces: hashes.len() as u64,
-        }
+/// The text table of one sweep report.
+fn report_text(r: &SweepReport, heading: &str) -> String {
+    let mut out = format!(
+        "{heading}: {}, {} nodes, seeds {}..={} ({} runs)\n\n",
+        r.algorithm, r.nodes, r.seeds.from, r.seeds.to, r.runs
+    );
+    let mut t = Table::new();
+    t.row(["", "mean", "p50", "p99", "min", "max"]);
+    let rows = [
+        ("messages_sent", &r.messages_sent),
+        ("election_messages", &r.election_messages),
+        ("background_messages", &r.background_messages),
+        ("first_leader_ms", &r.first_leader_ms),
+        ("recovery_ms", &r.recovery_ms),
+        ("elections", &r.elections),
+        ("leader_changes", &r.leader_changes),
+        ("leaderless_ms", &r.leaderless_ms),
+        ("split_brain_ms", &r.split_brain_ms),
+    ];
+    for (name, stats) in rows {
+        match stats {
+            Some(s) => t.row([
+                name.to_string(),
+                num(s.mean),
+                num(s.p50),
+                num(s.p99),
+                num(s.min),
+                num(s.max),
+            ]),
+            None => t.row([name, "-", "-", "-", "-", "-"]),
+        };
     }
+    out.push_str(&t.render(""));
+    out.push_str("\nmessages by kind (mean per run)\n");
+    let mut k = Table::new();
+    for (kind, mean) in &r.by_kind_mean {
+        k.row([kind.clone(), num(*mean)]);
+    }
+    out.push_str(&k.render("  "));
+    out.push('\n');
+    let mut f = Table::left();
+    f.row([
+        "runs without a leader".to_string(),
+        r.runs_without_leader.to_string(),
+    ])
+    .row([
+        "runs that never recovered".to_string(),
+        r.runs_not_recovered.to_string(),
+    ])
+    .row([
+        "runs ending without one leader".to_string(),
+        r.runs_without_single_leader_at_end.to_string(),
+    ])
+    .row([
+        "violations".to_string(),
+        format!("{} (in {} runs)", r.violations, r.runs_with_violations),
+    ])
+    .row(["unsettled runs".to_string(), r.unsettled_runs.to_string()])
+    .row(["truncated runs".to_string(), r.truncated_runs.to_string()])
+    .row(["distinct traces".to_string(), r.distinct_traces.to_string()]);
+    out.push_str(&f.render(""));
+    out
+}
 
-    /// The report as a readable table.
-    pub fn text(&self) -> String {
-        let mut out = format!(
-            "sweep: {}, {} nodes, seeds {}..={} ({} runs)\n\n",
-            self.algorithm, self.nodes, self.seeds.from, self.seeds.to, self.runs
-        );
-        let mut t = Table::new();
-        t.row(["", "mean", "p50", "p99", "min", "max"]);
-        let rows = [
-            ("messages_sent", &self.messages_sent),
-            ("election_messages", &self.election_messages),
-            ("background_messages", &self.background_messages),
-            ("first_leader_ms", &self.first_leader_ms),
-            ("recovery_ms", &self.recovery_ms),
-            ("elections", &self.elections),
-            ("leader_changes", &self.leader_changes),
-            ("leaderless_ms", &self.leaderless_ms),
-            ("split_brain_ms", &self.split_brain_ms),
-        ];
-        for (name, stats) in rows {
-            match stats {
-                Some(s) => t.row([
-                    name.to_string(),
-                    num(s.mean),
-                    num(s.p50),
-                    num(s.p99),
-                    num(s.min),
-                    num(s.max),
-                ]),
-                None => t.row([name, "-", "-", "-", "-", "-"]),
-            };
+/// The table of a grouped experiment: one row per group, then each
+/// group's full table.
+fn grouped_text(report: &ExperimentReport) -> String {
+    let field = report.param.clone().unwrap_or_default();
+    // A `nodes` parameter is already the nodes column.
+    let value_column = !field.is_empty() && field != "nodes";
+    let mut t = Table::new();
+    let mut head = vec!["algorithm".to_string(), "nodes".to_string()];
+    if value_column {
+        head.push(field.clone());
+    }
+    head.extend(
+        [
+            "election mean",
+            "theory",
+            "recovery p50",
+            "recovery p99",
+            "not recovered",
+        ]
+        .map(String::from),
+    );
+    t.row(head);
+    let stat =
+        |s: &Option<Stats>, f: fn(&Stats) -> f64| s.as_ref().map_or("-".into(), |s| num(f(s)));
+    for g in &report.groups {
+        let r = &g.report;
+        let mut row = vec![r.algorithm.clone(), r.nodes.to_string()];
+        if value_column {
+            row.push(g.value.clone().unwrap_or_else(|| "-".into()));
         }
-        out.push_str(&t.render(""));
-        out.push_str("\nmessages by kind (mean per run)\n");
-        let mut k = Table::new();
-        for (kind, mean) in &self.by_kind_mean {
-            k.row([kind.clone(), num(*mean)]);
-        }
-        out.push_str(&k.render("  "));
-        out.push('\n');
-        let mut f = Table::left();
-        f.row([
-            "runs without a leader".to_string(),
-            self.runs_without_leader.to_string(),
-        ])
-        .row([
-            "runs that never recovered".to_string(),
-            self.runs_not_recovered.to_string(),
-        ])
-        .row([
-            "runs ending without one leader".to_string(),
-            self.runs_without_single_leader_at_end.to_string(),
-        ])
-        .row([
-            "violations".to_string(),
-            format!(
-                "{} (in {} runs)",
-                self.violations, self.runs_with_violations
-            ),
-        ])
-        .row([
-            "unsettled runs".to_string(),
-            self.unsettled_runs.to_string(),
-        ])
-        .row([
-            "truncated runs".to_string(),
-            self.truncated_runs.to_string(),
-        ])
-        .row([
-            "distinct traces".to_string(),
-            self.distinct_traces.to_string(),
+        row.extend([
+            stat(&r.election_messages, |s| s.mean),
+            g.theory.map_or("-".into(), num),
+            stat(&r.recovery_ms, |s| s.p50),
+            stat(&r.recovery_ms, |s| s.p99),
+            r.runs_not_recovered.to_string(),
         ]);
-        out.push_str(&f.render(""));
-        out
+        t.row(row);
     }
-}
-
-fn csv_text(base: &Scenario, records: &[RunRecord]) -> String {
-    election_core::run_record::csv(kinds_of(base), records)
+    let mut out = format!(
+        "sweep: {} groups, seeds {}..={} each ({} runs)\n\n",
+        report.groups.len(),
+        report.seeds.from,
+        report.seeds.to,
+        report.runs
+    );
+    out.push_str(&t.render(""));
+    for g in &report.groups {
+        out.push('\n');
+        let heading = match &g.value {
+            Some(v) => format!("{field}={v}"),
+            None => "sweep".to_string(),
+        };
+        out.push_str(&report_text(&g.report, &heading));
+    }
+    out
 }
 
 /// Runs the sweep and returns the text to print.
 pub fn sweep(args: &SweepArgs) -> Result<String, CliError> {
-    let base = args.scenario.build(None)?;
-    let records = run_seeds(&base, args.seeds, crate::parallel::threads(args.threads));
+    let e = experiment(args)?;
+    let records = run_all(&e, crate::parallel::threads(args.threads));
+    let failure = |err: election_core::ScenarioError| CliError::failure(err.to_string());
     if args.csv {
-        return Ok(csv_text(&base, &records));
+        return csv::csv_text(&e, &records).map_err(failure);
     }
-    let report = SweepReport::of(&base, args.seeds, &records);
     if args.json {
-        json(&report)
+        return json_text(&e, &records).map_err(failure);
+    }
+    if e.is_grouped() {
+        Ok(grouped_text(&ExperimentReport::of(&e, &records)))
     } else {
-        Ok(report.text())
+        Ok(report_text(
+            &SweepReport::of(&e.groups()[0].scenario, e.seeds(), &records),
+            "sweep",
+        ))
     }
 }

@@ -12,7 +12,8 @@
 
 use crate::{Playground, js};
 use election_core::algorithms;
-use election_core::run_record::{RunRecord, csv};
+use election_core::experiment::seeds::SeedRange;
+use election_core::experiment::{Experiment, RunRecord, csv::csv_text};
 use election_core::sim::RunSummary;
 use election_core::trace::TraceEvent;
 use serde::Serialize;
@@ -49,12 +50,20 @@ impl Playground {
         pretty(&self.run_summary())
     }
 
-    /// The summary so far as `election sweep --csv` prints its row.
-    pub fn summary_csv_file(&mut self) -> String {
-        let kinds = algorithms::info(&self.scenario().algorithm)
+    /// The summary so far as `election sweep --csv` prints its row: a
+    /// one-seed experiment of this scenario, written by the same code.
+    pub fn summary_csv_file(&mut self) -> Result<String, String> {
+        let scenario = self.scenario().clone();
+        let kinds = algorithms::info(&scenario.algorithm)
             .map(|a| a.kinds)
             .unwrap_or_default();
-        csv(kinds, &[RunRecord::of(self.run_summary(), kinds)])
+        let seeds = SeedRange {
+            from: scenario.seed,
+            to: scenario.seed,
+        };
+        let experiment = Experiment::new(&scenario, seeds, &[], None).map_err(|e| e.to_string())?;
+        let record = RunRecord::of(self.run_summary(), kinds);
+        csv_text(&experiment, &[record]).map_err(|e| e.to_string())
     }
 }
 
@@ -75,8 +84,8 @@ impl Playground {
 
     /// The run summary so far as CSV text: the header and one row, as
     /// `election sweep --until-ms <now> --seeds <seed> --csv` prints them.
-    pub fn summary_csv(&mut self) -> String {
-        self.summary_csv_file()
+    pub fn summary_csv(&mut self) -> Result<String, JsValue> {
+        self.summary_csv_file().map_err(|e| js::error(&e, ""))
     }
 }
 
@@ -109,7 +118,7 @@ mod tests {
             "trace events"
         );
 
-        let csv = p.summary_csv_file();
+        let csv = p.summary_csv_file().unwrap();
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(

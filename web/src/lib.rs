@@ -20,6 +20,7 @@
 //! the fault injection of [`playground`]) without touching JS values.
 
 pub mod compare;
+pub mod experiment;
 pub mod exports;
 pub mod js;
 pub mod playground;
