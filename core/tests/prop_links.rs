@@ -84,6 +84,53 @@ proptest! {
 }
 
 #[test]
+fn hostile_numbers_in_readable_parameters_name_the_parameter() {
+    let numeric = [
+        "nodes",
+        "seed",
+        "until_ms",
+        "latency_ms",
+        "drop",
+        "duplicate",
+        "election_timeout_ms",
+        "heartbeat_ms",
+        "reply_timeout_ms",
+        "delta_ms",
+        "candidates",
+        "start",
+        "lease_ms",
+        "renew_deadline_ms",
+        "retry_ms",
+        "drift_bound",
+        "session_timeout_ms",
+        "write_ms",
+    ];
+    let values = [
+        "-1",
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "1e309",
+        "99999999999999999999999",
+        "0x10",
+        "1,5,",
+        "<img src=x onerror=alert(1)>",
+        "\u{202e}5",
+    ];
+    for key in numeric {
+        for value in values {
+            let pair = vec![(key.to_string(), value.to_string())];
+            let err = from_query_pairs(&pair).expect_err(&format!("{key}={value} is refused"));
+            assert!(err.field.starts_with(key), "{key}={value}: {err}");
+            assert!(
+                !err.to_string().contains('\u{202e}'),
+                "{key}={value}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
 fn too_long_is_refused_before_decoding() {
     let link = format!("1.{}", "A".repeat(MAX_LINK_CHARS));
     let err = share::decode(&link).unwrap_err();
