@@ -28,6 +28,7 @@ fn random_fault_schedules_keep_the_engine_sound() {
         Some(a) => vec![a.as_str()],
         None => all,
     };
+    let expected = chosen.len() as u64 * (to - from + 1);
     let mut runs = 0;
     for algorithm in chosen {
         for seed in from..=to {
@@ -49,5 +50,5 @@ fn random_fault_schedules_keep_the_engine_sound() {
             }
         }
     }
-    assert!(runs >= to - from + 1, "{runs} runs");
+    assert_eq!(runs, expected);
 }
