@@ -22,6 +22,29 @@
 /** Parameters of the page itself (not scenario fields). */
 const PAGE_PARAMS = ['at', 'compare', 'preset'];
 
+/** Latest time `at` may name: one day, as for any scenario time. */
+const MAX_AT_MS = 86_400_000;
+
+/**
+ * Text from the address as a message may quote it: control and
+ * bidirectional-override characters escaped (`\u{202e}`), so it cannot
+ * reverse or hide the words around it, and at most 80 characters.
+ * @param {string} text
+ * @returns {string}
+ */
+export function printable(text) {
+  const chars = [...text];
+  const shown = chars
+    .slice(0, 80)
+    .map((c) =>
+      /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(c)
+        ? `\\u{${c.codePointAt(0)?.toString(16)}}`
+        : c,
+    )
+    .join('');
+  return chars.length > 80 ? `${shown}…` : shown;
+}
+
 /**
  * Reads the current address.
  * @param {string[]} scenarioParams the query parameters the core reads
@@ -37,14 +60,15 @@ export function readAddress(scenarioParams, where = window.location) {
   const atText = params.get('at');
   if (atText !== null) {
     const trimmed = atText.trim();
-    const ms = Number(trimmed);
+    // Plain decimals only: Number() would also take "0x10" or "1e23".
+    const ms = /^\d{1,9}(\.\d+)?$/.test(trimmed) ? Number(trimmed) : NaN;
     if (trimmed === 'end') {
       at = 'end';
-    } else if (trimmed !== '' && Number.isFinite(ms) && ms >= 0) {
+    } else if (ms <= MAX_AT_MS) {
       at = ms;
     } else {
       problems.push(
-        `URL parameter \`at\`: must be a time in ms or "end", got ${JSON.stringify(atText)}; starting at 0`,
+        `URL parameter \`at\`: must be a time in ms from 0 to ${MAX_AT_MS} or "end", got "${printable(atText)}"; starting at 0`,
       );
     }
   }
@@ -52,7 +76,7 @@ export function readAddress(scenarioParams, where = window.location) {
   for (const key of new Set(params.keys())) {
     if (!known.has(key)) {
       problems.push(
-        `URL parameter \`${key}\` is not known and was ignored (known: ${[...known].join(', ')})`,
+        `URL parameter \`${printable(key)}\` is not known and was ignored (known: ${[...known].join(', ')})`,
       );
     }
   }

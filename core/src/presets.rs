@@ -159,8 +159,8 @@ pub const ALL: &[Preset] = &[
                 "ELECTION(4) comes back to n4: it has the largest live id and leads. Its ELECTED lap has to skip n5 as well, another 50 ms.",
             ),
             step(
-                1341.385,
-                "Everyone follows n4. Each lap that crosses a dead node pays one reply timeout; several dead nodes in a row add up.",
+                1340.434,
+                "Everyone follows n4 (most from its first heartbeat, which overtakes the ELECTED lap). Each lap that crosses a dead node pays one reply timeout; several dead nodes in a row add up.",
             ),
         ],
         scenario_json: include_str!("../../scenarios/presets/ring-dead-successor.json"),

@@ -151,8 +151,12 @@ impl Playground {
     }
 
     /// Goes to time `t`: forward by running, backward from the nearest
-    /// checkpoint (see [`Timeline::seek`]).
+    /// checkpoint (see [`Timeline::seek`]). Never past the horizon, where
+    /// playing stops too: an address asking for a far time (`at=86400000`
+    /// on a scenario that ends at 60 s) must not run the page for a day of
+    /// simulated heartbeats.
     pub fn seek_us(&mut self, t: Micros) {
+        let t = t.min(self.horizon_us().max(self.sim.now_us()));
         self.timeline.seek(self.sim.as_mut(), t);
     }
 
@@ -578,6 +582,16 @@ mod tests {
         assert_eq!(ms_to_us(-3.0), 0);
         assert_eq!(ms_to_us(f64::NAN), 0);
         assert_eq!(ms_to_us(f64::INFINITY), MAX_TIME_US);
+    }
+
+    #[test]
+    fn seeking_stops_at_the_horizon() {
+        let mut p = Playground::from_scenario(&scenario(r#"{"nodes":4,"until_ms":2000}"#));
+        p.seek_ms(1e23);
+        assert_eq!(p.now_us(), 2_000_000);
+        let mut q = Playground::from_scenario(&scenario(r#"{"nodes":4}"#));
+        q.seek_ms(86_400_000.0);
+        assert_eq!(q.now_us(), DEFAULT_RUN_LIMIT_US);
     }
 
     #[test]

@@ -19,7 +19,10 @@
 //!   randomized follower timeouts; a participant whose election makes no
 //!   progress for a few ring laps starts over; a participant that hears the
 //!   heartbeat of a leader at least as high as every id it has seen follows
-//!   it (lost messages can leave an election that would only re-elect it).
+//!   it (lost messages can leave an election that would only re-elect it),
+//!   also when that leader is the one it already follows (a late or
+//!   duplicated `ELECTION` after the `ELECTED` lap makes it a participant
+//!   again); following a leader forgets the ids the election carried.
 //!   After a partition heals, a leader that hears a higher leader's
 //!   heartbeat steps down.
 //!
@@ -122,6 +125,10 @@ impl ChangRoberts {
         self.participant = false;
         self.leading = false;
         self.leader = Some(leader);
+        // The ids that election carried are history: a higher one seen
+        // then may since have crashed, and must not stop this node from
+        // following the next leader's heartbeat in a later election.
+        self.largest_seen = self.id;
         ctx.cancel_timer(Timer::Heartbeat);
         ctx.set_role(Role::Follower, None);
         ctx.set_leader(Some(leader));
@@ -204,7 +211,18 @@ impl Protocol for ChangRoberts {
                         self.follow(ctx, from);
                     }
                 } else if self.leader == Some(from) {
-                    self.arm_follower_watchdog(ctx);
+                    if self.participant && from >= self.largest_seen {
+                        // A stray pass of an election (a late or duplicated
+                        // ELECTION after the ELECTED lap) made this node a
+                        // participant again; its own leader, at least as
+                        // high, is alive, so that pass ends with it.
+                        // Staying a participant would swallow every smaller
+                        // id for ever while these heartbeats keep its
+                        // watchdog quiet.
+                        self.follow(ctx, from);
+                    } else {
+                        self.arm_follower_watchdog(ctx);
+                    }
                 } else if !self.participant && self.leader.is_none_or(|l| from > l) {
                     self.follow(ctx, from);
                 } else if self.participant && from >= self.largest_seen {
@@ -384,5 +402,39 @@ mod tests {
             r.on_undeliverable(ctx, 2, Msg::Election(2))
         });
         assert_eq!(sends(&out), vec![(2, Msg::Election(1))]);
+    }
+
+    #[test]
+    fn a_stray_election_after_the_lap_ends_at_the_leaders_heartbeat() {
+        // Found by `election fuzz-faults --algorithm chang-roberts` (seed
+        // 8235): n2 followed n8, then a late ELECTION(8) made it a
+        // participant again. Before the fix, n8's heartbeats only re-armed
+        // its watchdog and it swallowed smaller ids for ever.
+        let (mut r, c) = node(2, 10);
+        commands(&mut r, 2, &c, |r, ctx| {
+            r.on_message(ctx, 1, Msg::Election(9))
+        });
+        commands(&mut r, 2, &c, |r, ctx| {
+            r.on_message(ctx, 1, Msg::Elected(8))
+        });
+        assert_eq!(
+            r.largest_seen, 2,
+            "following forgets the ids of that election"
+        );
+        commands(&mut r, 2, &c, |r, ctx| {
+            r.on_message(ctx, 1, Msg::Election(8))
+        });
+        assert!(r.participant);
+        commands(&mut r, 2, &c, |r, ctx| r.on_message(ctx, 8, Msg::Heartbeat));
+        assert!(!r.participant, "its leader's heartbeat ends the stray pass");
+        assert_eq!(r.leader, Some(8));
+        let out = commands(&mut r, 2, &c, |r, ctx| {
+            r.on_message(ctx, 1, Msg::Election(0))
+        });
+        assert_eq!(
+            sends(&out),
+            vec![(3, Msg::Election(2))],
+            "smaller ids are no longer swallowed"
+        );
     }
 }

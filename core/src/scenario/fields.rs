@@ -25,6 +25,31 @@ pub fn describe(value: &Value) -> String {
     short
 }
 
+/// Whether `c` reorders or hides text around it when shown: the Unicode
+/// bidirectional controls (marks, embeddings, overrides, isolates).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A key taken from the input as an error message may show it: control
+/// and bidirectional-override characters escaped (`\u{202e}`), so a key
+/// cannot reverse or hide the text around it, and at most 60 characters.
+pub fn printable(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == 60 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || is_bidi_control(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A JSON object being read, with the dotted path that leads to it.
 pub struct Fields<'a> {
     map: &'a Map<String, Value>,
@@ -142,7 +167,7 @@ impl<'a> Fields<'a> {
                 known.sort_unstable();
                 known.dedup();
                 return Err(ScenarioError::new(
-                    self.path_of(key),
+                    self.path_of(&printable(key)),
                     format!("unknown field (known fields here: {})", known.join(", ")),
                 ));
             }
@@ -162,5 +187,20 @@ pub fn millis_value(v: &Value) -> Result<Micros, String> {
             "must be a number of milliseconds from 0 to 86400000, got {}",
             describe(v)
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_cannot_reorder_the_message() {
+        assert_eq!(printable("name\u{202e}gnp.exe"), "name\\u{202e}gnp.exe");
+        assert_eq!(printable("a\nb\u{2066}"), "a\\u{a}b\\u{2066}");
+        assert_eq!(printable(&"x".repeat(100)), format!("{}…", "x".repeat(60)));
+        let v: Value = serde_json::json!({"bad\u{202e}key": 1});
+        let f = Fields::new(&v, "timing").unwrap();
+        assert_eq!(f.finish().unwrap_err().field, "timing.bad\\u{202e}key");
     }
 }
