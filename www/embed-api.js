@@ -201,8 +201,9 @@ export function parseCommand(data) {
  * @property {() => boolean} step false when nothing is left before `to`
  * @property {(ms: number) => number} seek goes to `ms` clamped to the
  *   range; returns the time gone to
- * @property {(c: Command) => void} load throws an `Error` (with `field`)
- *   when the scenario or link is bad; then nothing changes
+ * @property {(c: Command) => void} load throws an `Error` whose `field`
+ *   names the message field at fault (`scenario.nodes`, `link`, `from`)
+ *   when the scenario, link or range is bad; then nothing changes
  * @property {() => EmbedState} state
  * @property {() => object} describe what `ready` says: algorithm, nodes,
  *   seed, controls
@@ -343,13 +344,13 @@ export class EmbedApi {
           break;
       }
     } catch (err) {
-      const field = err instanceof Error && 'field' in err && typeof err.field === 'string' ? err.field : '';
-      const base = c.link !== undefined ? 'link' : 'scenario';
+      // The embed throws errors whose `field` names the message field.
+      const field = err instanceof Error && 'field' in err && typeof err.field === 'string' ? err.field : 'message';
       this.post({
         type: 'error',
         command: c.type,
         ...(c.id !== undefined ? { id: c.id } : {}),
-        field: c.type === 'load' ? (field && base === 'scenario' ? `scenario.${field}` : base) : 'message',
+        field,
         message: err instanceof Error ? err.message : String(err),
       });
       return;
