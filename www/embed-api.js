@@ -205,6 +205,7 @@ export function parseCommand(data) {
  *   names the message field at fault (`scenario.nodes`, `link`, `from`)
  *   when the scenario, link or range is bad; then nothing changes
  * @property {() => EmbedState} state
+ * @property {() => boolean} playing
  * @property {() => object} describe what `ready` says: algorithm, nodes,
  *   seed, controls
  */
@@ -271,8 +272,8 @@ export class EmbedApi {
     this.cursor = 0;
     /** @private */
     this.violationsSeen = 0;
-    /** @private */
-    this.lastTimeMs = -1;
+    /** The time and playing state last posted. @private */
+    this.lastTimeKey = '';
     /** @private */
     this.lastTimePost = -Infinity;
     /** @private @type {ReturnType<typeof setTimeout> | null} */
@@ -384,7 +385,7 @@ export class EmbedApi {
       this.pg = pg;
       this.cursor = 0;
       this.violationsSeen = 0;
-      this.lastTimeMs = -1;
+      this.lastTimeKey = '';
     }
     this.postRoles(pg);
     this.postViolations(pg);
@@ -453,13 +454,14 @@ export class EmbedApi {
    * @param {boolean} now
    */
   postTime(pg, now) {
-    const t = pg.now_ms();
-    if (t === this.lastTimeMs && !now) return;
+    // A pause without a move is news too.
+    const t = `${pg.now_ms()}|${this.commands.playing()}`;
+    if (t === this.lastTimeKey && !now) return;
     const wait = this.lastTimePost + TIME_GAP_MS - performance.now();
     if (now || wait <= 0) {
       if (this.timeTimer !== null) clearTimeout(this.timeTimer);
       this.timeTimer = null;
-      this.lastTimeMs = t;
+      this.lastTimeKey = t;
       this.lastTimePost = performance.now();
       this.post({ type: 'time', ...this.commands.state() });
     } else if (this.timeTimer === null) {

@@ -351,6 +351,7 @@ export function startEmbed(wasm) {
     seek: goTo,
     load,
     state,
+    playing: () => model.playing,
     describe: () => {
       const scenario = JSON.parse(model.playground.scenario_json());
       return {
@@ -396,6 +397,8 @@ export function startEmbed(wasm) {
     });
   }
 
+  /** The failed checks named in the status (the list is read only when its count changes). */
+  const violationsShown = { key: '', text: '' };
   const render = () => {
     const s = model.snapshot();
     view.render(s);
@@ -413,10 +416,13 @@ export function startEmbed(wasm) {
     time.dataset.ms = String(now);
     const leaders = s.leaders.map((id) => `n${id}`);
     let text = leaders.length === 0 ? 'no leader' : leaders.length === 1 ? `leader ${leaders[0]}` : `leaders ${leaders.join(', ')}`;
-    if (s.violationCount > 0) {
+    const violationKey = `${s.violationCount}|${model.revision}`;
+    if (violationKey !== violationsShown.key) {
       const titles = [...new Set(model.violations().map((v) => PROPERTIES[v.property]?.title ?? v.property))];
-      text += ` · ⚠ ${titles.join('; ')}`;
+      violationsShown.key = violationKey;
+      violationsShown.text = titles.length > 0 ? ` · ⚠ ${titles.join('; ')}` : '';
     }
+    text += violationsShown.text;
     setText(status, text);
     status.dataset.leader = s.leader === undefined ? 'none' : String(s.leader);
     root.dataset.playing = String(model.playing);
