@@ -12,6 +12,9 @@ import { CompareMode } from './compare.js';
 import { Controls } from './controls.js';
 import { Exports } from './export.js';
 import { FaultEditor } from './fault-editor.js';
+
+import { isEmbed } from './embed-params.js';
+import { startEmbed } from './embed.js';
 import { FaultsPanel } from './faults.js';
 import { Inspector } from './inspector.js';
 import { EventLog } from './log.js';
@@ -126,8 +129,15 @@ function position(model, request, troubled) {
 }
 
 async function main() {
+  // `?embed=1`: the compact figure for an iframe (embed.js) instead.
+  const embed = isEmbed(window.location.search);
+  if (embed) document.body.classList.add('embed');
   setupAppearance();
   await init();
+  if (embed) {
+    startEmbed(wasm);
+    return;
+  }
   const roleLegend = buildRoleLegend();
 
   const request = readAddress(wasm.scenario_params());
