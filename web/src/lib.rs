@@ -20,6 +20,7 @@
 //! the fault injection of [`playground`]) without touching JS values.
 
 pub mod compare;
+pub mod headless;
 pub mod js;
 pub mod playground;
 pub mod presets;
