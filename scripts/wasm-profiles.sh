@@ -31,7 +31,6 @@ for opt in $OPTS; do
     for lto in $LTOS; do
         log "cargo build --profile wasm, opt-level=$opt lto=$lto"
         CARGO_PROFILE_WASM_OPT_LEVEL="$opt" CARGO_PROFILE_WASM_LTO="$lto" \
-            CARGO_PROFILE_WASM_STRIP=true \
             CARGO_TARGET_DIR="$OUT/target-$opt-$lto" \
             wasm_cargo build -q --profile wasm --target "$WASM_TARGET" -p election-web
         base="$OUT/o$opt-lto$lto"

@@ -16,7 +16,7 @@ impl<P: Protocol> Engine<P> {
             now: self.now,
             queue: self.queue.clone(),
             rng: self.rng.clone(),
-            network: self.network.clone(),
+            network: self.network.checkpoint_copy(self.now),
             slots: self.slots.clone(),
             metrics: self.metrics.clone(),
             checker: self.checker.clone(),
