@@ -131,6 +131,24 @@ impl Network {
         }
     }
 
+    /// Estimated bytes held: the partition groups, cuts and the FIFO
+    /// arrival times per link.
+    pub fn approx_bytes(&self) -> usize {
+        let links: usize = self
+            .last_arrival
+            .iter()
+            .map(|l| match l {
+                SenderLinks::None => 0,
+                SenderLinks::Few(list) => list.len() * 16,
+                SenderLinks::Full(row) => row.len() * 8,
+            })
+            .sum();
+        self.group.len() * 4
+            + self.cuts.len() * 16
+            + self.last_arrival.len() * std::mem::size_of::<SenderLinks>()
+            + links
+    }
+
     /// A fully connected network of `n` nodes.
     pub fn new(n: u32, spec: NetworkSpec) -> Self {
         Self {
