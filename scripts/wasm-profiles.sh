@@ -43,6 +43,7 @@ for opt in $OPTS; do
                 dir="$base$wo"
                 rm -rf "$dir"
                 cp -r "$base" "$dir"
+                # shellcheck disable=SC2086  # one flag per word
                 "$WASM_OPT_BIN" $WASM_OPT_FEATURES "$wo" "$base/election_web_bg.wasm" \
                     -o "$dir/election_web_bg.wasm"
             fi
