@@ -147,3 +147,9 @@ file_sizes() {
     gz=$(gzip -9 -c "$1" | wc -c)
     printf '%8d bytes raw, %8d bytes gzip -9  %s\n' "$raw" "$gz" "${1#"$REPO_ROOT"/}"
 }
+
+# wasm-opt (binaryen) feature flags: exactly the features rustc's default
+# wasm32 target uses (see the module's target_features section, printed
+# by scripts/wasm-sections.py), so wasm-opt neither rejects nor lowers
+# any instruction.
+WASM_OPT_FEATURES="--enable-bulk-memory --enable-bulk-memory-opt --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-call-indirect-overlong"

@@ -1,4 +1,5 @@
-//! `election bench`: simulated events per second on two fixed workloads,
+//! `election bench`: simulated events per second on the fixed workloads of
+//! [`election_core::workloads`] (the wasm bench runs the same ones),
 //! single-threaded, measured with the wall clock (the CLI may read clocks;
 //! the core never does). Build with `--release` for meaningful figures:
 //! `cargo run --release -p election-cli -- bench`.
@@ -6,8 +7,7 @@
 use crate::error::CliError;
 use crate::output::{Table, json, num};
 use clap::Args;
-use election_core::Scenario;
-use election_core::scenario::{RingOrder, StartSet};
+use election_core::workloads::{self, Workload};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -21,11 +21,17 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
+    /// Only these workloads (ids: cr1000-desc, raft1000, cr1000, cr10000,
+    /// bully200), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "ID")]
+    pub only: Option<Vec<String>>,
 }
 
 /// One workload's figures.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchResult {
+    /// Workload id (see [`election_core::workloads::all`]).
+    pub id: String,
     /// What ran.
     pub name: String,
     /// Algorithm id.
@@ -58,40 +64,14 @@ pub struct BenchReport {
     pub workloads: Vec<BenchResult>,
 }
 
-/// The two workloads: Chang-Roberts n=1000 on a descending ring (the
-/// n(n+1)/2 worst case) and Bully n=200, everyone starting.
-pub fn workloads() -> Vec<(&'static str, Scenario)> {
-    let chang_roberts = Scenario {
-        algorithm: "chang-roberts".to_string(),
-        nodes: 1000,
-        ring: RingOrder::Descending,
-        start: StartSet::All,
-        ..Scenario::default()
-    };
-    let bully = Scenario {
-        algorithm: "bully".to_string(),
-        nodes: 200,
-        start: StartSet::All,
-        ..Scenario::default()
-    };
-    vec![
-        ("chang-roberts n=1000 descending, all start", chang_roberts),
-        ("bully n=200, all start", bully),
-    ]
-}
-
 /// Times `repeats` runs of `scenario` (building included).
-pub fn measure(name: &str, scenario: &Scenario, repeats: u32) -> Result<BenchResult, CliError> {
-    scenario
-        .validate()
-        .map_err(|e| CliError::failure(format!("bench workload {name}: {e}")))?;
+pub fn measure(workload: &Workload, repeats: u32) -> BenchResult {
     let mut times = Vec::new();
     let mut events = 0;
     let mut messages = 0;
     for _ in 0..repeats {
         let t0 = Instant::now();
-        let mut sim = election_core::algorithms::build(scenario, false);
-        sim.run_to_end();
+        let sim = workload.run();
         let elapsed = t0.elapsed().as_secs_f64();
         events = sim.metrics().events;
         messages = sim.metrics().sent;
@@ -107,10 +87,11 @@ pub fn measure(name: &str, scenario: &Scenario, repeats: u32) -> Result<BenchRes
             f64::INFINITY
         }
     };
-    Ok(BenchResult {
-        name: name.to_string(),
-        algorithm: scenario.algorithm.clone(),
-        nodes: scenario.nodes,
+    BenchResult {
+        id: workload.id.to_string(),
+        name: workload.name.to_string(),
+        algorithm: workload.scenario.algorithm.clone(),
+        nodes: workload.scenario.nodes,
         events,
         messages,
         repeats,
@@ -118,7 +99,7 @@ pub fn measure(name: &str, scenario: &Scenario, repeats: u32) -> Result<BenchRes
         median_ms: median * 1e3,
         best_events_per_s: rate(best),
         median_events_per_s: rate(median),
-    })
+    }
 }
 
 fn rate_text(x: f64) -> String {
@@ -139,10 +120,28 @@ pub fn bench(args: &BenchArgs) -> Result<String, CliError> {
             "note: this is a debug build; for real figures use `cargo run --release -p election-cli -- bench`"
         );
     }
-    let results = workloads()
+    let all = workloads::all();
+    if let Some(only) = &args.only {
+        if let Some(bad) = only
+            .iter()
+            .find(|id| !all.iter().any(|w| w.id == id.as_str()))
+        {
+            let ids: Vec<&str> = all.iter().map(|w| w.id).collect();
+            return Err(CliError::input(format!(
+                "--only: no workload named '{bad}'; the workloads are {}",
+                ids.join(", ")
+            )));
+        }
+    }
+    let results: Vec<BenchResult> = all
         .iter()
-        .map(|(name, s)| measure(name, s, args.repeat))
-        .collect::<Result<Vec<_>, _>>()?;
+        .filter(|w| {
+            args.only
+                .as_ref()
+                .is_none_or(|only| only.iter().any(|id| id == w.id))
+        })
+        .map(|w| measure(w, args.repeat))
+        .collect();
     if args.json {
         return json(&BenchReport {
             release_build,

@@ -33,5 +33,6 @@ pub mod stats;
 pub mod time;
 pub mod trace;
 pub mod travel;
+pub mod workloads;
 
 pub use scenario::{Scenario, ScenarioError};

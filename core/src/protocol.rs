@@ -390,6 +390,20 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     }
     /// The part of the state that survives a crash.
     fn persistent(&self) -> Self::Persistent;
+
+    /// Estimated heap bytes the node's state holds (logs and tables that
+    /// grow with the run or the cluster), so that time-travel
+    /// checkpoints can be bounded in memory, not only in number. Zero
+    /// for algorithms whose state is small and fixed.
+    fn heap_bytes(&self) -> usize {
+        0
+    }
+
+    /// The same for the node's persistent state.
+    fn persistent_heap_bytes(persistent: &Self::Persistent) -> usize {
+        let _ = persistent;
+        0
+    }
     /// Every field of the state, for the inspector.
     fn inspect(&self) -> Vec<(&'static str, String)>;
 }

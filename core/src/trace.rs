@@ -255,6 +255,14 @@ pub enum Event {
         /// The remark.
         text: String,
     },
+    /// The recorded trace reached [`crate::engine::MAX_TRACE_EVENTS`]: the
+    /// last event recorded. The run goes on, its counters and trace hash
+    /// still cover every event; only the event-by-event record stops, so
+    /// that a long run's memory stays bounded.
+    Truncated {
+        /// Events recorded before this marker.
+        after: u64,
+    },
     /// A property check failed.
     Violation {
         /// Property name.
@@ -398,6 +406,9 @@ impl Event {
             Event::Lease { node, held: true } => format!("n{node} believes it holds the lease"),
             Event::Lease { node, held: false } => format!("n{node} no longer holds the lease"),
             Event::Note { node, text } => format!("n{node}: {text}"),
+            Event::Truncated { after } => format!(
+                "trace truncated after {after} events: the run goes on and its counts and trace hash cover every event, but no more events are recorded"
+            ),
             Event::Violation {
                 property, detail, ..
             } => format!("VIOLATION {property}: {detail}"),

@@ -40,6 +40,8 @@ pub struct Checkpoint {
     pub(crate) trace_len: usize,
     /// Events processed by then (the metrics' `events`).
     pub(crate) events: u64,
+    /// Estimated heap and inline bytes of the copy.
+    pub(crate) bytes: usize,
 }
 
 impl Checkpoint {
@@ -57,6 +59,15 @@ impl Checkpoint {
     pub fn events(&self) -> u64 {
         self.events
     }
+
+    /// Estimated memory the checkpoint holds, in bytes: the engine, its
+    /// queued events, nodes, messages on the wire and network links (the
+    /// parts that grow with the cluster and with bursts of messages), so
+    /// that a timeline can bound the memory of its checkpoints, not only
+    /// their number.
+    pub fn approx_bytes(&self) -> usize {
+        self.bytes
+    }
 }
 
 impl std::fmt::Debug for Checkpoint {
@@ -65,6 +76,7 @@ impl std::fmt::Debug for Checkpoint {
             .field("now_us", &self.now_us)
             .field("trace_len", &self.trace_len)
             .field("events", &self.events)
+            .field("bytes", &self.bytes)
             .finish_non_exhaustive()
     }
 }

@@ -22,6 +22,7 @@
 pub mod compare;
 pub mod experiment;
 pub mod exports;
+pub mod headless;
 pub mod js;
 pub mod playground;
 pub mod presets;

@@ -7,9 +7,11 @@
 //! new time, one every `interval_us` of simulated time or every
 //! `interval_events` events, whichever comes first, so a seek never
 //! re-simulates more than one interval. Memory stays bounded: past
-//! [`MAX_CHECKPOINTS`] every other checkpoint is dropped and both
-//! intervals double, so a long run keeps between half and all of
-//! [`MAX_CHECKPOINTS`], spread evenly over it.
+//! [`MAX_CHECKPOINTS`], or past [`MAX_CHECKPOINT_BYTES`] of estimated
+//! memory (a checkpoint of a 1,000-node cluster in the middle of an
+//! all-to-all burst holds a million queued messages), every other
+//! checkpoint is dropped and both intervals double, so a long run keeps
+//! up to [`MAX_CHECKPOINTS`], spread evenly over it.
 //!
 //! ```text
 //!  time 0                                           reached
@@ -24,6 +26,10 @@ use election_core::travel::{Checkpoint, Landmark};
 
 /// Most checkpoints kept; beyond it they are thinned out.
 pub const MAX_CHECKPOINTS: usize = 64;
+
+/// Most estimated bytes all checkpoints together may hold
+/// ([`Checkpoint::approx_bytes`]); beyond it they are thinned out too.
+pub const MAX_CHECKPOINT_BYTES: usize = 128 << 20;
 
 /// Simulated time between checkpoints at first.
 pub const FIRST_INTERVAL_US: Micros = 100_000;
@@ -73,6 +79,11 @@ impl Timeline {
         self.checkpoints.is_empty()
     }
 
+    /// Estimated bytes all checkpoints hold together.
+    pub fn bytes(&self) -> usize {
+        self.checkpoints.iter().map(Checkpoint::approx_bytes).sum()
+    }
+
     /// Simulated time between checkpoints now.
     pub fn interval_us(&self) -> Micros {
         self.interval_us
@@ -96,7 +107,9 @@ impl Timeline {
 
     fn save(&mut self, sim: &dyn Simulation) {
         self.checkpoints.push(sim.checkpoint());
-        if self.checkpoints.len() > MAX_CHECKPOINTS {
+        while self.checkpoints.len() > MAX_CHECKPOINTS
+            || (self.checkpoints.len() > 2 && self.bytes() > MAX_CHECKPOINT_BYTES)
+        {
             // Keep time 0, every other one, and the newest.
             let last = self.checkpoints.len() - 1;
             let mut i = 0;

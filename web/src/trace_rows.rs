@@ -71,6 +71,7 @@ pub const TRACE_TYPES: &[&str] = &[
     "lease",
     "note",
     "violation",
+    "truncated",
 ];
 
 fn type_code(event: &Event) -> usize {
@@ -101,6 +102,7 @@ fn type_code(event: &Event) -> usize {
         Event::Lease { .. } => 23,
         Event::Note { .. } => 24,
         Event::Violation { .. } => 25,
+        Event::Truncated { .. } => 26,
     }
 }
 
@@ -297,7 +299,8 @@ pub fn row(index: usize, e: &TraceEvent, kinds: &[&str]) -> [f64; 11] {
         Event::Partition { .. }
         | Event::Heal
         | Event::Network { .. }
-        | Event::FaultSkipped { .. } => [none; 8],
+        | Event::FaultSkipped { .. }
+        | Event::Truncated { .. } => [none; 8],
     };
     let mut out = [0.0; 11];
     out[0] = index as f64;

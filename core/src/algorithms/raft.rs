@@ -1066,6 +1066,26 @@ impl Protocol for Raft {
     const KINDS: &'static [&'static str] = KINDS;
     const SAFETY: Safety = Safety::Consensus;
 
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Raft::Server(s) => {
+                std::mem::size_of::<Server>()
+                    + 8 * (s.log.len()
+                        + s.votes.len()
+                        + s.next_index.len()
+                        + s.match_index.len()
+                        + 2 * s.last_ack_at.len()
+                        + s.acked_round.len()
+                        + 2 * s.round_started.len())
+            }
+            Raft::Storage(_) => 0,
+        }
+    }
+
+    fn persistent_heap_bytes(persistent: &Persistent) -> usize {
+        8 * persistent.log.len()
+    }
+
     fn new(id: NodeId, config: &Config, persistent: &Persistent) -> Self {
         if config.resource == Some(id) {
             Raft::Storage(Resource::restore(config, persistent.resource_highest))

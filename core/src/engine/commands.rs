@@ -69,7 +69,13 @@ impl<P: Protocol> Engine<P> {
                 if role == Role::Leader && !was_leader {
                     self.metrics.on_new_leader(node);
                 }
-                self.leaders_dirty = true;
+                // The set of live leaders only changes when a node takes
+                // or leaves the leader role; recomputing it (a pass over
+                // every node) on every other role change made a
+                // 10,000-node ring election quadratic.
+                if was_leader || role == Role::Leader {
+                    self.leaders_dirty = true;
+                }
                 self.agreement_dirty = true;
             }
             Command::Leader(leader) => {

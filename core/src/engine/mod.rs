@@ -34,6 +34,13 @@ mod views;
 /// Most events one run may process before it is cut short.
 pub const MAX_EVENTS: u64 = 50_000_000;
 
+/// Most trace events a recording run keeps (about 20 MB of them). Past
+/// it one [`Event::Truncated`] marker is recorded and the rest of the run
+/// is counted and hashed but not recorded, so a run of any length stays
+/// bounded in memory (time-travel checkpoints are bounded separately, by
+/// thinning; see the web crate's timeline).
+pub const MAX_TRACE_EVENTS: usize = 250_000;
+
 /// What the engine schedules.
 #[derive(Clone)]
 enum Ev<M, T> {
@@ -282,11 +289,22 @@ impl<P: Protocol> Engine<P> {
             // Replaying known history after a restore: this event is
             // already recorded (the run is deterministic).
             debug_assert_eq!(self.trace[self.trace_len].at_us, self.now);
-        } else {
+        } else if self.trace.len() < MAX_TRACE_EVENTS {
             self.trace.push(TraceEvent {
                 at_us: self.now,
                 event,
             });
+        } else if self.trace.len() == MAX_TRACE_EVENTS {
+            // The first event past the cap becomes the marker, so that a
+            // replay after a restore meets it at the same place.
+            self.trace.push(TraceEvent {
+                at_us: self.now,
+                event: Event::Truncated {
+                    after: MAX_TRACE_EVENTS as u64,
+                },
+            });
+        } else {
+            return;
         }
         self.trace_len += 1;
     }

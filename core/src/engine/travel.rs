@@ -16,7 +16,7 @@ impl<P: Protocol> Engine<P> {
             now: self.now,
             queue: self.queue.clone(),
             rng: self.rng.clone(),
-            network: self.network.clone(),
+            network: self.network.checkpoint_copy(self.now),
             slots: self.slots.clone(),
             metrics: self.metrics.clone(),
             checker: self.checker.clone(),
@@ -42,11 +42,35 @@ impl<P: Protocol> Engine<P> {
         }
     }
 
+    /// Estimated bytes of a copy without the trace (see
+    /// [`Checkpoint::approx_bytes`]).
+    fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + self.queue.len() * (size_of::<Ev<P::Msg, P::Timer>>() + 32)
+            + self.slots.len() * size_of::<Slot<P>>()
+            + self
+                .slots
+                .iter()
+                .map(|s| {
+                    s.timers.len() * size_of::<ArmedTimer<P::Timer>>()
+                        + s.state.as_ref().map_or(0, P::heap_bytes)
+                        + P::persistent_heap_bytes(&s.persistent)
+                })
+                .sum::<usize>()
+            + self.flights.len() * (size_of::<Flight>() + 16)
+            + self.network.approx_bytes()
+            + self.checker.violations.len() * size_of::<Violation>()
+    }
+
     /// Saves this moment (see [`crate::travel`]).
     pub fn checkpoint(&self) -> Checkpoint {
         debug_assert!(self.outbox.is_empty(), "checkpoint inside a handler");
+        let engine = self.copy_without_trace();
+        let bytes = engine.approx_bytes();
         Checkpoint {
-            engine: Box::new(self.copy_without_trace()),
+            engine: Box::new(engine),
+            bytes,
             now_us: self.now,
             trace_len: self.trace_len,
             events: self.metrics.events,
