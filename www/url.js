@@ -10,6 +10,8 @@
  * @module url
  */
 
+import { EMBED_PARAMS } from './embed-params.js';
+
 /**
  * What the address asks for.
  * @typedef {object} PageRequest
@@ -74,7 +76,12 @@ export function readAddress(scenarioParams, where = window.location) {
   }
   const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
   for (const key of new Set(params.keys())) {
-    if (!known.has(key)) {
+    if (EMBED_PARAMS.includes(key)) {
+      // This is the full page, so `embed` is not 1 (main.js checked).
+      if (key !== 'embed') {
+        problems.push(`URL parameter \`${key}\` only applies to an embedded figure (add embed=1); ignored`);
+      }
+    } else if (!known.has(key)) {
       problems.push(
         `URL parameter \`${printable(key)}\` is not known and was ignored (known: ${[...known].join(', ')})`,
       );

@@ -417,3 +417,13 @@ test('a host on another origin is ignored unless origin= allows it', async () =>
   assert.deepEqual(allowed.errors, []);
   await allowed.page.close();
 });
+
+test('embed parameters on the full page are named as embed-only, and the page still runs', async () => {
+  const { page, errors } = await openEmbed('/?preset=bully-partition&controls=play&from=100');
+  const text = await page.textContent('[data-testid=error]');
+  assert.match(text ?? '', /`controls` only applies to an embedded figure \(add embed=1\); ignored/);
+  assert.match(text ?? '', /`from` only applies to an embedded figure/);
+  assert.ok(await page.isVisible('[data-testid=leader]'), 'the full page is shown');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
