@@ -22,6 +22,7 @@ import { Model } from './model.js';
 import { Panes } from './panes.js';
 import { ROLE_COLOURS } from './palette.js';
 import { Narration, presetPlayground } from './presets.js';
+import { providePageScenario } from './page-scenario.js';
 import { ScenarioFile } from './scenario-file.js';
 
 import { Shortcuts } from './shortcuts.js';
@@ -259,6 +260,8 @@ async function main() {
     writeShareAddress(pg.share_fragment(), pg.now_ms(), keepOld);
     showProblems([]);
   };
+  // The Experiments panel sweeps what is on screen, clicked faults included.
+  providePageScenario(() => model.playground.scenario_json());
   const filesStatus = el('files-status');
   new ScenarioFile(
     {

@@ -304,3 +304,17 @@ test('the panel works at 360 px: no sideways scrolling, keyboard reachable', asy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the panel sweeps what is on screen: a fault made by clicking is in its scenario', async () => {
+  const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=5&seed=2');
+  await page.selectOption('#fault-node', '2');
+  await page.click('#fault-crash');
+  await page.click('[data-testid=experiments-open]');
+  await page.waitForSelector('[data-testid=exp-run]');
+  const scenario = JSON.parse(await page.inputValue('[data-testid=exp-scenario]'));
+  assert.equal(scenario.algorithm, 'bully');
+  assert.equal(scenario.faults.length, 1, JSON.stringify(scenario.faults));
+  assert.equal(scenario.faults[0].crash, 2);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -18,6 +18,7 @@ import { COLOURS, drawChart, loadChartLibrary } from './charts.js';
 import { download, h } from './dom.js';
 import { Cancelled, WorkerPool } from './pool.js';
 import { cdfColumns, groupValues, histogramColumns, suitsLog } from './series.js';
+import { pageScenarioJson } from '../page-scenario.js';
 
 /** Scenario fields offered for a parameter sweep, with example values. */
 const FIELDS = [
@@ -75,11 +76,14 @@ function pageReady() {
 }
 
 /**
- * The scenario of the page's address (preset, query or `#s=` link), as
+ * The scenario on the page now, clicked faults included; in compare mode,
+ * the scenario of the page's address (preset, query or `#s=` link), as
  * the core writes it; the default scenario when the address has none.
  * @returns {string}
  */
 function addressScenario() {
+  const live = pageScenarioJson();
+  if (live) return JSON.stringify(JSON.parse(live), null, 2);
   const { search, hash } = window.location;
   let pg;
   try {
