@@ -11,6 +11,15 @@
 //! intervals double, so a long run keeps between half and all of
 //! [`MAX_CHECKPOINTS`], spread evenly over it.
 //!
+//! A checkpoint copies the engine, and the copy costs about as much as
+//! the messages on the wire (a thousand Bully nodes all starting at once
+//! put half a million there). So with more than [`SMALL_COPY`] messages
+//! on the wire a checkpoint is also never taken less than
+//! [`COPY_COST_EVENTS`] events per message after the last one: copying
+//! then costs a bounded share of simulating, however crowded the network,
+//! at the price of longer seeks inside such a burst. Ordinary runs never
+//! come near it.
+//!
 //! ```text
 //!  time 0                                           reached
 //!  cp0 ── cp1 ── cp2 ── cp3 ── ... ── cpN ─────────── │
@@ -31,6 +40,14 @@ pub const FIRST_INTERVAL_US: Micros = 100_000;
 /// Events between checkpoints at first (for event-dense stretches).
 pub const FIRST_INTERVAL_EVENTS: u64 = 5_000;
 
+/// Fewest events between two checkpoints per message on the wire at the
+/// moment the next one is due, above [`SMALL_COPY`] (see the module notes).
+pub const COPY_COST_EVENTS: u64 = 8;
+
+/// Messages on the wire up to which a checkpoint's copy is cheap enough to
+/// take whenever one is due.
+pub const SMALL_COPY: u64 = 10_000;
+
 /// The checkpoints of one history (one scenario) and how far it has run.
 pub struct Timeline {
     /// Ascending by position in the run; the first is time 0.
@@ -45,6 +62,18 @@ pub struct Timeline {
 fn ahead(cp: &Checkpoint, sim: &dyn Simulation) -> bool {
     let events = sim.metrics().events;
     cp.events() > events || (cp.events() == events && cp.now_us() > sim.now_us())
+}
+
+/// Events that must pass after a checkpoint before copying `sim` is
+/// worth it: none for a small copy, else [`COPY_COST_EVENTS`] per message
+/// on the wire.
+fn copy_floor(sim: &dyn Simulation) -> u64 {
+    let in_flight = sim.metrics().in_flight;
+    if in_flight <= SMALL_COPY {
+        0
+    } else {
+        in_flight.saturating_mul(COPY_COST_EVENTS)
+    }
 }
 
 impl Timeline {
@@ -163,12 +192,21 @@ impl Timeline {
             // due; behind it (replaying known history, whose checkpoints
             // exist) at the last checkpoint, from where new ones are due.
             let (chunk_end, due_events, save_at_end) = if frontier {
+                // Not before the copy is worth it: by events, and by time
+                // only once enough events have passed.
+                let worth = last.events().saturating_add(copy_floor(sim));
+                let due_events = last
+                    .events()
+                    .saturating_add(self.interval_events)
+                    .max(worth);
                 let due_us = last.now_us().saturating_add(self.interval_us);
-                (
-                    t.min(due_us),
-                    last.events().saturating_add(self.interval_events),
-                    due_us <= t,
-                )
+                if sim.metrics().events >= worth {
+                    // A checkpoint put off by the copy floor is taken now.
+                    let due_us = due_us.max(sim.now_us());
+                    (t.min(due_us), due_events, due_us <= t)
+                } else {
+                    (t, due_events, false)
+                }
             } else {
                 (t.min(last.now_us()), u64::MAX, false)
             };
@@ -315,6 +353,33 @@ mod tests {
         }
         p.seek_us(12_345_678);
         assert_eq!(moment(p.sim()), fresh(&s, 12_345_678));
+    }
+
+    /// Events of the 200-node burst by 40 ms (pinned from a run).
+    const EVENTS_AT_40MS: u64 = 40_398;
+
+    #[test]
+    fn a_crowded_network_is_copied_rarely() {
+        // 200 Bully nodes all starting: about 20,000 ELECTION messages on
+        // the wire at once, then as many OKs. A checkpoint (a copy of all
+        // of them) is taken only after eight events per message on the
+        // wire, not every 5,000 events.
+        let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
+            .unwrap();
+        let mut p = Playground::from_scenario(&s);
+        let mut t = 0;
+        let mut peak = 0;
+        while t < 40_000 {
+            t += 250;
+            p.seek_us(t);
+            peak = peak.max(p.sim().metrics().in_flight);
+        }
+        assert!(peak > SMALL_COPY, "{peak}");
+        let events = p.sim().metrics().events;
+        // One every 5,000 events would be 9 by now.
+        assert_eq!((events, p.timeline().len()), (EVENTS_AT_40MS, 3));
+        p.seek_us(17_500);
+        assert_eq!(moment(p.sim()), fresh(&s, 17_500));
     }
 
     #[test]
