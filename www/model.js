@@ -400,15 +400,15 @@ export class Model {
   /** @returns {FlightState[]} */
   flights() {
     const c = this.flightCol;
-    const rows = this.playground.flights();
+    // Above MAX_DRAWN_FLIGHTS, an even sample (every k-th message, picked
+    // in the core so only the sample crosses from wasm): the dots would
+    // cover the canvas anyway, and the counts elsewhere stay exact. Keeps
+    // a pathological frame (500,000 in flight) drawable.
+    const rows = this.playground.flights_sampled(MAX_DRAWN_FLIGHTS);
     const width = Object.keys(c).length;
     /** @type {FlightState[]} */
     const out = [];
-    // Above MAX_DRAWN_FLIGHTS, an even sample (every k-th message): the
-    // dots would cover the canvas anyway, and the counts elsewhere stay
-    // exact. Keeps a pathological frame (500,000 in flight) drawable.
-    const stride = width * Math.max(1, Math.ceil(rows.length / width / MAX_DRAWN_FLIGHTS));
-    for (let at = 0; at < rows.length; at += stride) {
+    for (let at = 0; at < rows.length; at += width) {
       out.push({
         id: rows[at + c.id],
         from: rows[at + c.from],

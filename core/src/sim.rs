@@ -141,6 +141,11 @@ pub trait Simulation {
     fn node_views(&self) -> Vec<NodeView>;
     /// Messages on the wire (recording runs only).
     fn flights(&self) -> Vec<Flight>;
+    /// Number of messages on the wire (recording runs only).
+    fn flight_count(&self) -> usize;
+    /// Every `every`-th message on the wire, in the order of `flights`
+    /// (an even sample for drawing a crowded network).
+    fn flights_every(&self, every: usize) -> Vec<Flight>;
     /// Every field of one node.
     fn inspect(&self, node: NodeId) -> Vec<(String, String)>;
     /// The summary so far (final once the run ended).
@@ -209,6 +214,15 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn flights(&self) -> Vec<Flight> {
         Engine::flights(self).copied().collect()
+    }
+    fn flight_count(&self) -> usize {
+        Engine::flight_count(self)
+    }
+    fn flights_every(&self, every: usize) -> Vec<Flight> {
+        Engine::flights(self)
+            .step_by(every.max(1))
+            .copied()
+            .collect()
     }
     fn inspect(&self, node: NodeId) -> Vec<(String, String)> {
         Engine::inspect(self, node)

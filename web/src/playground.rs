@@ -421,6 +421,21 @@ impl Playground {
         views::flight_rows(&self.sim.flights())
     }
 
+    /// Number of messages on the wire.
+    pub fn flight_count(&self) -> usize {
+        self.sim.flight_count()
+    }
+
+    /// At most about `max` messages on the wire, as rows of
+    /// `flight_fields()` columns: all of them when they are that few, else
+    /// every k-th (an even sample, so a frame of a run with half a million
+    /// in flight copies a few thousand rows, not all).
+    pub fn flights_sampled(&self, max: usize) -> Vec<f64> {
+        let count = self.sim.flight_count();
+        let every = count.div_ceil(max.max(1)).max(1);
+        views::flight_rows(&self.sim.flights_every(every))
+    }
+
     /// Number of trace events so far.
     pub fn event_count(&self) -> usize {
         self.sim.trace().len()
@@ -676,6 +691,23 @@ mod tests {
             (p.sim.metrics().sent, p.sim.trace().len(), p.nodes()),
             at_20
         );
+    }
+
+    #[test]
+    fn a_flight_sample_is_every_kth_row() {
+        // 40 Bully nodes all starting: 780 ELECTION messages on the wire
+        // (each to every higher id) and 39 more.
+        let s = scenario(r#"{"algorithm":"bully","nodes":40,"seed":1,"start":"all"}"#);
+        let mut p = Playground::from_scenario(&s);
+        p.seek_us(1);
+        assert_eq!(p.flight_count(), 819);
+        let all = p.flights();
+        assert_eq!(p.flights_sampled(5000), all);
+        let w = views::FLIGHT_FIELDS.len();
+        let every_5th: Vec<f64> = all.chunks(w).step_by(5).flatten().copied().collect();
+        // 819 / 200 rounds up to 5: 164 rows.
+        assert_eq!(p.flights_sampled(200), every_5th);
+        assert_eq!(every_5th.len(), 164 * w);
     }
 
     #[test]

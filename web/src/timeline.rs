@@ -42,11 +42,11 @@ pub const FIRST_INTERVAL_EVENTS: u64 = 5_000;
 
 /// Fewest events between two checkpoints per message on the wire at the
 /// moment the next one is due, above [`SMALL_COPY`] (see the module notes).
-pub const COPY_COST_EVENTS: u64 = 8;
+pub const COPY_COST_EVENTS: u64 = 16;
 
 /// Messages on the wire up to which a checkpoint's copy is cheap enough to
 /// take whenever one is due.
-pub const SMALL_COPY: u64 = 10_000;
+pub const SMALL_COPY: u64 = 2_000;
 
 /// The checkpoints of one history (one scenario) and how far it has run.
 pub struct Timeline {
@@ -362,7 +362,7 @@ mod tests {
     fn a_crowded_network_is_copied_rarely() {
         // 200 Bully nodes all starting: about 20,000 ELECTION messages on
         // the wire at once, then as many OKs. A checkpoint (a copy of all
-        // of them) is taken only after eight events per message on the
+        // of them) is taken only after sixteen events per message on the
         // wire, not every 5,000 events.
         let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
             .unwrap();
@@ -377,7 +377,7 @@ mod tests {
         assert!(peak > SMALL_COPY, "{peak}");
         let events = p.sim().metrics().events;
         // One every 5,000 events would be 9 by now.
-        assert_eq!((events, p.timeline().len()), (EVENTS_AT_40MS, 3));
+        assert_eq!((events, p.timeline().len()), (EVENTS_AT_40MS, 2));
         p.seek_us(17_500);
         assert_eq!(moment(p.sim()), fresh(&s, 17_500));
     }

@@ -348,6 +348,11 @@ impl<P: Protocol> Engine<P> {
         self.flights.values()
     }
 
+    /// Number of messages on the wire (only tracked while recording).
+    pub fn flight_count(&self) -> usize {
+        self.flights.len()
+    }
+
     /// The end of the run, once [`Engine::run_to_end`] found it.
     pub fn end_us(&self) -> Option<Micros> {
         self.end_us
