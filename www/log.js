@@ -142,10 +142,22 @@ export class EventLog {
     if (count === this.next) return;
     const lines = this.linesBetween(pg, this.next, count);
     this.next = count;
+    // A full log reuses its oldest rows for the new lines (a busy run
+    // brings hundreds a frame): no elements made or dropped.
+    const list = this.list;
+    const spare = Math.min(lines.length, Math.max(0, list.childElementCount + lines.length - LOG_CAP));
+    /** @type {HTMLLIElement[]} */
+    const reuse = [];
+    for (let i = 0; i < spare; i++) {
+      const li = /** @type {HTMLLIElement | null} */ (list.lastElementChild);
+      if (!li) break;
+      li.remove();
+      reuse.push(li);
+    }
     const fragment = document.createDocumentFragment();
-    for (let i = lines.length - 1; i >= 0; i--) fragment.append(this.line(lines[i]));
-    this.list.prepend(fragment);
-    while (this.list.childElementCount > LOG_CAP) this.list.lastElementChild?.remove();
+    for (let i = lines.length - 1; i >= 0; i--) fragment.append(this.line(lines[i], reuse.pop()));
+    list.prepend(fragment);
+    while (list.childElementCount > LOG_CAP) list.lastElementChild?.remove();
   }
 
   /**
@@ -244,21 +256,27 @@ export class EventLog {
   }
 
   /**
+   * The row of a line: `old` rewritten, or a new one.
    * @private
    * @param {LogLine} line
+   * @param {HTMLLIElement} [old] a row of this log to reuse
    * @returns {HTMLLIElement}
    */
-  line(line) {
-    const li = document.createElement('li');
+  line(line, old) {
     const type = line.event.type;
+    const li = old ?? document.createElement('li');
     li.className = `ev ev-${type}${TRAFFIC.has(type) ? ' traffic' : ''}`;
-    const time = document.createElement('span');
-    time.className = 'ev-time';
+    let time = /** @type {HTMLElement | null} */ (li.firstElementChild);
+    let text = /** @type {HTMLElement | null} */ (li.lastElementChild);
+    if (!time || !text || time === text) {
+      time = document.createElement('span');
+      time.className = 'ev-time';
+      text = document.createElement('span');
+      text.className = 'ev-text';
+      li.replaceChildren(time, text);
+    }
     time.textContent = `${line.at_ms.toFixed(3)} ms`;
-    const text = document.createElement('span');
-    text.className = 'ev-text';
     text.textContent = line.text;
-    li.append(time, text);
     return li;
   }
 }
