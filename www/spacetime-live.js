@@ -164,6 +164,10 @@ export class LivePlot {
     this.marksThinned = false;
     /** Whether the next bake is the rebuild's first. @private */
     this.fresh = true;
+    /** The window's edge and canvas width of the last frame drawn. @private */
+    this.drawnWinPx = NaN;
+    /** @private */
+    this.drawnWidth = 0;
   }
 
   /** Forgets the layers (the next frame rebuilds them). */
@@ -212,6 +216,8 @@ export class LivePlot {
     const tooBusy =
       now - this.builtAtMs > win.span / 4 &&
       (this.bakedArrows * win.span) / (now - this.builtAtMs) > 2 * MAX_ARROWS;
+    let rebuilt = false;
+    const prevBakedMs = this.bakedMs;
     if (
       fullKey !== this.key ||
       now < this.bakedMs ||
@@ -221,6 +227,7 @@ export class LivePlot {
     ) {
       this.rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx);
       this.key = fullKey;
+      rebuilt = true;
     } else if (nowPx - this.originPx + 8 > widthDev) {
       // Out of room on the right: move the content left to the window's edge.
       const shift = winPx - this.originPx;
@@ -254,22 +261,54 @@ export class LivePlot {
     this.fresh = false;
     if (scene.thinned) this.marksThinned = true;
 
-    // The frame: axis, labels, the settled layer, the wire, now.
+    // The frame: axis, labels, the settled layer, the wire, now. When the
+    // window stayed put, only the part right of what changed is drawn
+    // again: from the earlier of the last frame's now and the oldest
+    // message on the wire, less room for arrow heads and marks.
+    const shiftCss = (winPx - this.originPx) / dpr;
+    let fromDev = 0;
+    if (!rebuilt && winPx === this.drawnWinPx && ctx.canvas.width === this.drawnWidth) {
+      let minX = prevBakedMs * (scaleDev / dpr) - originMs * (scaleDev / dpr);
+      const xy = this.live.xy;
+      for (let i = 0; i < this.live.length; i++) minX = Math.min(minX, xy[4 * i], xy[4 * i + 2]);
+      fromDev = Math.max(0, Math.floor((frame.left + minX - shiftCss - 10) * dpr));
+    }
+    this.drawnWinPx = winPx;
+    this.drawnWidth = ctx.canvas.width;
+    const leftDev = Math.round(frame.left * dpr);
+    ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+    if (fromDev > 0) {
+      ctx.beginPath();
+      ctx.rect(fromDev, 0, ctx.canvas.width - fromDev, ctx.canvas.height);
+      ctx.clip();
+    }
+    ctx.clearRect(fromDev, 0, ctx.canvas.width - fromDev, ctx.canvas.height);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     paintGrid(ctx, { frame, ticks: ticksFor(win, frame) });
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.drawImage(this.labels.canvas, 0, 0);
-    const leftDev = Math.round(frame.left * dpr);
-    ctx.drawImage(this.base.canvas, winPx - this.originPx, 0, plotDev, heightDev, leftDev, 0, plotDev, heightDev);
+    if (fromDev < this.labels.canvas.width) ctx.drawImage(this.labels.canvas, 0, 0);
+    const skip = Math.max(0, fromDev - leftDev);
+    if (skip < plotDev) {
+      ctx.drawImage(
+        this.base.canvas,
+        winPx - this.originPx + skip,
+        0,
+        plotDev - skip,
+        heightDev,
+        leftDev + skip,
+        0,
+        plotDev - skip,
+        heightDev,
+      );
+    }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.save();
     const plotBottom = frame.top + frame.nodes * frame.rowHeight;
     ctx.beginPath();
     ctx.rect(frame.left, frame.top - 2, frame.plotWidth, plotBottom - frame.top + 4);
     ctx.clip();
-    ctx.translate(frame.left - (winPx - this.originPx) / dpr, 0);
+    ctx.translate(frame.left - shiftCss, 0);
     paintContent(ctx, {
       ...scene,
       ticks: [],
@@ -288,6 +327,7 @@ export class LivePlot {
     ctx.restore();
     const nowX = frame.left + (now - win.t0) * (frame.plotWidth / win.span);
     paintOverlay(ctx, { frame, rules: rulesOf(store, win, frame), nowX });
+    ctx.restore();
     return count ? this.shown(store, win, frame) : null;
   }
 

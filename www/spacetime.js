@@ -314,7 +314,10 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
         segments.push({ x1: xOf(from), x2: xOf(nowMs), y, style, future: false });
         segments.push({ x1: xOf(nowMs), x2: xOf(to), y, style, future: true });
       } else {
-        segments.push({ x1: xOf(from), x2: xOf(to), y, style, future: from >= nowMs });
+        // A piece that continues the last frame's starts a pixel early, so
+        // the joins of pieces drawn frame by frame do not show.
+        const join = delta && from <= delta.from ? 1 : 0;
+        segments.push({ x1: xOf(from) - join, x2: xOf(to), y, style, future: from >= nowMs });
       }
     }
   }

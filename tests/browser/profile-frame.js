@@ -41,6 +41,25 @@ try {
     self.set(key, (self.get(key) ?? 0) + dt);
   });
   const rows = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP || 30));
+  // CALLERS=name: the call stacks (outermost last) in which `name` ran.
+  if (process.env.CALLERS) {
+    /** @type {Map<number, number>} */
+    const parent = new Map();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    /** @type {Map<string, number>} */
+    const stacks = new Map();
+    profile.samples.forEach((id, i) => {
+      if (!byId.get(id).callFrame.functionName.includes(process.env.CALLERS)) return;
+      const names = [];
+      for (let at = parent.get(id); at !== undefined && names.length < 12; at = parent.get(at)) {
+        const f = byId.get(at).callFrame;
+        names.push(f.functionName.slice(0, 60) || '(anon)');
+      }
+      const key = names.join(' < ');
+      stacks.set(key, (stacks.get(key) ?? 0) + (dts[i] ?? 0) / 1000);
+    });
+    for (const [k, v] of [...stacks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`${v.toFixed(1)} ms: ${k}`);
+  }
   console.log(`self time over ${total.toFixed(0)} ms of profile`);
   for (const [k, v] of rows) console.log(`${v.toFixed(1).padStart(9)} ms ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
 } finally {

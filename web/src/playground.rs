@@ -309,6 +309,15 @@ impl Playground {
         self.timeline.run_until(self.sim.as_mut(), ms_to_us(t_ms));
     }
 
+    /// Runs toward `t_ms` (forward only) but stops after about
+    /// `max_events` events, so the page can spread a crowded stretch over
+    /// frames; the events are those of one [`Playground::run_until_ms`].
+    /// Returns whether `t_ms` was reached.
+    pub fn run_until_ms_within(&mut self, t_ms: f64, max_events: u32) -> bool {
+        self.timeline
+            .run_until_within(self.sim.as_mut(), ms_to_us(t_ms), u64::from(max_events))
+    }
+
     /// Goes to `t_ms`, backward too (from the nearest checkpoint).
     pub fn seek_ms(&mut self, t_ms: f64) {
         self.seek_us(ms_to_us(t_ms));

@@ -13,12 +13,13 @@
 //!
 //! A checkpoint copies the engine, and the copy costs about as much as
 //! the messages on the wire (a thousand Bully nodes all starting at once
-//! put half a million there). So with more than [`SMALL_COPY`] messages
-//! on the wire a checkpoint is also never taken less than
-//! [`COPY_COST_EVENTS`] events per message after the last one: copying
-//! then costs a bounded share of simulating, however crowded the network,
-//! at the price of longer seeks inside such a burst. Ordinary runs never
-//! come near it.
+//! put half a million there) plus what the network keeps per pair of
+//! nodes (the last arrival on each link). So when that size passes
+//! [`SMALL_COPY`] a checkpoint is also never taken less than
+//! [`COPY_COST_EVENTS`] events per unit of size after the last one:
+//! copying then costs a bounded share of simulating, however crowded the
+//! network, at the price of longer seeks in such runs. Runs of a few
+//! dozen nodes never come near it.
 //!
 //! ```text
 //!  time 0                                           reached
@@ -40,12 +41,13 @@ pub const FIRST_INTERVAL_US: Micros = 100_000;
 /// Events between checkpoints at first (for event-dense stretches).
 pub const FIRST_INTERVAL_EVENTS: u64 = 5_000;
 
-/// Fewest events between two checkpoints per message on the wire at the
-/// moment the next one is due, above [`SMALL_COPY`] (see the module notes).
+/// Fewest events between two checkpoints per unit of the engine's size
+/// (see [`copy_size`]) at the moment the next one is due, above
+/// [`SMALL_COPY`] (see the module notes).
 pub const COPY_COST_EVENTS: u64 = 16;
 
-/// Messages on the wire up to which a checkpoint's copy is cheap enough to
-/// take whenever one is due.
+/// Size (see [`copy_size`]) up to which a checkpoint's copy is cheap enough
+/// to take whenever one is due.
 pub const SMALL_COPY: u64 = 2_000;
 
 /// The checkpoints of one history (one scenario) and how far it has run.
@@ -64,15 +66,23 @@ fn ahead(cp: &Checkpoint, sim: &dyn Simulation) -> bool {
     cp.events() > events || (cp.events() == events && cp.now_us() > sim.now_us())
 }
 
+/// What copying `sim` costs, roughly: messages on the wire plus a
+/// thirty-second of the pairs of nodes (a link's last arrival is one
+/// number, copied far faster than a message).
+pub fn copy_size(sim: &dyn Simulation) -> u64 {
+    let nodes = u64::from(sim.scenario().nodes);
+    sim.metrics().in_flight.saturating_add(nodes * nodes / 32)
+}
+
 /// Events that must pass after a checkpoint before copying `sim` is
-/// worth it: none for a small copy, else [`COPY_COST_EVENTS`] per message
-/// on the wire.
+/// worth it: none for a small copy, else [`COPY_COST_EVENTS`] per unit of
+/// [`copy_size`].
 fn copy_floor(sim: &dyn Simulation) -> u64 {
-    let in_flight = sim.metrics().in_flight;
-    if in_flight <= SMALL_COPY {
+    let size = copy_size(sim);
+    if size <= SMALL_COPY {
         0
     } else {
-        in_flight.saturating_mul(COPY_COST_EVENTS)
+        size.saturating_mul(COPY_COST_EVENTS)
     }
 }
 
@@ -154,7 +164,25 @@ impl Timeline {
             let restored = sim.restore(cp);
             debug_assert!(restored, "a checkpoint of this history");
         }
-        self.forward(sim, t, None);
+        self.forward(sim, t, None, u64::MAX);
+    }
+
+    /// Runs forward toward `t` but stops after about `max_events` events
+    /// (at least one), so a caller can spread a crowded stretch over
+    /// several calls; the events and their order are those of one
+    /// [`Timeline::run_until`]. Returns whether `t` was reached.
+    pub fn run_until_within(
+        &mut self,
+        sim: &mut dyn Simulation,
+        t: Micros,
+        max_events: u64,
+    ) -> bool {
+        if t < sim.now_us() {
+            return true;
+        }
+        let cap = sim.metrics().events.saturating_add(max_events.max(1));
+        self.forward(sim, t, None, cap);
+        !sim.next_time_us().is_some_and(|next| next <= t)
     }
 
     /// Runs forward to `t` (nothing happens when `t` is behind).
@@ -173,17 +201,19 @@ impl Timeline {
         limit: Micros,
         max_events: u64,
     ) -> Option<Landmark> {
-        self.forward(sim, limit, Some(max_events))
+        self.forward(sim, limit, Some(max_events), u64::MAX)
     }
 
     /// Runs forward to `t` (or, with `budget`, to the next landmark
     /// before `t`, giving up after about `budget` events), saving a
-    /// checkpoint whenever one is due beyond the last one.
+    /// checkpoint whenever one is due beyond the last one; without a
+    /// budget, stops early once the run has processed `cap` events.
     fn forward(
         &mut self,
         sim: &mut dyn Simulation,
         t: Micros,
         mut budget: Option<u64>,
+        cap: u64,
     ) -> Option<Landmark> {
         loop {
             let frontier = self.at_frontier(sim);
@@ -222,7 +252,14 @@ impl Timeline {
                 }
                 None if frontier => {
                     while sim.next_time_us().is_some_and(|next| next <= chunk_end)
-                        && sim.metrics().events < due_events.min(MAX_EVENTS)
+                        && sim.metrics().events < due_events.min(MAX_EVENTS).min(cap)
+                    {
+                        sim.step();
+                    }
+                }
+                None if cap < u64::MAX => {
+                    while sim.next_time_us().is_some_and(|next| next <= chunk_end)
+                        && sim.metrics().events < MAX_EVENTS.min(cap)
                     {
                         sim.step();
                     }
@@ -240,7 +277,7 @@ impl Timeline {
                     sim.run_until(chunk_end);
                     break;
                 }
-                if budget == Some(0) {
+                if budget == Some(0) || sim.metrics().events >= cap {
                     break;
                 }
                 continue;
@@ -363,7 +400,7 @@ mod tests {
         // 200 Bully nodes all starting: about 20,000 ELECTION messages on
         // the wire at once, then as many OKs. A checkpoint (a copy of all
         // of them) is taken only after sixteen events per message on the
-        // wire, not every 5,000 events.
+        // wire (and per 32 pairs of nodes), not every 5,000 events.
         let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
             .unwrap();
         let mut p = Playground::from_scenario(&s);
@@ -380,6 +417,25 @@ mod tests {
         assert_eq!((events, p.timeline().len()), (EVENTS_AT_40MS, 2));
         p.seek_us(17_500);
         assert_eq!(moment(p.sim()), fresh(&s, 17_500));
+    }
+
+    #[test]
+    fn a_stretch_run_in_pieces_is_the_same_run() {
+        // The page spreads a burst over frames, a few thousand events at a
+        // time; ahead of everything seen and again after going back.
+        let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
+            .unwrap();
+        let mut p = Playground::from_scenario(&s);
+        let mut calls = 0;
+        while !p.run_until_ms_within(40.0, 3_000) {
+            calls += 1;
+        }
+        assert_eq!(p.now_us(), 40_000);
+        assert_eq!(moment(p.sim()), fresh(&s, 40_000));
+        assert_eq!(calls, EVENTS_AT_40MS / 3_000);
+        p.seek_us(2_000);
+        while !p.run_until_ms_within(30.0, 3_000) {}
+        assert_eq!(moment(p.sim()), fresh(&s, 30_000));
     }
 
     #[test]
