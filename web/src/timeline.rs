@@ -182,7 +182,7 @@ impl Timeline {
         }
         let cap = sim.metrics().events.saturating_add(max_events.max(1));
         self.forward(sim, t, None, cap);
-        !sim.next_time_us().is_some_and(|next| next <= t)
+        sim.next_time_us().is_none_or(|next| next > t)
     }
 
     /// Runs forward to `t` (nothing happens when `t` is behind).
