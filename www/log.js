@@ -65,6 +65,10 @@ export class EventLog {
     this.showTraffic = showTraffic;
     /** Trace index of the next event to show. @private */
     this.next = 0;
+    /** The lines shown, newest first. @private @type {LogLine[]} */
+    this.lines = [];
+    /** Which line each row shows. @private @type {WeakMap<HTMLLIElement, LogLine>} */
+    this.shownLines = new WeakMap();
     /** @private */
     this.revision = -1;
     /** Filter selects, once attached. @private @type {{node: HTMLSelectElement, kind: HTMLSelectElement} | null} */
@@ -137,27 +141,28 @@ export class EventLog {
       this.revision = model.revision;
       this.shownFilter = this.filterRevision;
       this.next = 0;
+      this.lines = [];
       this.list.replaceChildren();
     }
     if (count === this.next) return;
     const lines = this.linesBetween(pg, this.next, count);
     this.next = count;
-    // A full log reuses its oldest rows for the new lines (a busy run
-    // brings hundreds a frame): no elements made or dropped.
+    // The rows stay where they are and take the text of their new line
+    // (a busy run brings hundreds of lines a frame): nothing is moved, and
+    // rows out of view, whose text the browser neither lays out nor paints
+    // (frame-budget.css), cost only the text change.
+    this.lines = [...lines.reverse(), ...this.lines].slice(0, LOG_CAP);
     const list = this.list;
-    const spare = Math.min(lines.length, Math.max(0, list.childElementCount + lines.length - LOG_CAP));
-    /** @type {HTMLLIElement[]} */
-    const reuse = [];
-    for (let i = 0; i < spare; i++) {
-      const li = /** @type {HTMLLIElement | null} */ (list.lastElementChild);
+    while (list.childElementCount < this.lines.length) list.append(document.createElement('li'));
+    let li = /** @type {HTMLLIElement | null} */ (list.firstElementChild);
+    for (const line of this.lines) {
       if (!li) break;
-      li.remove();
-      reuse.push(li);
+      if (this.shownLines.get(li) !== line) {
+        this.line(line, li);
+        this.shownLines.set(li, line);
+      }
+      li = /** @type {HTMLLIElement | null} */ (li.nextElementSibling);
     }
-    const fragment = document.createDocumentFragment();
-    for (let i = lines.length - 1; i >= 0; i--) fragment.append(this.line(lines[i], reuse.pop()));
-    list.prepend(fragment);
-    while (list.childElementCount > LOG_CAP) list.lastElementChild?.remove();
   }
 
   /**
@@ -256,15 +261,13 @@ export class EventLog {
   }
 
   /**
-   * The row of a line: `old` rewritten, or a new one.
+   * Writes a line into a row of the log.
    * @private
    * @param {LogLine} line
-   * @param {HTMLLIElement} [old] a row of this log to reuse
-   * @returns {HTMLLIElement}
+   * @param {HTMLLIElement} li
    */
-  line(line, old) {
+  line(line, li) {
     const type = line.event.type;
-    const li = old ?? document.createElement('li');
     li.className = `ev ev-${type}${TRAFFIC.has(type) ? ' traffic' : ''}`;
     let time = /** @type {HTMLElement | null} */ (li.firstElementChild);
     let text = /** @type {HTMLElement | null} */ (li.lastElementChild);
@@ -277,6 +280,5 @@ export class EventLog {
     }
     time.textContent = `${line.at_ms.toFixed(3)} ms`;
     text.textContent = line.text;
-    return li;
   }
 }
