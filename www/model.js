@@ -408,7 +408,7 @@ export class Model {
   /** @returns {FlightState[]} */
   flights() {
     const c = this.flightCol;
-    // Above MAX_DRAWN_FLIGHTS, an even sample (every k-th message, picked
+    // Above MAX_DRAWN_FLIGHTS, an even sample (spread over the message ids,
     // in the core so only the sample crosses from wasm): the dots would
     // cover the canvas anyway, and the counts elsewhere stay exact. Keeps
     // a pathological frame (500,000 in flight) drawable.

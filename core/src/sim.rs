@@ -143,9 +143,10 @@ pub trait Simulation {
     fn flights(&self) -> Vec<Flight>;
     /// Number of messages on the wire (recording runs only).
     fn flight_count(&self) -> usize;
-    /// Every `every`-th message on the wire, in the order of `flights`
-    /// (an even sample for drawing a crowded network).
-    fn flights_every(&self, every: usize) -> Vec<Flight>;
+    /// At most `max` messages on the wire, spread evenly over their ids
+    /// (all of them when there are no more): a sample for drawing a
+    /// crowded network without copying every message.
+    fn flights_sample(&self, max: usize) -> Vec<Flight>;
     /// Every field of one node.
     fn inspect(&self, node: NodeId) -> Vec<(String, String)>;
     /// The summary so far (final once the run ended).
@@ -218,11 +219,8 @@ impl<P: Protocol> Simulation for Engine<P> {
     fn flight_count(&self) -> usize {
         Engine::flight_count(self)
     }
-    fn flights_every(&self, every: usize) -> Vec<Flight> {
-        Engine::flights(self)
-            .step_by(every.max(1))
-            .copied()
-            .collect()
+    fn flights_sample(&self, max: usize) -> Vec<Flight> {
+        Engine::flights_sample(self, max)
     }
     fn inspect(&self, node: NodeId) -> Vec<(String, String)> {
         Engine::inspect(self, node)

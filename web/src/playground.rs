@@ -435,14 +435,12 @@ impl Playground {
         self.sim.flight_count()
     }
 
-    /// At most about `max` messages on the wire, as rows of
-    /// `flight_fields()` columns: all of them when they are that few, else
-    /// every k-th (an even sample, so a frame of a run with half a million
-    /// in flight copies a few thousand rows, not all).
+    /// At most `max` messages on the wire, as rows of `flight_fields()`
+    /// columns: all of them when they are that few, else a sample spread
+    /// evenly over their ids (so a frame of a run with half a million in
+    /// flight copies and walks a few thousand, not all).
     pub fn flights_sampled(&self, max: usize) -> Vec<f64> {
-        let count = self.sim.flight_count();
-        let every = count.div_ceil(max.max(1)).max(1);
-        views::flight_rows(&self.sim.flights_every(every))
+        views::flight_rows(&self.sim.flights_sample(max))
     }
 
     /// Number of trace events so far.
@@ -703,7 +701,7 @@ mod tests {
     }
 
     #[test]
-    fn a_flight_sample_is_every_kth_row() {
+    fn a_flight_sample_is_spread_over_the_ids() {
         // 40 Bully nodes all starting: 780 ELECTION messages on the wire
         // (each to every higher id) and 39 more.
         let s = scenario(r#"{"algorithm":"bully","nodes":40,"seed":1,"start":"all"}"#);
@@ -713,10 +711,20 @@ mod tests {
         let all = p.flights();
         assert_eq!(p.flights_sampled(5000), all);
         let w = views::FLIGHT_FIELDS.len();
-        let every_5th: Vec<f64> = all.chunks(w).step_by(5).flatten().copied().collect();
-        // 819 / 200 rounds up to 5: 164 rows.
-        assert_eq!(p.flights_sampled(200), every_5th);
-        assert_eq!(every_5th.len(), 164 * w);
+        let ids = |rows: &[f64]| rows.chunks(w).map(|r| r[0] as u64).collect::<Vec<_>>();
+        let every = ids(&all);
+        let sample = ids(&p.flights_sampled(200));
+        // 200 distinct messages in id order, the first one included, each
+        // the first at or after one of 200 evenly spaced ids.
+        assert_eq!(sample.len(), 200);
+        assert!(sample.windows(2).all(|ab| ab[0] < ab[1]));
+        assert_eq!(sample[0], every[0]);
+        let (first, span) = (every[0], every[818] - every[0] + 1);
+        for (i, id) in sample.iter().enumerate() {
+            let mark = first + span * i as u64 / 200;
+            let expected = *every.iter().find(|&&x| x >= mark).unwrap();
+            assert!(*id >= expected, "{i}: {id} before {expected}");
+        }
     }
 
     #[test]
