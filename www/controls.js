@@ -53,6 +53,7 @@ export class Controls {
     this.toEnd = /** @type {HTMLButtonElement} */ (el('to-end'));
     this.speed = /** @type {HTMLInputElement} */ (el('speed'));
     this.speedOut = /** @type {HTMLOutputElement} */ (el('speed-out'));
+    this.speedLag = el('speed-lag');
     this.timeline = /** @type {HTMLInputElement} */ (el('timeline'));
     this.timelineOut = el('timeline-out');
     this.stopReason = el('stop-reason');
@@ -160,6 +161,12 @@ export class Controls {
     this.play.textContent = m.playing ? 'Pause' : 'Play';
     this.play.setAttribute('aria-pressed', String(m.playing));
     this.speedOut.textContent = formatSpeed(m.speed);
+    // A burst of events can take more than a frame's budget to simulate;
+    // the run then plays slower than asked, and says so.
+    const lagging = m.playing && m.lag < 0.95;
+    const lagText = lagging ? `running at ${formatSpeed(m.lag)} of the requested speed` : '';
+    if (this.speedLag.textContent !== lagText) this.speedLag.textContent = lagText;
+    if (this.speedLag.hidden === lagging) this.speedLag.hidden = !lagging;
     // The speed also changes by keyboard shortcut.
     if (document.activeElement !== this.speed) this.speed.value = String(Math.log10(m.speed));
     this.speed.setAttribute('aria-valuetext', `${formatSpeed(m.speed)} real time`);

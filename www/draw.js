@@ -97,11 +97,50 @@ export function layoutNodes(width, height, n, layout, ring, participants = n) {
 export function drawScene(ctx, g, s, marks) {
   // Transparent: the canvas's CSS background (--canvas) shows through.
   ctx.clearRect(0, 0, g.width, g.height);
+  drawStill(ctx, g, s, marks);
+  drawFlights(ctx, g, s.flights, s.nowMs);
+}
+
+/**
+ * Everything of one moment but the messages on the wire (which
+ * `drawScene` draws on top): groups, the ring, cuts, picks and nodes. It
+ * changes only when a node, a cut or a pick does, so a view may keep it
+ * in a layer (see `stillKey`).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Geometry} g
+ * @param {import('./model.js').Snapshot} s
+ * @param {Marks} [marks]
+ */
+export function drawStill(ctx, g, s, marks) {
   drawGroups(ctx, g, s.nodes);
   if (g.layout === 'ring' && g.order.length > 1) drawRingTrack(ctx, g);
   for (const [from, to] of s.cuts) drawCut(ctx, g, from, to);
   if (marks) for (const id of marks.picked) drawPicked(ctx, g, id);
   for (const node of s.nodes) drawNode(ctx, g, node, s.leader);
+}
+
+/**
+ * What `drawStill` draws depends on, as text (the geometry and the theme
+ * aside).
+ * @param {import('./model.js').Snapshot} s
+ * @param {Marks} [marks]
+ * @returns {string}
+ */
+export function stillKey(s, marks) {
+  const parts = [String(s.leader), s.cuts.join(';'), marks ? [...marks.picked].join(',') : ''];
+  for (const n of s.nodes) {
+    parts.push(`${n.alive ? 1 : 0}${n.paused ? 1 : 0}${n.role}:${n.term}:${n.leader}:${n.group}:${n.slowMs}`);
+  }
+  return parts.join('|');
+}
+
+/**
+ * The messages on the wire, drawn over `drawStill`'s layer.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Geometry} g
+ * @param {import('./model.js').Snapshot} s
+ */
+export function drawMoving(ctx, g, s) {
   drawFlights(ctx, g, s.flights, s.nowMs);
 }
 

@@ -65,6 +65,10 @@ export class EventLog {
     this.showTraffic = showTraffic;
     /** Trace index of the next event to show. @private */
     this.next = 0;
+    /** The lines shown, newest first. @private @type {LogLine[]} */
+    this.lines = [];
+    /** Which line each row shows. @private @type {WeakMap<HTMLLIElement, LogLine>} */
+    this.shownLines = new WeakMap();
     /** @private */
     this.revision = -1;
     /** Filter selects, once attached. @private @type {{node: HTMLSelectElement, kind: HTMLSelectElement} | null} */
@@ -137,15 +141,28 @@ export class EventLog {
       this.revision = model.revision;
       this.shownFilter = this.filterRevision;
       this.next = 0;
+      this.lines = [];
       this.list.replaceChildren();
     }
     if (count === this.next) return;
     const lines = this.linesBetween(pg, this.next, count);
     this.next = count;
-    const fragment = document.createDocumentFragment();
-    for (let i = lines.length - 1; i >= 0; i--) fragment.append(this.line(lines[i]));
-    this.list.prepend(fragment);
-    while (this.list.childElementCount > LOG_CAP) this.list.lastElementChild?.remove();
+    // The rows stay where they are and take the text of their new line
+    // (a busy run brings hundreds of lines a frame): nothing is moved, and
+    // rows out of view, whose text the browser neither lays out nor paints
+    // (frame-budget.css), cost only the text change.
+    this.lines = [...lines.reverse(), ...this.lines].slice(0, LOG_CAP);
+    const list = this.list;
+    while (list.childElementCount < this.lines.length) list.append(document.createElement('li'));
+    let li = /** @type {HTMLLIElement | null} */ (list.firstElementChild);
+    for (const line of this.lines) {
+      if (!li) break;
+      if (this.shownLines.get(li) !== line) {
+        this.line(line, li);
+        this.shownLines.set(li, line);
+      }
+      li = /** @type {HTMLLIElement | null} */ (li.nextElementSibling);
+    }
   }
 
   /**
@@ -244,21 +261,24 @@ export class EventLog {
   }
 
   /**
+   * Writes a line into a row of the log.
    * @private
    * @param {LogLine} line
-   * @returns {HTMLLIElement}
+   * @param {HTMLLIElement} li
    */
-  line(line) {
-    const li = document.createElement('li');
+  line(line, li) {
     const type = line.event.type;
     li.className = `ev ev-${type}${TRAFFIC.has(type) ? ' traffic' : ''}`;
-    const time = document.createElement('span');
-    time.className = 'ev-time';
+    let time = /** @type {HTMLElement | null} */ (li.firstElementChild);
+    let text = /** @type {HTMLElement | null} */ (li.lastElementChild);
+    if (!time || !text || time === text) {
+      time = document.createElement('span');
+      time.className = 'ev-time';
+      text = document.createElement('span');
+      text.className = 'ev-text';
+      li.replaceChildren(time, text);
+    }
     time.textContent = `${line.at_ms.toFixed(3)} ms`;
-    const text = document.createElement('span');
-    text.className = 'ev-text';
     text.textContent = line.text;
-    li.append(time, text);
-    return li;
   }
 }

@@ -115,41 +115,34 @@ const MAX_FRAME_MS = 100;
 const MAX_DRAWN_FLIGHTS = 5000;
 
 /** Wall-clock budget of one frame's simulation work, ms. */
-const SIM_BUDGET_MS = 8;
+const SIM_BUDGET_MS = 6;
+
+/** Events per call at first; then sized to take about a quarter of the budget. */
+let eventsPerCall = 2000;
 
 /**
- * Runs `pg` toward `target` in slices of simulated time, stopping when the
- * frame's wall-clock budget is spent, so a burst of events (a thousand
- * nodes all starting an election) spreads over several frames instead of
- * blocking one: the run then plays slower than asked for a moment. Within
- * one instant full of events it goes event by event. The events and their
- * order are the same as one `run_until_ms(target)`.
+ * Runs `pg` toward `target` a bounded number of events at a time,
+ * stopping when the frame's wall-clock budget is spent, so a burst of
+ * events (a thousand nodes all starting an election) spreads over many
+ * frames instead of blocking one: the run then plays slower than asked
+ * for (see `Model.lag`). The events and their order are the same as one
+ * `run_until_ms(target)`.
  * @param {Playground} pg
  * @param {number} target ms
+ * @returns {boolean} whether `target` was reached
  */
 function runChunked(pg, target) {
   const start = performance.now();
-  let slice = Math.max((target - pg.now_ms()) / 4, 0.001);
-  while (pg.now_ms() < target) {
+  for (;;) {
     const t0 = performance.now();
-    if (slice <= 0.001) {
-      // Events of (nearly) one instant: a few at a time.
-      const next = pg.next_event_ms();
-      if (next === undefined || next > target) {
-        pg.run_until_ms(target);
-        break;
-      }
-      for (let i = 0; i < 256 && pg.step(); i++) {
-        const after = pg.next_event_ms();
-        if (after === undefined || after > Math.min(target, next + 0.001)) break;
-      }
-      // Then try slices of time again (it halves back here if still too busy).
-      slice = 0.004;
-    } else {
-      pg.run_until_ms(Math.min(target, pg.now_ms() + slice));
-      if (performance.now() - t0 > SIM_BUDGET_MS / 4) slice /= 4;
-    }
-    if (performance.now() - start > SIM_BUDGET_MS) break;
+    const reached = pg.run_until_ms_within(target, eventsPerCall);
+    const took = performance.now() - t0;
+    if (reached) return true;
+    // Aim each call at a quarter of the budget (the core runs at a steady
+    // rate in a burst).
+    const want = (eventsPerCall * (SIM_BUDGET_MS / 4)) / Math.max(took, 0.05);
+    eventsPerCall = Math.round(Math.min(200_000, Math.max(100, (eventsPerCall + want) / 2)));
+    if (performance.now() - start + took > SIM_BUDGET_MS) return false;
   }
 }
 
@@ -206,6 +199,12 @@ export class Model {
     this.fork = null;
     /** @private @type {Set<() => void>} */
     this.listeners = new Set();
+    /**
+     * The share of the asked speed the run actually plays at while
+     * playing (1: keeping up; less while a burst of events takes more
+     * than a frame's budget of simulation).
+     */
+    this.lag = 1;
   }
 
   /**
@@ -242,6 +241,7 @@ export class Model {
   /** @param {boolean} on */
   setPlaying(on) {
     this.playing = on;
+    this.lag = 1;
     if (on) this.stopReason = '';
     this.changed();
   }
@@ -262,8 +262,16 @@ export class Model {
     if (!this.playing) return;
     const pg = this.playground;
     const horizon = pg.horizon_ms();
-    const target = Math.min(horizon, pg.now_ms() + Math.min(realMs, MAX_FRAME_MS) * this.speed);
+    const from = pg.now_ms();
+    const target = Math.min(horizon, from + Math.min(realMs, MAX_FRAME_MS) * this.speed);
     runChunked(pg, target);
+    // How fast the run really played, against the speed asked for
+    // (smoothed over about half a second of frames).
+    const asked = target - from;
+    if (asked > 0) {
+      const got = (pg.now_ms() - from) / asked;
+      this.lag = this.lag + (Math.min(1, got) - this.lag) * Math.min(1, realMs / 500);
+    }
     if (pg.now_ms() >= horizon) {
       this.playing = false;
       this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;
@@ -400,15 +408,15 @@ export class Model {
   /** @returns {FlightState[]} */
   flights() {
     const c = this.flightCol;
-    const rows = this.playground.flights();
+    // Above MAX_DRAWN_FLIGHTS, an even sample (spread over the message ids,
+    // in the core so only the sample crosses from wasm): the dots would
+    // cover the canvas anyway, and the counts elsewhere stay exact. Keeps
+    // a pathological frame (500,000 in flight) drawable.
+    const rows = this.playground.flights_sampled(MAX_DRAWN_FLIGHTS);
     const width = Object.keys(c).length;
     /** @type {FlightState[]} */
     const out = [];
-    // Above MAX_DRAWN_FLIGHTS, an even sample (every k-th message): the
-    // dots would cover the canvas anyway, and the counts elsewhere stay
-    // exact. Keeps a pathological frame (500,000 in flight) drawable.
-    const stride = width * Math.max(1, Math.ceil(rows.length / width / MAX_DRAWN_FLIGHTS));
-    for (let at = 0; at < rows.length; at += stride) {
+    for (let at = 0; at < rows.length; at += width) {
       out.push({
         id: rows[at + c.id],
         from: rows[at + c.from],

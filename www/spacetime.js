@@ -24,6 +24,7 @@
  */
 
 import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour } from './palette.js';
+import { LivePlot } from './spacetime-live.js';
 import { ROLE, TraceStore } from './trace.js';
 
 /** Most message arrows drawn per frame; more are thinned evenly. */
@@ -33,7 +34,7 @@ export const MAX_ARROWS = 2500;
  * k-th message (by id) and timer is drawn, so the work per frame stays
  * bounded however busy the run.
  */
-const ROW_BUDGET = 20_000;
+export const ROW_BUDGET = 20_000;
 /** Most marks of one sort drawn per frame. */
 const MAX_MARKS = 3000;
 /** Width of the node label column, CSS px. */
@@ -148,10 +149,23 @@ function tickStep(span, width, px) {
  * @property {{x: number, label: string, kind: 'violation' | 'partition' | 'heal', future: boolean}[]} rules
  * @property {boolean} thinned whether arrows or marks were left out
  * @property {string[]} kinds message kind names
+ * @property {number} [dashPhase] for drawings added to frame by frame: x
+ *   of time 0 from this scene's origin, so dashed lines drawn in pieces
+ *   keep one pattern
+ */
+
+/**
+ * What a delta build (see `buildScene`) draws: only what became settled in
+ * `(from, to]`, `to` being now, and the messages still on the wire.
+ * @typedef {object} Delta
+ * @property {number} from ms, exclusive
+ * @property {number} to ms (now), inclusive
+ * @property {number} every draw only messages whose id is a multiple
+ * @property {ArrowBuffer} live filled with the messages on the wire now
  */
 
 /** Growable typed-array buffers for arrows, reused between frames. */
-class ArrowBuffer {
+export class ArrowBuffer {
   constructor() {
     this.xy = new Float32Array(4 * 1024);
     this.kind = new Int16Array(1024);
@@ -210,20 +224,48 @@ export function rowsFor(nodes, maxPlot, rowMax = ROW_MAX) {
  * @param {number} span
  * @returns {number} ms
  */
-function lookBack(store, span) {
+export function lookBack(store, span) {
   return Math.min(Math.max(span, 1), store.maxFlightMs * 1.25 + 1);
 }
 
 /**
+ * Axis ticks of a window.
+ * @param {TimeWindow} win
+ * @param {Frame} frame
+ * @returns {{x: number, label: string}[]}
+ */
+export function ticksFor(win, frame) {
+  const { t0, span } = win;
+  const t1 = t0 + span;
+  const scale = frame.plotWidth / span;
+  /** @type {{x: number, label: string}[]} */
+  const ticks = [];
+  const step = tickStep(span, frame.plotWidth, 70);
+  const digits = Math.max(0, -Math.floor(Math.log10(step)));
+  for (let t = Math.ceil(t0 / step) * step; t <= t1 + step * 1e-9; t += step) {
+    const label = t >= 10_000 && step >= 1000 ? `${Number((t / 1000).toFixed(Math.max(0, digits - 3)))} s` : `${t.toFixed(digits)} ms`;
+    ticks.push({ x: frame.left + (t - t0) * scale, label });
+  }
+  return ticks;
+}
+
+/**
  * Turns the trace rows of a window into a scene.
+ *
+ * With `delta` (only while nothing after now is known): the scene holds
+ * only what became settled in `(delta.from, delta.to]` (node lines,
+ * marks, messages delivered or lost then), for adding to a drawing kept
+ * from earlier frames, and `delta.live` gets the messages on the wire
+ * (drawn up to now); the window then only sets the scale and origin.
  * @param {TraceStore} store
  * @param {TimeWindow} win
  * @param {Frame} frame
  * @param {string[]} kinds
  * @param {ArrowBuffer} [buffer] reused storage for the arrows
+ * @param {Delta} [delta]
  * @returns {Scene}
  */
-export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer()) {
+export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(), delta) {
   const { col, code } = store.schema;
   const { t0, span } = win;
   const t1 = t0 + span;
@@ -234,30 +276,26 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
   const nowMs = store.nowMs;
   const knownMs = store.knownMs;
 
-  // Ticks.
-  /** @type {{x: number, label: string}[]} */
-  const ticks = [];
-  const step = tickStep(span, frame.plotWidth, 70);
-  const digits = Math.max(0, -Math.floor(Math.log10(step)));
-  for (let t = Math.ceil(t0 / step) * step; t <= t1 + step * 1e-9; t += step) {
-    const label = t >= 10_000 && step >= 1000 ? `${Number((t / 1000).toFixed(Math.max(0, digits - 3)))} s` : `${t.toFixed(digits)} ms`;
-    ticks.push({ x: xOf(t), label });
-  }
+  const ticks = delta ? [] : ticksFor(win, frame);
+  // What is drawn: the window, or the newly settled stretch.
+  const drawFrom = delta ? delta.from : t0;
+  const drawTo = delta ? delta.to : t1;
 
   // Node lines from the state history.
   /** @type {Segment[]} */
   const segments = [];
-  const lineEnd = Math.min(t1, knownMs);
+  const lineStart = delta ? Math.max(t0, delta.from) : t0;
+  const lineEnd = delta ? delta.to : Math.min(t1, knownMs);
   for (let node = 0; node < frame.nodes; node++) {
     const list = store.statesOf(node);
     if (list.length === 0) continue;
-    let k = Math.max(0, TraceStore.stateAt(list, t0));
+    let k = Math.max(0, TraceStore.stateAt(list, lineStart));
     const y = yOf(node);
     for (; k < list.length; k++) {
       const s = list[k];
-      const from = Math.max(t0, s.at);
+      const from = Math.max(lineStart, s.at);
       const to = Math.min(lineEnd, k + 1 < list.length ? list[k + 1].at : lineEnd);
-      if (from > t1) break;
+      if (from > lineEnd) break;
       if (to <= from) continue;
       /** @type {Segment['style']} */
       const style = !s.alive
@@ -276,7 +314,10 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
         segments.push({ x1: xOf(from), x2: xOf(nowMs), y, style, future: false });
         segments.push({ x1: xOf(nowMs), x2: xOf(to), y, style, future: true });
       } else {
-        segments.push({ x1: xOf(from), x2: xOf(to), y, style, future: from >= nowMs });
+        // A piece that continues the last frame's starts a pixel early, so
+        // the joins of pieces drawn frame by frame do not show.
+        const join = delta && from <= delta.from ? 1 : 0;
+        segments.push({ x1: xOf(from) - join, x2: xOf(to), y, style, future: from >= nowMs });
       }
     }
   }
@@ -288,9 +329,12 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
   // Messages sent before the window may arrive in it; none is longer on
   // the wire than the longest seen (a paused receiver aside).
   const slack = lookBack(store, span);
-  const first = rows.lowerBound(col.at_ms, t0 - slack);
-  const last = t1 + slack;
-  const every = Math.max(1, Math.ceil((rows.lowerBound(col.at_ms, last + 1e-9) - first) / ROW_BUDGET));
+  const first = rows.lowerBound(col.at_ms, drawFrom - slack);
+  const last = delta ? delta.to : t1 + slack;
+  const every = delta
+    ? delta.every
+    : Math.max(1, Math.ceil((rows.lowerBound(col.at_ms, last + 1e-9) - first) / ROW_BUDGET));
+  if (delta) delta.live.length = 0;
   /** @type {Map<number, number[]>} sends waiting for their delivery, by message id */
   const pending = new Map();
   buffer.length = 0;
@@ -323,6 +367,27 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
     const sendFuture = d[so + col.index] >= count;
     const endKnown = eo >= 0;
     const end = endKnown ? d[eo + col.at_ms] : d[so + col.until_ms];
+    if (delta) {
+      const x1 = xOf(sent);
+      const y1 = yOf(d[so + col.node]);
+      const y2 = yOf(d[so + col.peer]);
+      const kind = d[so + col.kind];
+      if (endKnown && end <= delta.to) {
+        // Settled in this stretch (the earlier ones are drawn already).
+        if (end <= delta.from) return;
+        const isLost = d[eo + col.type] === code.drop;
+        if (isLost) {
+          lost += 1;
+          buffer.push(x1, y1, (x1 + xOf(end)) / 2, (y1 + y2) / 2, kind, 1);
+        } else {
+          buffer.push(x1, y1, xOf(end), y2, kind, 0);
+        }
+        return;
+      }
+      const at = end > sent ? Math.min(1, Math.max(0, (nowMs - sent) / (end - sent))) : 1;
+      delta.live.push(x1, y1, x1 + (xOf(end) - x1) * at, y1 + (y2 - y1) * at, kind, 4);
+      return;
+    }
     if (end < t0 || sent > t1) return;
     const isLost = endKnown && d[eo + col.type] === code.drop;
     const endFuture = !endKnown || d[eo + col.index] >= count;
@@ -375,7 +440,7 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
       arrow(so, o);
       continue;
     }
-    if (type === code.timer && at >= t0 && at <= t1 && d[o + col.index] < count) {
+    if (type === code.timer && at >= t0 && at <= t1 && (!delta || at > delta.from) && d[o + col.index] < count) {
       if ((every === 1 || d[o + col.index] % every === 0) && mark(timers)) {
         timers.push({ x: xOf(at), y: yOf(d[o + col.node]) });
       }
@@ -387,10 +452,11 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer())
   // however busy the window).
   const h = store.history;
   const hd = h.data;
-  for (let r = h.lowerBound(col.at_ms, t0); r < h.length; r++) {
+  for (let r = h.lowerBound(col.at_ms, Math.max(t0, drawFrom)); r < h.length; r++) {
     const o = r * h.width;
     const at = hd[o + col.at_ms];
-    if (at > t1) break;
+    if (at > drawTo) break;
+    if (delta && at <= delta.from) continue;
     const type = hd[o + col.type];
     const future = hd[o + col.index] >= count;
     const node = hd[o + col.node];
@@ -465,11 +531,22 @@ function light(hex) {
  *   nodes (a coordination service, a resource), labelled in their colour
  */
 export function paintScene(ctx, s, participants) {
+  ctx.clearRect(0, 0, s.frame.width, s.frame.height);
+  paintGrid(ctx, s);
+  paintLabels(ctx, s.frame, participants);
+  paintContent(ctx, s);
+  paintOverlay(ctx, s);
+}
+
+/**
+ * The time axis: grid lines and their labels.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {{frame: Frame, ticks: Scene['ticks']}} s
+ */
+export function paintGrid(ctx, s) {
   const f = s.frame;
-  ctx.clearRect(0, 0, f.width, f.height);
   const plotBottom = f.top + f.nodes * f.rowHeight;
   const plotRight = f.left + f.plotWidth;
-
   // Axis and grid.
   ctx.font = `11px ${FONT}`;
   ctx.textBaseline = 'middle';
@@ -490,7 +567,17 @@ export function paintScene(ctx, s, participants) {
     ctx.fillText(t.label, t.x, 9);
   }
 
+}
+
+/**
+ * The node labels left of the plot.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Frame} f
+ * @param {number} participants see `paintScene`
+ */
+export function paintLabels(ctx, f, participants) {
   // Node labels.
+  ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';
   const every = Math.ceil(11 / f.rowHeight);
   ctx.font = `${Math.min(12, Math.max(9, f.rowHeight - 6))}px ${FONT}`;
@@ -498,7 +585,17 @@ export function paintScene(ctx, s, participants) {
     ctx.fillStyle = i < participants ? INK : '#A8457E';
     ctx.fillText(`n${i}`, f.left - 6, f.top + (i + 0.5) * f.rowHeight);
   }
+}
 
+/**
+ * What happened, inside the plot: node lines, rules, timers, messages and
+ * marks (clipped to the plot).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Scene} s
+ */
+export function paintContent(ctx, s) {
+  const f = s.frame;
+  const plotBottom = f.top + f.nodes * f.rowHeight;
   ctx.save();
   ctx.beginPath();
   ctx.rect(f.left, f.top - 2, f.plotWidth, plotBottom - f.top + 4);
@@ -508,22 +605,26 @@ export function paintScene(ctx, s, participants) {
   for (const [style, look] of SEGMENT_STYLES) {
     for (const future of [false, true]) {
       ctx.beginPath();
-      let any = false;
+      /** @type {number | null} */
+      let startX = null;
       for (const seg of s.segments) {
         if (seg.style !== style || seg.future !== future) continue;
         ctx.moveTo(seg.x1, seg.y);
         ctx.lineTo(Math.max(seg.x2, seg.x1 + 0.5), seg.y);
-        any = true;
+        if (startX === null) startX = seg.x1;
       }
-      if (!any) continue;
+      if (startX === null) continue;
       ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
       ctx.strokeStyle = style === 'paused' ? INK : look.colour;
       ctx.lineWidth = Math.min(look.width, Math.max(1, f.rowHeight * 0.45));
       ctx.setLineDash([...look.dash]);
+      // Pieces drawn frame by frame continue one dash pattern.
+      ctx.lineDashOffset = s.dashPhase === undefined ? 0 : startX + s.dashPhase;
       ctx.stroke();
     }
   }
   ctx.setLineDash([]);
+  ctx.lineDashOffset = 0;
   ctx.globalAlpha = 1;
 
   // Vertical rules: partitions, heals, violations.
@@ -667,7 +768,17 @@ export function paintScene(ctx, s, participants) {
   }
   ctx.globalAlpha = 1;
   ctx.restore();
+}
 
+/**
+ * On top: rule labels in the axis band, the line of now, the plot's frame.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {{frame: Frame, rules: Scene['rules'], nowX: number}} s
+ */
+export function paintOverlay(ctx, s) {
+  const f = s.frame;
+  const plotBottom = f.top + f.nodes * f.rowHeight;
+  const plotRight = f.left + f.plotWidth;
   // Rule labels in the axis band.
   ctx.font = `bold 10px ${FONT}`;
   ctx.textAlign = 'center';
@@ -754,6 +865,12 @@ export class SpaceTimeView {
     this.cost = 0;
     /** A redraw put off while playing. @private @type {ReturnType<typeof setTimeout> | null} */
     this.redraw = null;
+    /** Frame-by-frame drawing while playing (see spacetime-live.js). @private */
+    this.live = new LivePlot();
+    /** What the last frame showed. @private @type {import('./spacetime-live.js').Shown | null} */
+    this.shown = null;
+    /** Whether the live plot drew the last frame. @private */
+    this.liveShown = false;
 
     els.zoomIn.addEventListener('click', () => this.zoom(0.5));
     els.zoomOut.addEventListener('click', () => this.zoom(2));
@@ -908,10 +1025,15 @@ export class SpaceTimeView {
     const t = performance.now();
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     this.follow();
+    const dpr = window.devicePixelRatio || 1;
+    const plotWidth = Math.max(10, width - GUTTER - PAD_RIGHT);
+    const s = this.store;
+    // While playing, frames are drawn frame by frame on whole pixels.
+    const live = this.model.playing && !this.fit && s.knownMs <= s.nowMs;
+    if (live) this.win = LivePlot.snap(this.win, plotWidth, dpr);
     // The window may have moved: make sure the cache reaches back far enough.
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     const synced = performance.now() - t;
-    const s = this.store;
     const key = [
       s.generation,
       s.count,
@@ -933,6 +1055,14 @@ export class SpaceTimeView {
       this.els.fit.setAttribute('aria-pressed', String(this.fit));
     }
     if (key === this.drawnKey) return;
+    /** @type {Frame} */
+    const frame = { width, height, left: GUTTER, top: AXIS, plotWidth, rowHeight, nodes };
+    if (live) {
+      this.renderLive(frame, dpr, key, synced);
+      return;
+    }
+    this.live.invalidate();
+    this.liveShown = false;
     // While playing, a drawing that costs much is redrawn less often, so
     // the diagram takes at most about a third of the time; the latest
     // moment is always drawn in the end.
@@ -947,21 +1077,7 @@ export class SpaceTimeView {
       return;
     }
     this.drawnKey = key;
-    const dpr = window.devicePixelRatio || 1;
-    const backW = Math.round(width * dpr);
-    const backH = Math.round(height * dpr);
-    if (canvas.width !== backW) canvas.width = backW;
-    if (canvas.height !== backH) canvas.height = backH;
-    /** @type {Frame} */
-    const frame = {
-      width,
-      height,
-      left: GUTTER,
-      top: AXIS,
-      plotWidth: Math.max(10, width - GUTTER - PAD_RIGHT),
-      rowHeight,
-      nodes,
-    };
+    this.resizeBacking(width, height, dpr);
     this.frame = frame;
     const kinds = this.kinds;
     const t1 = performance.now();
@@ -970,7 +1086,7 @@ export class SpaceTimeView {
     this.scene = scene;
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     paintScene(this.ctx, scene, this.model.playground.node_count());
-    this.publish(scene);
+    this.publish(sceneShown(scene));
     // How long reading the trace, building and painting took: for
     // benchmarks (the canvas is the only place the page says so).
     this.drawnAt = performance.now();
@@ -991,26 +1107,83 @@ export class SpaceTimeView {
   }
 
   /**
+   * Draws a frame while playing: the settled part from the live plot's
+   * layer, the rest new (see spacetime-live.js). The window's edge is
+   * kept on whole device pixels. What it shows is counted only when the
+   * text alternative is due.
+   * @private
+   * @param {Frame} frame
+   * @param {number} dpr
+   * @param {string} key
+   * @param {number} synced ms spent reading the trace
+   */
+  renderLive(frame, dpr, key, synced) {
+    const started = performance.now();
+    this.drawnKey = key;
+    this.liveShown = true;
+    this.resizeBacking(frame.width, frame.height, dpr);
+    this.frame = frame;
+    const s = this.store;
+    const layersKey = [s.generation, CANVAS, INK, ...this.kinds].join(':');
+    const due = performance.now() >= this.labelAt + 400 && this.labelTimer === null;
+    const shown = this.live.draw(
+      this.ctx,
+      s,
+      this.win,
+      frame,
+      this.kinds,
+      this.model.playground.node_count(),
+      dpr,
+      layersKey,
+      due,
+    );
+    if (shown) this.publish(shown);
+    else if (this.labelTimer === null) {
+      // Counted later, as the text alternative is (the last frame counts).
+      this.labelTimer = setTimeout(() => {
+        this.labelTimer = null;
+        if (this.liveShown && this.frame) this.publish(this.live.shown(this.store, this.win, this.frame));
+      }, Math.max(0, this.labelAt + 400 - performance.now()));
+    }
+    this.drawnAt = performance.now();
+    this.cost = 0;
+    this.els.canvas.dataset.renderMs = (this.drawnAt - started + synced).toFixed(2);
+  }
+
+  /**
+   * Sizes the canvas's backing store.
+   * @private
+   * @param {number} width CSS px
+   * @param {number} height CSS px
+   * @param {number} dpr
+   */
+  resizeBacking(width, height, dpr) {
+    const canvas = this.els.canvas;
+    const backW = Math.round(width * dpr);
+    const backH = Math.round(height * dpr);
+    if (canvas.width !== backW) canvas.width = backW;
+    if (canvas.height !== backH) canvas.height = backH;
+  }
+
+  /**
    * What was drawn, for tests and assistive technology: data attributes
    * on the canvas and its text alternative (throttled).
    * @private
-   * @param {Scene} scene
+   * @param {import('./spacetime-live.js').Shown} shown
    */
-  publish(scene) {
+  publish(shown) {
+    this.shown = shown;
     const c = this.els.canvas;
-    const drawnArrows = Math.ceil(scene.arrowCount / Math.max(1, Math.ceil(scene.arrowCount / MAX_ARROWS)));
-    let solid = 0;
-    for (let i = 0; i < scene.arrowCount; i++) if ((scene.arrowFlags[i] & 6) === 0) solid += 1;
-    const f = scene.frame;
-    c.dataset.arrows = String(solid);
-    c.dataset.arrowsDrawn = String(drawnArrows);
-    c.dataset.lost = String(scene.lost);
-    c.dataset.roles = String(scene.roles.filter((m) => !m.future).length);
-    c.dataset.windowStart = String(scene.window.t0);
-    c.dataset.windowEnd = String(scene.window.t0 + scene.window.span);
+    const f = shown.frame;
+    c.dataset.arrows = String(shown.solid);
+    c.dataset.arrowsDrawn = String(shown.drawn);
+    c.dataset.lost = String(shown.lost);
+    c.dataset.roles = String(shown.roles);
+    c.dataset.windowStart = String(shown.window.t0);
+    c.dataset.windowEnd = String(shown.window.t0 + shown.window.span);
     c.dataset.plotLeft = String(f.left);
     c.dataset.plotWidth = String(f.plotWidth);
-    this.els.note.textContent = scene.thinned || this.store.clipped
+    this.els.note.textContent = shown.thinned || this.store.clipped
       ? 'Busy run: some messages and marks in this window are left out; zoom in to see them all.'
       : '';
     // The text alternative changes at most a few times a second; the
@@ -1020,22 +1193,42 @@ export class SpaceTimeView {
       if (this.labelTimer === null) {
         this.labelTimer = setTimeout(() => {
           this.labelTimer = null;
-          if (this.scene) this.publish(this.scene);
+          if (this.shown) this.publish(this.shown);
         }, wait);
       }
       return;
     }
     this.labelAt = performance.now();
-    const leaders = scene.roles.filter((m) => m.role === ROLE.leader && !m.future).length;
-    const crashes = scene.crashes.filter((m) => !m.up && !m.future).length;
-    const violations = scene.rules.filter((r) => r.kind === 'violation' && !r.future).length;
     const label =
-      `Space-time diagram of ${f.nodes} nodes from ${formatSpan(scene.window.t0)} to ` +
-      `${formatSpan(scene.window.t0 + scene.window.span)}, now at ${formatSpan(this.store.nowMs)}: ` +
-      `${solid} messages (${scene.lost} lost), ${leaders} became leader, ${crashes} crashes, ` +
-      `${violations} violations. Click or use the arrow keys to move in time.`;
+      `Space-time diagram of ${f.nodes} nodes from ${formatSpan(shown.window.t0)} to ` +
+      `${formatSpan(shown.window.t0 + shown.window.span)}, now at ${formatSpan(this.store.nowMs)}: ` +
+      `${shown.solid} messages (${shown.lost} lost), ${shown.leaders} became leader, ${shown.crashes} crashes, ` +
+      `${shown.violations} violations. Click or use the arrow keys to move in time.`;
     if (c.getAttribute('aria-label') !== label) c.setAttribute('aria-label', label);
   }
+}
+
+/**
+ * What a full drawing shows, counted from its scene.
+ * @param {Scene} scene
+ * @returns {import('./spacetime-live.js').Shown}
+ */
+function sceneShown(scene) {
+  let solid = 0;
+  for (let i = 0; i < scene.arrowCount; i++) if ((scene.arrowFlags[i] & 6) === 0) solid += 1;
+  const past = scene.roles.filter((m) => !m.future);
+  return {
+    frame: scene.frame,
+    window: scene.window,
+    solid,
+    drawn: Math.ceil(scene.arrowCount / Math.max(1, Math.ceil(scene.arrowCount / MAX_ARROWS))),
+    lost: scene.lost,
+    roles: past.length,
+    leaders: past.filter((m) => m.role === ROLE.leader).length,
+    crashes: scene.crashes.filter((m) => !m.up && !m.future).length,
+    violations: scene.rules.filter((r) => r.kind === 'violation' && !r.future).length,
+    thinned: scene.thinned,
+  };
 }
 
 /**

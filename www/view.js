@@ -7,7 +7,8 @@
  * @module view
  */
 
-import { drawScene, layoutNodes } from './draw.js';
+import { drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
+import { CANVAS, INK, PAPER } from './palette.js';
 
 export class ClusterView {
   /**
@@ -42,6 +43,13 @@ export class ClusterView {
     this.geometry = null;
     /** @private */
     this.layoutKey = '';
+    /** Nodes, groups and cuts, redrawn only when they change (frames
+     * draw it and the messages on the wire over it). @private */
+    this.still = document.createElement('canvas');
+    /** @private */
+    this.stillCtx = /** @type {CanvasRenderingContext2D} */ (this.still.getContext('2d'));
+    /** What the still layer shows. @private */
+    this.stillDrawn = '';
     new ResizeObserver(() => {
       this.layoutKey = '';
       if (this.last) this.render(this.last);
@@ -65,8 +73,25 @@ export class ClusterView {
       this.resizeBacking(width, height);
       this.placeButtons(this.geometry);
     }
-    this.ctx.setTransform(window.devicePixelRatio || 1, 0, 0, window.devicePixelRatio || 1, 0, 0);
-    drawScene(this.ctx, this.geometry, s, { picked: this.picked });
+    const dpr = window.devicePixelRatio || 1;
+    const marks = { picked: this.picked };
+    const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
+    if (still !== this.stillDrawn) {
+      this.stillDrawn = still;
+      const c = this.still;
+      if (c.width !== this.canvas.width) c.width = this.canvas.width;
+      if (c.height !== this.canvas.height) c.height = this.canvas.height;
+      this.stillCtx.setTransform(1, 0, 0, 1, 0, 0);
+      this.stillCtx.clearRect(0, 0, c.width, c.height);
+      this.stillCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawStill(this.stillCtx, this.geometry, s, marks);
+    }
+    // Transparent: the canvas's CSS background (--canvas) shows through.
+    this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.ctx.drawImage(this.still, 0, 0);
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawMoving(this.ctx, this.geometry, s);
     this.labelButtons(s);
   }
 

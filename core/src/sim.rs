@@ -141,6 +141,12 @@ pub trait Simulation {
     fn node_views(&self) -> Vec<NodeView>;
     /// Messages on the wire (recording runs only).
     fn flights(&self) -> Vec<Flight>;
+    /// Number of messages on the wire (recording runs only).
+    fn flight_count(&self) -> usize;
+    /// At most `max` messages on the wire, spread evenly over their ids
+    /// (all of them when there are no more): a sample for drawing a
+    /// crowded network without copying every message.
+    fn flights_sample(&self, max: usize) -> Vec<Flight>;
     /// Every field of one node.
     fn inspect(&self, node: NodeId) -> Vec<(String, String)>;
     /// The summary so far (final once the run ended).
@@ -209,6 +215,12 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn flights(&self) -> Vec<Flight> {
         Engine::flights(self).copied().collect()
+    }
+    fn flight_count(&self) -> usize {
+        Engine::flight_count(self)
+    }
+    fn flights_sample(&self, max: usize) -> Vec<Flight> {
+        Engine::flights_sample(self, max)
     }
     fn inspect(&self, node: NodeId) -> Vec<(String, String)> {
         Engine::inspect(self, node)

@@ -318,6 +318,15 @@ impl Playground {
         self.timeline.run_until(self.sim.as_mut(), ms_to_us(t_ms));
     }
 
+    /// Runs toward `t_ms` (forward only) but stops after about
+    /// `max_events` events, so the page can spread a crowded stretch over
+    /// frames; the events are those of one [`Playground::run_until_ms`].
+    /// Returns whether `t_ms` was reached.
+    pub fn run_until_ms_within(&mut self, t_ms: f64, max_events: u32) -> bool {
+        self.timeline
+            .run_until_within(self.sim.as_mut(), ms_to_us(t_ms), u64::from(max_events))
+    }
+
     /// Goes to `t_ms`, backward too (from the nearest checkpoint).
     pub fn seek_ms(&mut self, t_ms: f64) {
         self.seek_us(ms_to_us(t_ms));
@@ -428,6 +437,19 @@ impl Playground {
     /// Every message on the wire as rows of `flight_fields()` columns.
     pub fn flights(&self) -> Vec<f64> {
         views::flight_rows(&self.sim.flights())
+    }
+
+    /// Number of messages on the wire.
+    pub fn flight_count(&self) -> usize {
+        self.sim.flight_count()
+    }
+
+    /// At most `max` messages on the wire, as rows of `flight_fields()`
+    /// columns: all of them when they are that few, else a sample spread
+    /// evenly over their ids (so a frame of a run with half a million in
+    /// flight copies and walks a few thousand, not all).
+    pub fn flights_sampled(&self, max: usize) -> Vec<f64> {
+        views::flight_rows(&self.sim.flights_sample(max))
     }
 
     /// Number of trace events so far.
@@ -695,6 +717,33 @@ mod tests {
             (p.sim.metrics().sent, p.sim.trace().len(), p.nodes()),
             at_20
         );
+    }
+
+    #[test]
+    fn a_flight_sample_is_spread_over_the_ids() {
+        // 40 Bully nodes all starting: 780 ELECTION messages on the wire
+        // (each to every higher id) and 39 more.
+        let s = scenario(r#"{"algorithm":"bully","nodes":40,"seed":1,"start":"all"}"#);
+        let mut p = Playground::from_scenario(&s);
+        p.seek_us(1);
+        assert_eq!(p.flight_count(), 819);
+        let all = p.flights();
+        assert_eq!(p.flights_sampled(5000), all);
+        let w = views::FLIGHT_FIELDS.len();
+        let ids = |rows: &[f64]| rows.chunks(w).map(|r| r[0] as u64).collect::<Vec<_>>();
+        let every = ids(&all);
+        let sample = ids(&p.flights_sampled(200));
+        // 200 distinct messages in id order, the first one included, each
+        // the first at or after one of 200 evenly spaced ids.
+        assert_eq!(sample.len(), 200);
+        assert!(sample.windows(2).all(|ab| ab[0] < ab[1]));
+        assert_eq!(sample[0], every[0]);
+        let (first, span) = (every[0], every[818] - every[0] + 1);
+        for (i, id) in sample.iter().enumerate() {
+            let mark = first + span * i as u64 / 200;
+            let expected = *every.iter().find(|&&x| x >= mark).unwrap();
+            assert!(*id >= expected, "{i}: {id} before {expected}");
+        }
     }
 
     #[test]

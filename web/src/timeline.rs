@@ -13,6 +13,16 @@
 //! checkpoint is dropped and both intervals double, so a long run keeps
 //! up to [`MAX_CHECKPOINTS`], spread evenly over it.
 //!
+//! A checkpoint copies the engine, and the copy costs about as much as
+//! the messages on the wire (a thousand Bully nodes all starting at once
+//! put half a million there) plus what the network keeps per pair of
+//! nodes (the last arrival on each link). So when that size passes
+//! [`SMALL_COPY`] a checkpoint is also never taken less than
+//! [`COPY_COST_EVENTS`] events per unit of size after the last one:
+//! copying then costs a bounded share of simulating, however crowded the
+//! network, at the price of longer seeks in such runs. Runs of a few
+//! dozen nodes never come near it.
+//!
 //! ```text
 //!  time 0                                           reached
 //!  cp0 ── cp1 ── cp2 ── cp3 ── ... ── cpN ─────────── │
@@ -37,6 +47,15 @@ pub const FIRST_INTERVAL_US: Micros = 100_000;
 /// Events between checkpoints at first (for event-dense stretches).
 pub const FIRST_INTERVAL_EVENTS: u64 = 5_000;
 
+/// Fewest events between two checkpoints per unit of the engine's size
+/// (see [`copy_size`]) at the moment the next one is due, above
+/// [`SMALL_COPY`] (see the module notes).
+pub const COPY_COST_EVENTS: u64 = 16;
+
+/// Size (see [`copy_size`]) up to which a checkpoint's copy is cheap enough
+/// to take whenever one is due.
+pub const SMALL_COPY: u64 = 2_000;
+
 /// The checkpoints of one history (one scenario) and how far it has run.
 pub struct Timeline {
     /// Ascending by position in the run; the first is time 0.
@@ -51,6 +70,26 @@ pub struct Timeline {
 fn ahead(cp: &Checkpoint, sim: &dyn Simulation) -> bool {
     let events = sim.metrics().events;
     cp.events() > events || (cp.events() == events && cp.now_us() > sim.now_us())
+}
+
+/// What copying `sim` costs, roughly: messages on the wire plus a
+/// thirty-second of the pairs of nodes (a link's last arrival is one
+/// number, copied far faster than a message).
+pub fn copy_size(sim: &dyn Simulation) -> u64 {
+    let nodes = u64::from(sim.scenario().nodes);
+    sim.metrics().in_flight.saturating_add(nodes * nodes / 32)
+}
+
+/// Events that must pass after a checkpoint before copying `sim` is
+/// worth it: none for a small copy, else [`COPY_COST_EVENTS`] per unit of
+/// [`copy_size`].
+fn copy_floor(sim: &dyn Simulation) -> u64 {
+    let size = copy_size(sim);
+    if size <= SMALL_COPY {
+        0
+    } else {
+        size.saturating_mul(COPY_COST_EVENTS)
+    }
 }
 
 impl Timeline {
@@ -138,7 +177,25 @@ impl Timeline {
             let restored = sim.restore(cp);
             debug_assert!(restored, "a checkpoint of this history");
         }
-        self.forward(sim, t, None);
+        self.forward(sim, t, None, u64::MAX);
+    }
+
+    /// Runs forward toward `t` but stops after about `max_events` events
+    /// (at least one), so a caller can spread a crowded stretch over
+    /// several calls; the events and their order are those of one
+    /// [`Timeline::run_until`]. Returns whether `t` was reached.
+    pub fn run_until_within(
+        &mut self,
+        sim: &mut dyn Simulation,
+        t: Micros,
+        max_events: u64,
+    ) -> bool {
+        if t < sim.now_us() {
+            return true;
+        }
+        let cap = sim.metrics().events.saturating_add(max_events.max(1));
+        self.forward(sim, t, None, cap);
+        sim.next_time_us().is_none_or(|next| next > t)
     }
 
     /// Runs forward to `t` (nothing happens when `t` is behind).
@@ -157,17 +214,19 @@ impl Timeline {
         limit: Micros,
         max_events: u64,
     ) -> Option<Landmark> {
-        self.forward(sim, limit, Some(max_events))
+        self.forward(sim, limit, Some(max_events), u64::MAX)
     }
 
     /// Runs forward to `t` (or, with `budget`, to the next landmark
     /// before `t`, giving up after about `budget` events), saving a
-    /// checkpoint whenever one is due beyond the last one.
+    /// checkpoint whenever one is due beyond the last one; without a
+    /// budget, stops early once the run has processed `cap` events.
     fn forward(
         &mut self,
         sim: &mut dyn Simulation,
         t: Micros,
         mut budget: Option<u64>,
+        cap: u64,
     ) -> Option<Landmark> {
         loop {
             let frontier = self.at_frontier(sim);
@@ -176,12 +235,21 @@ impl Timeline {
             // due; behind it (replaying known history, whose checkpoints
             // exist) at the last checkpoint, from where new ones are due.
             let (chunk_end, due_events, save_at_end) = if frontier {
+                // Not before the copy is worth it: by events, and by time
+                // only once enough events have passed.
+                let worth = last.events().saturating_add(copy_floor(sim));
+                let due_events = last
+                    .events()
+                    .saturating_add(self.interval_events)
+                    .max(worth);
                 let due_us = last.now_us().saturating_add(self.interval_us);
-                (
-                    t.min(due_us),
-                    last.events().saturating_add(self.interval_events),
-                    due_us <= t,
-                )
+                if sim.metrics().events >= worth {
+                    // A checkpoint put off by the copy floor is taken now.
+                    let due_us = due_us.max(sim.now_us());
+                    (t.min(due_us), due_events, due_us <= t)
+                } else {
+                    (t, due_events, false)
+                }
             } else {
                 (t.min(last.now_us()), u64::MAX, false)
             };
@@ -197,7 +265,14 @@ impl Timeline {
                 }
                 None if frontier => {
                     while sim.next_time_us().is_some_and(|next| next <= chunk_end)
-                        && sim.metrics().events < due_events.min(MAX_EVENTS)
+                        && sim.metrics().events < due_events.min(MAX_EVENTS).min(cap)
+                    {
+                        sim.step();
+                    }
+                }
+                None if cap < u64::MAX => {
+                    while sim.next_time_us().is_some_and(|next| next <= chunk_end)
+                        && sim.metrics().events < MAX_EVENTS.min(cap)
                     {
                         sim.step();
                     }
@@ -215,7 +290,7 @@ impl Timeline {
                     sim.run_until(chunk_end);
                     break;
                 }
-                if budget == Some(0) {
+                if budget == Some(0) || sim.metrics().events >= cap {
                     break;
                 }
                 continue;
@@ -328,6 +403,52 @@ mod tests {
         }
         p.seek_us(12_345_678);
         assert_eq!(moment(p.sim()), fresh(&s, 12_345_678));
+    }
+
+    /// Events of the 200-node burst by 40 ms (pinned from a run).
+    const EVENTS_AT_40MS: u64 = 40_398;
+
+    #[test]
+    fn a_crowded_network_is_copied_rarely() {
+        // 200 Bully nodes all starting: about 20,000 ELECTION messages on
+        // the wire at once, then as many OKs. A checkpoint (a copy of all
+        // of them) is taken only after sixteen events per message on the
+        // wire (and per 32 pairs of nodes), not every 5,000 events.
+        let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
+            .unwrap();
+        let mut p = Playground::from_scenario(&s);
+        let mut t = 0;
+        let mut peak = 0;
+        while t < 40_000 {
+            t += 250;
+            p.seek_us(t);
+            peak = peak.max(p.sim().metrics().in_flight);
+        }
+        assert!(peak > SMALL_COPY, "{peak}");
+        let events = p.sim().metrics().events;
+        // One every 5,000 events would be 9 by now.
+        assert_eq!((events, p.timeline().len()), (EVENTS_AT_40MS, 2));
+        p.seek_us(17_500);
+        assert_eq!(moment(p.sim()), fresh(&s, 17_500));
+    }
+
+    #[test]
+    fn a_stretch_run_in_pieces_is_the_same_run() {
+        // The page spreads a burst over frames, a few thousand events at a
+        // time; ahead of everything seen and again after going back.
+        let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
+            .unwrap();
+        let mut p = Playground::from_scenario(&s);
+        let mut calls = 0;
+        while !p.run_until_ms_within(40.0, 3_000) {
+            calls += 1;
+        }
+        assert_eq!(p.now_us(), 40_000);
+        assert_eq!(moment(p.sim()), fresh(&s, 40_000));
+        assert_eq!(calls, EVENTS_AT_40MS / 3_000);
+        p.seek_us(2_000);
+        while !p.run_until_ms_within(30.0, 3_000) {}
+        assert_eq!(moment(p.sim()), fresh(&s, 30_000));
     }
 
     #[test]

@@ -366,6 +366,39 @@ impl<P: Protocol> Engine<P> {
         self.flights.values()
     }
 
+    /// Number of messages on the wire (only tracked while recording).
+    pub fn flight_count(&self) -> usize {
+        self.flights.len()
+    }
+
+    /// At most `max` messages on the wire, spread evenly over their ids
+    /// (the first at or after each of `max` evenly spaced ids), in id
+    /// order: all of them when there are no more than `max`. Costs `max`
+    /// lookups, not a walk over every message.
+    pub fn flights_sample(&self, max: usize) -> Vec<Flight> {
+        if self.flights.len() <= max {
+            return self.flights.values().copied().collect();
+        }
+        let (Some((&first, _)), Some((&last, _))) = (
+            self.flights.first_key_value(),
+            self.flights.last_key_value(),
+        ) else {
+            return Vec::new();
+        };
+        let span = last - first + 1;
+        let mut out: Vec<Flight> = Vec::with_capacity(max);
+        let mut next = first;
+        for i in 0..max as u64 {
+            let from = first + (u128::from(span) * u128::from(i) / max as u128) as u64;
+            let Some((&id, flight)) = self.flights.range(from.max(next)..).next() else {
+                break;
+            };
+            out.push(*flight);
+            next = id + 1;
+        }
+        out
+    }
+
     /// The end of the run, once [`Engine::run_to_end`] found it.
     pub fn end_us(&self) -> Option<Micros> {
         self.end_us
