@@ -10,7 +10,7 @@
  * @module url
  */
 
-import { EMBED_PARAMS } from './embed-params.js';
+import { EMBED_PARAMS, isEmbed } from './embed-params.js';
 
 /**
  * What the address asks for.
@@ -77,8 +77,8 @@ export function readAddress(scenarioParams, where = window.location) {
   const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
   for (const key of new Set(params.keys())) {
     if (EMBED_PARAMS.includes(key)) {
-      // This is the full page, so `embed` is not 1 (main.js checked).
-      if (key !== 'embed') {
+      // embed-params.js reads and checks these in embed mode.
+      if (key !== 'embed' && !isEmbed(where.search)) {
         problems.push(`URL parameter \`${key}\` only applies to an embedded figure (add embed=1); ignored`);
       }
     } else if (!known.has(key)) {
