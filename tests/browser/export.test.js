@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, readouts } from './page.js';
+import { openPlayground, readouts, testId } from './page.js';
 import { REPO_ROOT, cliRun, cliRunScenario } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -23,15 +23,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/**
- * The text of a `data-testid` element.
- * @param {import('playwright-core').Page} page
- * @param {string} id
- */
-async function testId(page, id) {
-  return ((await page.textContent(`[data-testid="${id}"]`)) ?? '').trim();
-}
 
 /**
  * Clicks an export button and returns the downloaded file's name and bytes.

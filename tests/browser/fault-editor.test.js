@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, readouts, ready } from './page.js';
+import { openPlayground, readouts, ready, testId } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -17,15 +17,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/**
- * The text of a `data-testid` element.
- * @param {import('playwright-core').Page} page
- * @param {string} id
- */
-async function testId(page, id) {
-  return ((await page.textContent(`[data-testid="${id}"]`)) ?? '').trim();
-}
 
 /**
  * The scenario in the page's address (the share link).

@@ -50,3 +50,13 @@ export async function readouts(page) {
 export async function latestLog(page, count = 20) {
   return page.$$eval('#log li', (items, n) => items.slice(0, n).map((li) => li.textContent ?? ''), count);
 }
+
+/**
+ * The trimmed text of a `data-testid` element.
+ * @param {import('playwright-core').Page} page
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export async function testId(page, id) {
+  return ((await page.textContent(`[data-testid="${id}"]`)) ?? '').trim();
+}
