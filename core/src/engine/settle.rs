@@ -76,11 +76,14 @@ impl<P: Protocol> Engine<P> {
         for v in found {
             self.hash_words(&[24]);
             self.hasher.write(v.property.as_bytes());
-            self.emit(Event::Violation {
-                property: v.property,
-                detail: v.detail,
-                nodes: v.nodes,
-            });
+            emit!(
+                self,
+                Event::Violation {
+                    property: v.property,
+                    detail: v.detail,
+                    nodes: v.nodes,
+                }
+            );
         }
     }
 
