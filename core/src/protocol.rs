@@ -233,6 +233,50 @@ pub enum Command<M, T> {
     Lease(bool),
 }
 
+impl<M, T> Command<M, T> {
+    /// The same command with its message and timer types changed by
+    /// `msg` and `timer` (wrapping an algorithm's own types into the
+    /// engine's).
+    pub fn map<M2, T2>(self, msg: fn(M) -> M2, timer: fn(T) -> T2) -> Command<M2, T2> {
+        match self {
+            Command::Send { to, msg: m } => Command::Send { to, msg: msg(m) },
+            Command::SetTimer { timer: t, after_us } => Command::SetTimer {
+                timer: timer(t),
+                after_us,
+            },
+            Command::CancelTimer(t) => Command::CancelTimer(timer(t)),
+            Command::Role { role, term } => Command::Role { role, term },
+            Command::Leader(l) => Command::Leader(l),
+            Command::ElectionStarted => Command::ElectionStarted,
+            Command::Note(text) => Command::Note(text),
+            Command::Vote { term, candidate } => Command::Vote { term, candidate },
+            Command::ResourceWrite {
+                writer,
+                token,
+                accepted,
+            } => Command::ResourceWrite {
+                writer,
+                token,
+                accepted,
+            },
+            Command::Lease(held) => Command::Lease(held),
+        }
+    }
+}
+
+/// Where a handler's commands go: the engine's list, or (for an engine
+/// that runs any algorithm) a list of wrapped commands.
+pub trait Sink<M, T> {
+    /// Takes one command.
+    fn push(&mut self, command: Command<M, T>);
+}
+
+impl<M, T> Sink<M, T> for Vec<Command<M, T>> {
+    fn push(&mut self, command: Command<M, T>) {
+        Vec::push(self, command);
+    }
+}
+
 /// What a handler can see and do.
 pub struct Ctx<'a, M, T> {
     pub(crate) id: NodeId,
@@ -240,7 +284,7 @@ pub struct Ctx<'a, M, T> {
     pub(crate) local_now_us: i64,
     pub(crate) rng: &'a mut SimRng,
     pub(crate) recording: bool,
-    pub(crate) out: &'a mut Vec<Command<M, T>>,
+    pub(crate) out: &'a mut dyn Sink<M, T>,
 }
 
 impl<M, T> Ctx<'_, M, T> {

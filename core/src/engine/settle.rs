@@ -5,7 +5,7 @@
 
 use super::*;
 
-impl<P: Protocol> Engine<P> {
+impl<P: Driver> Engine<P> {
     /// Whether the election has settled: no faults pending, no election
     /// message on the wire, and in every component all live nodes follow
     /// the one live leader of that component.
@@ -24,7 +24,7 @@ impl<P: Protocol> Engine<P> {
     }
 
     pub(super) fn compute_agreement(&self) -> bool {
-        if P::SAFETY == Safety::Consensus {
+        if self.safety == Safety::Consensus {
             return self.majority_agrees();
         }
         let group = &self.network.group;
