@@ -10,6 +10,7 @@
 //! pushes [`Command`]s, which the engine carries out (and counts, and
 //! traces) after the handler returns.
 
+use crate::algorithms::any::{AnyMsg, AnyTimer};
 use crate::rng::SimRng;
 use crate::scenario::{Options, RingOrder, Scenario, TimingSpec};
 use crate::time::Micros;
@@ -264,16 +265,32 @@ impl<M, T> Command<M, T> {
     }
 }
 
-/// Where a handler's commands go: the engine's list, or (for an engine
-/// that runs any algorithm) a list of wrapped commands.
-pub trait Sink<M, T> {
-    /// Takes one command.
-    fn push(&mut self, command: Command<M, T>);
+/// Where a handler's commands go: a list of its own command type (unit
+/// tests), or the engine's list of [`AnyMsg`]/[`AnyTimer`] commands, each
+/// wrapped as it is pushed.
+pub(crate) enum Out<'a, M, T> {
+    /// The handler's own command type.
+    #[cfg(test)]
+    Own(&'a mut Vec<Command<M, T>>),
+    /// The engine's list.
+    Any {
+        /// The list.
+        out: &'a mut Vec<Command<AnyMsg, AnyTimer>>,
+        /// Wraps a message.
+        msg: fn(M) -> AnyMsg,
+        /// Wraps a timer.
+        timer: fn(T) -> AnyTimer,
+    },
 }
 
-impl<M, T> Sink<M, T> for Vec<Command<M, T>> {
+impl<M, T> Out<'_, M, T> {
+    #[inline]
     fn push(&mut self, command: Command<M, T>) {
-        Vec::push(self, command);
+        match self {
+            #[cfg(test)]
+            Out::Own(out) => out.push(command),
+            Out::Any { out, msg, timer } => out.push(command.map(*msg, *timer)),
+        }
     }
 }
 
@@ -284,7 +301,7 @@ pub struct Ctx<'a, M, T> {
     pub(crate) local_now_us: i64,
     pub(crate) rng: &'a mut SimRng,
     pub(crate) recording: bool,
-    pub(crate) out: &'a mut dyn Sink<M, T>,
+    pub(crate) out: Out<'a, M, T>,
 }
 
 impl<M, T> Ctx<'_, M, T> {
@@ -474,7 +491,7 @@ pub(crate) mod testing {
             local_now_us: 0,
             rng: &mut rng,
             recording: true,
-            out: &mut out,
+            out: Out::Own(&mut out),
         };
         handler(node, &mut ctx);
         out
@@ -495,7 +512,7 @@ pub(crate) mod testing {
             local_now_us: 0,
             rng: &mut rng,
             recording: true,
-            out: &mut out,
+            out: Out::Own(&mut out),
         };
         f(&mut ctx);
         out

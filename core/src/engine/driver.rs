@@ -4,7 +4,8 @@
 //! once instead of once per algorithm (it was 35% of the wasm code, 11
 //! times over).
 
-use crate::protocol::{Boot, Command, Config, Ctx, Message, NodeId, Safety, Sink};
+use crate::algorithms::any::{AnyMsg, AnyTimer};
+use crate::protocol::{Boot, Command, Config, Ctx, Message, NodeId, Out, Safety};
 use crate::rng::SimRng;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -67,44 +68,26 @@ pub struct Env<'a, M, T> {
     pub(crate) out: &'a mut Vec<Command<M, T>>,
 }
 
-/// A [`Sink`] that wraps an algorithm's commands into the engine's types
-/// as they are pushed.
-struct Wrapping<'a, M2, T2, M, T> {
-    out: &'a mut Vec<Command<M2, T2>>,
-    msg: fn(M) -> M2,
-    timer: fn(T) -> T2,
-}
-
-impl<M2, T2, M, T> Sink<M, T> for Wrapping<'_, M2, T2, M, T> {
-    #[inline]
-    fn push(&mut self, command: Command<M, T>) {
-        self.out.push(command.map(self.msg, self.timer));
-    }
-}
-
 /// Runs `handler` with a context of the inner algorithm's types whose
-/// commands go to `env`'s list, wrapped with `msg` and `timer`. Not
-/// inlined, so that the dispatching `match` stays small and each
-/// algorithm's call is one compact function.
-#[inline(never)]
-pub(crate) fn run_inner<M, T, M2, T2>(
-    env: Env<'_, M2, T2>,
-    msg: fn(M) -> M2,
-    timer: fn(T) -> T2,
+/// commands go to `env`'s list, wrapped with `msg` and `timer`.
+#[inline(always)]
+pub(crate) fn run_inner<M, T>(
+    env: Env<'_, AnyMsg, AnyTimer>,
+    msg: fn(M) -> AnyMsg,
+    timer: fn(T) -> AnyTimer,
     handler: impl FnOnce(&mut Ctx<'_, M, T>),
 ) {
-    let mut sink = Wrapping {
-        out: env.out,
-        msg,
-        timer,
-    };
     let mut inner = Ctx {
         id: env.id,
         config: env.config,
         local_now_us: env.local_now_us,
         rng: env.rng,
         recording: env.recording,
-        out: &mut sink,
+        out: Out::Any {
+            out: env.out,
+            msg,
+            timer,
+        },
     };
     handler(&mut inner);
 }
