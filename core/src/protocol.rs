@@ -10,7 +10,6 @@
 //! pushes [`Command`]s, which the engine carries out (and counts, and
 //! traces) after the handler returns.
 
-use crate::algorithms::any::{AnyMsg, AnyTimer};
 use crate::rng::SimRng;
 use crate::scenario::{Options, RingOrder, Scenario, TimingSpec};
 use crate::time::Micros;
@@ -234,66 +233,6 @@ pub enum Command<M, T> {
     Lease(bool),
 }
 
-impl<M, T> Command<M, T> {
-    /// The same command with its message and timer types changed by
-    /// `msg` and `timer` (wrapping an algorithm's own types into the
-    /// engine's).
-    pub fn map<M2, T2>(self, msg: fn(M) -> M2, timer: fn(T) -> T2) -> Command<M2, T2> {
-        match self {
-            Command::Send { to, msg: m } => Command::Send { to, msg: msg(m) },
-            Command::SetTimer { timer: t, after_us } => Command::SetTimer {
-                timer: timer(t),
-                after_us,
-            },
-            Command::CancelTimer(t) => Command::CancelTimer(timer(t)),
-            Command::Role { role, term } => Command::Role { role, term },
-            Command::Leader(l) => Command::Leader(l),
-            Command::ElectionStarted => Command::ElectionStarted,
-            Command::Note(text) => Command::Note(text),
-            Command::Vote { term, candidate } => Command::Vote { term, candidate },
-            Command::ResourceWrite {
-                writer,
-                token,
-                accepted,
-            } => Command::ResourceWrite {
-                writer,
-                token,
-                accepted,
-            },
-            Command::Lease(held) => Command::Lease(held),
-        }
-    }
-}
-
-/// Where a handler's commands go: a list of its own command type (unit
-/// tests), or the engine's list of [`AnyMsg`]/[`AnyTimer`] commands, each
-/// wrapped as it is pushed.
-pub(crate) enum Out<'a, M, T> {
-    /// The handler's own command type.
-    #[cfg(test)]
-    Own(&'a mut Vec<Command<M, T>>),
-    /// The engine's list.
-    Any {
-        /// The list.
-        out: &'a mut Vec<Command<AnyMsg, AnyTimer>>,
-        /// Wraps a message.
-        msg: fn(M) -> AnyMsg,
-        /// Wraps a timer.
-        timer: fn(T) -> AnyTimer,
-    },
-}
-
-impl<M, T> Out<'_, M, T> {
-    #[inline]
-    fn push(&mut self, command: Command<M, T>) {
-        match self {
-            #[cfg(test)]
-            Out::Own(out) => out.push(command),
-            Out::Any { out, msg, timer } => out.push(command.map(*msg, *timer)),
-        }
-    }
-}
-
 /// What a handler can see and do.
 pub struct Ctx<'a, M, T> {
     pub(crate) id: NodeId,
@@ -301,7 +240,7 @@ pub struct Ctx<'a, M, T> {
     pub(crate) local_now_us: i64,
     pub(crate) rng: &'a mut SimRng,
     pub(crate) recording: bool,
-    pub(crate) out: Out<'a, M, T>,
+    pub(crate) out: &'a mut Vec<Command<M, T>>,
 }
 
 impl<M, T> Ctx<'_, M, T> {
@@ -491,7 +430,7 @@ pub(crate) mod testing {
             local_now_us: 0,
             rng: &mut rng,
             recording: true,
-            out: Out::Own(&mut out),
+            out: &mut out,
         };
         handler(node, &mut ctx);
         out
@@ -512,7 +451,7 @@ pub(crate) mod testing {
             local_now_us: 0,
             rng: &mut rng,
             recording: true,
-            out: Out::Own(&mut out),
+            out: &mut out,
         };
         f(&mut ctx);
         out

@@ -3,10 +3,9 @@
 //! of a run (the `election run --json` contract).
 
 use crate::checks::Violation;
-use crate::engine::driver::Driver;
 use crate::engine::{Engine, Flight, NodeView};
 use crate::metrics::Metrics;
-use crate::protocol::NodeId;
+use crate::protocol::{NodeId, Protocol};
 use crate::scenario::Scenario;
 use crate::time::{Micros, to_ms};
 use crate::trace::TraceEvent;
@@ -162,7 +161,7 @@ pub trait Simulation {
     fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark>;
 }
 
-impl<P: Driver> Simulation for Engine<P> {
+impl<P: Protocol> Simulation for Engine<P> {
     fn scenario(&self) -> &Scenario {
         Engine::scenario(self)
     }
@@ -170,7 +169,7 @@ impl<P: Driver> Simulation for Engine<P> {
         &self.config().ring
     }
     fn kinds(&self) -> &'static [&'static str] {
-        self.kinds
+        P::KINDS
     }
     fn now_us(&self) -> Micros {
         self.now()
@@ -248,8 +247,7 @@ impl<P: Driver> Simulation for Engine<P> {
                 in_flight: m.in_flight,
                 election: m.election,
                 background: m.background,
-                by_kind: self
-                    .kinds
+                by_kind: P::KINDS
                     .iter()
                     .zip(&m.by_kind)
                     .map(|(k, &c)| (k.to_string(), c))

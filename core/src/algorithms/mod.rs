@@ -1,7 +1,6 @@
 //! The election algorithms, one file each, and the registry that maps an
 //! algorithm id to its engine.
 
-pub mod any;
 pub mod bully;
 pub mod candidate_ordinary;
 pub mod chang_roberts;
@@ -184,12 +183,23 @@ pub fn try_build(scenario: &Scenario, record: bool) -> Result<Box<dyn Simulation
 /// # Panics
 /// Never for a scenario that passed validation, which checks the id.
 pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
-    match any::Algo::from_id(&scenario.algorithm) {
-        Some(algo) => Box::new(Engine::<any::AnyNode>::new(scenario, record, algo)),
-        None => unreachable!(
-            "validation admits only known algorithms, got {}",
-            scenario.algorithm
-        ),
+    match scenario.algorithm.as_str() {
+        "bully" => Box::new(Engine::<bully::Bully>::new(scenario, record)),
+        "chang-roberts" => Box::new(Engine::<chang_roberts::ChangRoberts>::new(scenario, record)),
+        "lelann" => Box::new(Engine::<lelann::LeLann>::new(scenario, record)),
+        "hirschberg-sinclair" => Box::new(Engine::<hirschberg_sinclair::HirschbergSinclair>::new(
+            scenario, record,
+        )),
+        "invitation" => Box::new(Engine::<invitation::Invitation>::new(scenario, record)),
+        "next-in-line" => Box::new(Engine::<next_in_line::NextInLine>::new(scenario, record)),
+        "candidate-ordinary" => Box::new(Engine::<candidate_ordinary::CandidateOrdinary>::new(
+            scenario, record,
+        )),
+        "raft" => Box::new(Engine::<raft::Raft>::new(scenario, record)),
+        "zab" => Box::new(Engine::<zab::Zab>::new(scenario, record)),
+        "zookeeper" => Box::new(Engine::<zookeeper::ZooKeeper>::new(scenario, record)),
+        "lease" => Box::new(Engine::<lease::Lease>::new(scenario, record)),
+        other => unreachable!("validation admits only known algorithms, got {other}"),
     }
 }
 

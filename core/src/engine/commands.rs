@@ -14,7 +14,7 @@ fn describe_message<M: std::fmt::Debug>(kind: &str, msg: &M) -> String {
     }
 }
 
-impl<P: Driver> Engine<P> {
+impl<P: Protocol> Engine<P> {
     pub(super) fn apply(&mut self, node: NodeId, command: Command<P::Msg, P::Timer>) {
         match command {
             Command::Send { to, msg } => self.send(node, to, msg),
@@ -171,16 +171,7 @@ impl<P: Driver> Engine<P> {
             };
         let id = self.next_msg_id;
         self.next_msg_id += 1;
-        // The last copy takes the message itself; only a duplicate is a
-        // clone (a clone of a boxed message is an allocation).
-        let mut msg = Some(msg);
         for copy in 0..copies {
-            let this = if copy + 1 == copies {
-                msg.take()
-            } else {
-                msg.clone()
-            };
-            let Some(this) = this else { break };
             let lost = if self.rng.chance(self.network.spec.drop) {
                 Some(DropReason::Lost)
             } else {
@@ -197,7 +188,7 @@ impl<P: Driver> Engine<P> {
             self.hasher.write_u64(u64::from(from));
             self.hasher.write_u64(u64::from(to));
             self.hasher.write_u64(arrive);
-            this.hash(&mut self.hasher);
+            msg.hash(&mut self.hasher);
             if self.record {
                 emit!(
                     self,
@@ -205,11 +196,11 @@ impl<P: Driver> Engine<P> {
                         id,
                         from,
                         to,
-                        kind: self.kinds[kind],
+                        kind: P::KINDS[kind],
                         purpose,
                         arrive_us: arrive,
                         duplicate: copy == 1,
-                        detail: describe_message(self.kinds[kind], &this),
+                        detail: describe_message(P::KINDS[kind], &msg),
                     }
                 );
                 self.flights.insert(
@@ -231,7 +222,7 @@ impl<P: Driver> Engine<P> {
                     wire: id * 2 + copy,
                     from,
                     to,
-                    msg: this,
+                    msg: msg.clone(),
                     sent_at: self.now,
                     lost,
                     slowed: false,

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<P: Driver> Engine<P> {
+impl<P: Protocol> Engine<P> {
     pub(super) fn handle(&mut self, ev: Ev<P::Msg, P::Timer>) {
         match ev {
             Ev::Start(id) => {
@@ -18,7 +18,7 @@ impl<P: Driver> Engine<P> {
                 };
                 self.hash_words(&[1, u64::from(id), u64::from(initiate)]);
                 emit!(self, Event::Start { node: id, initiate });
-                self.dispatch(id, |p, env| p.on_start(env, Boot::Fresh { initiate }));
+                self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Fresh { initiate }));
             }
             Ev::Deliver {
                 wire,
@@ -75,7 +75,7 @@ impl<P: Driver> Engine<P> {
                         }
                     );
                 }
-                self.dispatch(node, |p, env| p.on_timer(env, timer));
+                self.dispatch(node, |p, ctx| p.on_timer(ctx, timer));
             }
             Ev::Undeliverable {
                 node,
@@ -109,10 +109,10 @@ impl<P: Driver> Engine<P> {
                     Event::Undeliverable {
                         node,
                         to,
-                        kind: self.kinds[msg.kind()],
+                        kind: P::KINDS[msg.kind()],
                     }
                 );
-                self.dispatch(node, |p, env| p.on_undeliverable(env, to, msg));
+                self.dispatch(node, |p, ctx| p.on_undeliverable(ctx, to, msg));
             }
             Ev::Fault(i) => self.apply_fault(i),
             Ev::Resume { node, at } => {
@@ -174,11 +174,11 @@ impl<P: Driver> Engine<P> {
                     id,
                     from,
                     to,
-                    kind: self.kinds[kind],
+                    kind: P::KINDS[kind],
                     reason,
                 }
             );
-            if self.wants_undeliverable && reason != DropReason::Lost {
+            if P::WANTS_UNDELIVERABLE && reason != DropReason::Lost {
                 let sender = &self.slots[from as usize];
                 if sender.state.is_some() {
                     let at = (sent_at + self.config.reply_timeout_us).max(self.now);
@@ -232,24 +232,24 @@ impl<P: Driver> Engine<P> {
                 id,
                 from,
                 to,
-                kind: self.kinds[kind],
+                kind: P::KINDS[kind],
             }
         );
-        self.dispatch(to, |p, env| p.on_message(env, from, msg));
+        self.dispatch(to, |p, ctx| p.on_message(ctx, from, msg));
     }
 
     /// Runs a handler of `node` and carries out its commands.
     pub(super) fn dispatch(
         &mut self,
         node: NodeId,
-        handler: impl FnOnce(&mut P, Env<'_, P::Msg, P::Timer>),
+        handler: impl FnOnce(&mut P, &mut Ctx<'_, P::Msg, P::Timer>),
     ) {
         let slot = &mut self.slots[node as usize];
         let Some(state) = slot.state.as_mut() else {
             return;
         };
         let mut out = std::mem::take(&mut self.outbox);
-        let env = Env {
+        let mut ctx = Ctx {
             id: node,
             config: &self.config,
             local_now_us: slot.clock.local(self.now),
@@ -257,7 +257,7 @@ impl<P: Driver> Engine<P> {
             recording: self.record,
             out: &mut out,
         };
-        handler(state, env);
+        handler(state, &mut ctx);
         for command in out.drain(..) {
             self.apply(node, command);
         }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<P: Driver> Engine<P> {
+impl<P: Protocol> Engine<P> {
     pub(super) fn resolve(&mut self, target: Target, what: &str) -> Option<NodeId> {
         match target {
             Target::Node(id) => Some(id),
@@ -190,11 +190,11 @@ impl<P: Driver> Engine<P> {
         if slot.state.is_some() {
             return;
         }
-        slot.state = Some(P::new(self.algo, id, &self.config, &slot.persistent));
+        slot.state = Some(P::new(id, &self.config, &slot.persistent));
         self.hash_words(&[22, u64::from(id)]);
         emit!(self, Event::Recover { node: id });
         self.agreement_dirty = true;
-        self.dispatch(id, |p, env| p.on_start(env, Boot::Recover));
+        self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Recover));
     }
 
     pub(super) fn set_clock(&mut self, id: NodeId, clock: LocalClock) {

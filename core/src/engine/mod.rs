@@ -13,13 +13,14 @@ use crate::checks::{Checker, Violation};
 use crate::clock::LocalClock;
 use crate::metrics::Metrics;
 use crate::network::{DropReason, Network};
-use crate::protocol::{Boot, Command, Config, Message, NodeId, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Command, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety,
+};
 use crate::queue::EventQueue;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{DEFAULT_RUN_LIMIT_US, FaultAction, Scenario, StartSet, Target};
 use crate::time::{Micros, to_ms};
 use crate::trace::{Event, TraceEvent, TraceHasher};
-use driver::{Driver, Env};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
@@ -37,7 +38,6 @@ macro_rules! emit {
 }
 
 mod commands;
-pub mod driver;
 mod events;
 mod faults;
 mod settle;
@@ -118,7 +118,7 @@ struct ArmedTimer<T> {
 
 /// What the engine knows about one node.
 #[derive(Clone)]
-struct Slot<P: Driver> {
+struct Slot<P: Protocol> {
     state: Option<P>,
     persistent: P::Persistent,
     incarnation: u32,
@@ -177,7 +177,7 @@ pub struct NodeView {
 }
 
 /// One simulation of one algorithm.
-pub struct Engine<P: Driver> {
+pub struct Engine<P: Protocol> {
     scenario: Scenario,
     config: Config,
     now: Micros,
@@ -198,14 +198,6 @@ pub struct Engine<P: Driver> {
     trace_len: usize,
     flights: BTreeMap<u64, Flight>,
     outbox: Vec<Command<P::Msg, P::Timer>>,
-    /// The algorithm being run.
-    algo: P::Algo,
-    /// Its message kind names.
-    pub(crate) kinds: &'static [&'static str],
-    /// Its safety claim.
-    safety: Safety,
-    /// Whether it wants undeliverable messages reported.
-    wants_undeliverable: bool,
     next_msg_id: u64,
     next_generation: u64,
     pending_faults: u64,
@@ -229,18 +221,17 @@ pub struct Engine<P: Driver> {
     leader_set_changes: u64,
 }
 
-impl<P: Driver> Engine<P> {
-    /// A simulation of `scenario` (already validated), running `algo`,
-    /// that keeps its trace events when `record` is set (the hash is
-    /// computed either way).
-    pub fn new(scenario: &Scenario, record: bool, algo: P::Algo) -> Self {
+impl<P: Protocol> Engine<P> {
+    /// A simulation of `scenario` (already validated) that keeps its trace
+    /// events when `record` is set (the hash is computed either way).
+    pub fn new(scenario: &Scenario, record: bool) -> Self {
         let config = Config::from_scenario(scenario);
         let n = config.total;
         let slots = (0..n)
             .map(|id| {
-                let persistent = P::fresh_persistent(algo);
+                let persistent = P::Persistent::default();
                 Slot {
-                    state: Some(P::new(algo, id, &config, &persistent)),
+                    state: Some(P::new(id, &config, &persistent)),
                     persistent,
                     incarnation: 0,
                     paused_until: None,
@@ -262,18 +253,14 @@ impl<P: Driver> Engine<P> {
             rng: SimRng::new(scenario.seed, Stream::Engine),
             network: Network::new(n, scenario.network.clone()),
             slots,
-            metrics: Metrics::new(P::kinds(algo)),
-            checker: Checker::new(P::safety(algo)),
+            metrics: Metrics::new(P::KINDS),
+            checker: Checker::new(P::SAFETY),
             hasher: TraceHasher::default(),
             record,
             trace: Vec::new(),
             trace_len: 0,
             flights: BTreeMap::new(),
             outbox: Vec::new(),
-            algo,
-            kinds: P::kinds(algo),
-            safety: P::safety(algo),
-            wants_undeliverable: P::wants_undeliverable(algo),
             next_msg_id: 0,
             next_generation: 0,
             pending_faults: 0,

@@ -5,7 +5,7 @@
 
 use super::*;
 
-impl<P: Driver> Engine<P> {
+impl<P: Protocol> Engine<P> {
     /// Whether the election has settled: no faults pending, no election
     /// message on the wire, and in every component all live nodes follow
     /// the one live leader of that component.
@@ -24,7 +24,7 @@ impl<P: Driver> Engine<P> {
     }
 
     pub(super) fn compute_agreement(&self) -> bool {
-        if self.safety == Safety::Consensus {
+        if P::SAFETY == Safety::Consensus {
             return self.majority_agrees();
         }
         let group = &self.network.group;

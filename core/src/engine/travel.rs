@@ -4,7 +4,7 @@
 use super::*;
 use crate::travel::{Checkpoint, Landmark};
 
-impl<P: Driver> Engine<P> {
+impl<P: Protocol> Engine<P> {
     /// A copy of everything but the recorded trace (the checkpoint keeps
     /// only its length). Messages on the wire (`flights`) are copied: they
     /// are few (no more than the queue holds, which is copied anyway) and
@@ -26,10 +26,6 @@ impl<P: Driver> Engine<P> {
             trace_len: 0,
             flights: self.flights.clone(),
             outbox: Vec::new(),
-            algo: self.algo,
-            kinds: self.kinds,
-            safety: self.safety,
-            wants_undeliverable: self.wants_undeliverable,
             next_msg_id: self.next_msg_id,
             next_generation: self.next_generation,
             pending_faults: self.pending_faults,

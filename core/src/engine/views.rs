@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<P: Driver> Engine<P> {
+impl<P: Protocol> Engine<P> {
     /// One-way links cut right now, `(from, to)`, ascending.
     pub fn cuts(&self) -> Vec<(NodeId, NodeId)> {
         self.network.cuts.iter().copied().collect()
