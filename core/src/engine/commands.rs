@@ -171,7 +171,16 @@ impl<P: Protocol> Engine<P> {
             };
         let id = self.next_msg_id;
         self.next_msg_id += 1;
+        // The last copy takes the message itself; only a duplicate is a
+        // clone (messages with lists in them allocate when cloned).
+        let mut msg = Some(msg);
         for copy in 0..copies {
+            let this = if copy + 1 == copies {
+                msg.take()
+            } else {
+                msg.clone()
+            };
+            let Some(this) = this else { break };
             let lost = if self.rng.chance(self.network.spec.drop) {
                 Some(DropReason::Lost)
             } else {
@@ -188,7 +197,7 @@ impl<P: Protocol> Engine<P> {
             self.hasher.write_u64(u64::from(from));
             self.hasher.write_u64(u64::from(to));
             self.hasher.write_u64(arrive);
-            msg.hash(&mut self.hasher);
+            this.hash(&mut self.hasher);
             if self.record {
                 emit!(
                     self,
@@ -200,7 +209,7 @@ impl<P: Protocol> Engine<P> {
                         purpose,
                         arrive_us: arrive,
                         duplicate: copy == 1,
-                        detail: describe_message(P::KINDS[kind], &msg),
+                        detail: describe_message(P::KINDS[kind], &this),
                     }
                 );
                 self.flights.insert(
@@ -222,7 +231,7 @@ impl<P: Protocol> Engine<P> {
                     wire: id * 2 + copy,
                     from,
                     to,
-                    msg: msg.clone(),
+                    msg: this,
                     sent_at: self.now,
                     lost,
                     slowed: false,
