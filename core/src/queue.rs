@@ -110,7 +110,11 @@ impl<E> EventQueue<E> {
             return;
         };
         let mut items = std::mem::take(&mut self.buckets[b]);
-        let last = items.iter().map(|e| e.at).min().unwrap_or(self.last);
+        // `peek_time` has usually just found the minimum.
+        let last = match self.min_cache.get() {
+            Some(min) => min,
+            None => items.iter().map(|e| e.at).min().unwrap_or(self.last),
+        };
         self.last = last;
         let mut due = std::mem::take(&mut self.due);
         for entry in items.drain(..) {
