@@ -27,7 +27,8 @@ PAGE_BUDGET = 250 * KB
 
 HTML_REFS = re.compile(r"""<(?:script|link)\b[^>]*?\b(?:src|href)\s*=\s*["']([^"']+)["']""", re.I)
 JS_REFS = [
-    re.compile(r"""\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']"""),
+    # Not the word inside a string ('scenario-import', a test id).
+    re.compile(r"""(?<!["'.-])\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']"""),
     re.compile(r"""\bimport\s*\(\s*["']([^"']+)["']\s*\)"""),
     re.compile(r"""\bexport\s*[\w*{}\s,$]+from\s*["']([^"']+)["']"""),
     re.compile(r"""new\s+URL\s*\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url"""),

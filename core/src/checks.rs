@@ -9,7 +9,7 @@
 use crate::protocol::{NodeId, Role, Safety};
 use crate::time::Micros;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// A failed property check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -32,16 +32,26 @@ pub struct Checker {
     split: bool,
     /// Consensus: the leader of each term seen so far.
     term_leader: BTreeMap<u64, NodeId>,
-    /// Highest term each node has announced.
-    last_term: BTreeMap<NodeId, u64>,
-    /// Each node's latest vote (term, candidate).
-    last_vote: BTreeMap<NodeId, (u64, NodeId)>,
-    /// Nodes that believe they hold a lease.
-    lease_holders: BTreeSet<NodeId>,
+    /// Highest term each node has announced, by node id (a plain table:
+    /// node ids are dense, and a map per key type is code in the wasm).
+    last_term: Vec<Option<u64>>,
+    /// Each node's latest vote (term, candidate), by node id.
+    last_vote: Vec<Option<(u64, NodeId)>>,
+    /// Whether each node believes it holds a lease, by node id.
+    lease_holders: Vec<bool>,
     /// Highest token a resource has applied.
     max_token: Option<u64>,
     /// Every violation so far.
     pub violations: Vec<Violation>,
+}
+
+/// The entry of `node` in a table indexed by node id, grown as needed.
+fn slot<V: Default>(table: &mut Vec<V>, node: NodeId) -> &mut V {
+    let i = node as usize;
+    if table.len() <= i {
+        table.resize_with(i + 1, V::default);
+    }
+    &mut table[i]
 }
 
 fn names(nodes: &[NodeId]) -> String {
@@ -57,9 +67,9 @@ impl Checker {
             same_component: false,
             split: false,
             term_leader: BTreeMap::new(),
-            last_term: BTreeMap::new(),
-            last_vote: BTreeMap::new(),
-            lease_holders: BTreeSet::new(),
+            last_term: Vec::new(),
+            last_vote: Vec::new(),
+            lease_holders: Vec::new(),
             max_token: None,
             violations: Vec::new(),
         }
@@ -132,10 +142,9 @@ impl Checker {
             return Vec::new();
         };
         let mut out = Vec::new();
-        let last = self.last_term.entry(node).or_insert(term);
+        let last = slot(&mut self.last_term, node).get_or_insert(term);
         if term < *last {
             let detail = format!("n{node} went back from term {last} to term {term}");
-            *last = term;
             out.extend(self.report(Violation {
                 at_us: now,
                 property: "terms_never_decrease",
@@ -143,7 +152,7 @@ impl Checker {
                 nodes: vec![node],
             }));
         }
-        *self.last_term.entry(node).or_insert(term) = term;
+        *slot(&mut self.last_term, node) = Some(term);
         if role == Role::Leader && self.safety == Safety::Consensus {
             match self.term_leader.get(&term) {
                 Some(&other) if other != node => {
@@ -170,7 +179,7 @@ impl Checker {
         term: u64,
         candidate: NodeId,
     ) -> Vec<Violation> {
-        let previous = self.last_vote.insert(node, (term, candidate));
+        let previous = slot(&mut self.last_vote, node).replace((term, candidate));
         match previous {
             Some((t, c)) if t == term && c != candidate => self.report(Violation {
                 at_us: now,
@@ -212,14 +221,15 @@ impl Checker {
     /// A node began or stopped believing it holds a lease (a crashed node
     /// holds nothing): two holders at once is a broken lease.
     pub fn on_lease(&mut self, now: Micros, node: NodeId, held: bool) -> Vec<Violation> {
-        let before = self.lease_holders.len();
-        if held {
-            self.lease_holders.insert(node);
-        } else {
-            self.lease_holders.remove(&node);
-        }
-        if before < 2 && self.lease_holders.len() >= 2 {
-            let holders: Vec<NodeId> = self.lease_holders.iter().copied().collect();
+        let count = |h: &[bool]| h.iter().filter(|&&x| x).count();
+        let before = count(&self.lease_holders);
+        *slot(&mut self.lease_holders, node) = held;
+        if before < 2 && count(&self.lease_holders) >= 2 {
+            let holders: Vec<NodeId> = (0..)
+                .zip(&self.lease_holders)
+                .filter(|&(_, &h)| h)
+                .map(|(id, _)| id)
+                .collect();
             return self.report(Violation {
                 at_us: now,
                 property: "lease_overlap",

@@ -44,6 +44,9 @@ enum SenderLinks {
     /// Nothing sent yet.
     #[default]
     None,
+    /// One receiver (a ring successor): kept without an allocation, one
+    /// per node being a cost of every large ring run.
+    One(NodeId, Micros),
     /// Up to [`FEW_LINKS`] receivers.
     Few(Vec<(NodeId, Micros)>),
     /// One slot per node.
@@ -67,12 +70,16 @@ impl SenderLinks {
         }
         match self {
             SenderLinks::None => {
-                *self = SenderLinks::Few(vec![(to, 0)]);
-                match self {
-                    SenderLinks::Few(list) => &mut list[0].1,
-                    _ => unreachable!(),
-                }
+                *self = SenderLinks::One(to, 0);
             }
+            SenderLinks::One(t, at) if *t != to => {
+                *self = SenderLinks::Few(vec![(*t, *at), (to, 0)]);
+            }
+            _ => {}
+        }
+        match self {
+            SenderLinks::None => unreachable!("set just above"),
+            SenderLinks::One(_, at) => at,
             SenderLinks::Few(list) => {
                 let i = match list.iter().position(|&(t, _)| t == to) {
                     Some(i) => i,
@@ -96,6 +103,8 @@ impl SenderLinks {
     fn pruned(&self, now: Micros) -> Self {
         let live: Vec<(NodeId, Micros)> = match self {
             SenderLinks::None => return SenderLinks::None,
+            SenderLinks::One(to, at) if *at > now => return SenderLinks::One(*to, *at),
+            SenderLinks::One(..) => return SenderLinks::None,
             SenderLinks::Few(list) => list.iter().copied().filter(|&(_, at)| at > now).collect(),
             SenderLinks::Full(row) => {
                 let live = row.iter().filter(|&&at| at > now).count();
@@ -138,7 +147,7 @@ impl Network {
             .last_arrival
             .iter()
             .map(|l| match l {
-                SenderLinks::None => 0,
+                SenderLinks::None | SenderLinks::One(..) => 0,
                 SenderLinks::Few(list) => list.len() * 16,
                 SenderLinks::Full(row) => row.len() * 8,
             })

@@ -15,24 +15,32 @@ use std::collections::VecDeque;
 
 const BUCKETS: usize = 65;
 
+/// A scheduled event with its time and sequence number. The payload
+/// travels with its key: the buckets are read and written front to back,
+/// while a separate payload table indexed by slot was read at a random
+/// place on every pop (a cache miss per event on large runs).
+#[derive(Clone)]
+struct Entry<E> {
+    at: Micros,
+    seq: u64,
+    event: E,
+}
+
 /// A deterministic priority queue of timed events for a clock that never
 /// goes back: every push must be at or after the time of the last pop.
 ///
-/// Cloning compacts: the clone holds only the events still scheduled, in
-/// fresh slots (a slot is only a handle; order is by time and sequence
-/// number), so a time-travel checkpoint taken after a burst does not copy
-/// the burst's emptied slots.
+/// Cloning copies only the events still scheduled (each stored once, in
+/// its bucket), so a time-travel checkpoint taken after a burst does not
+/// copy the burst's emptied storage.
 pub struct EventQueue<E> {
-    /// Bucket 0 holds `(seq, slot)` of events due at `last`, by `seq`.
-    now_fifo: VecDeque<(u64, u32)>,
-    /// Bucket `b` holds `(at, seq, slot)` where `at ^ last` has its highest
-    /// set bit at `b - 1`.
-    buckets: Vec<Vec<(Micros, u64, u32)>>,
-    payloads: Vec<Option<E>>,
-    free: Vec<u32>,
+    /// Bucket 0: events due at `last`, by `seq`.
+    now_fifo: VecDeque<Entry<E>>,
+    /// Bucket `b` holds events whose `at ^ last` has its highest set bit
+    /// at `b - 1`.
+    buckets: Vec<Vec<Entry<E>>>,
     /// Reused buffer for the events due at a new `last` (one refill per
     /// distinct time would otherwise allocate every time).
-    due: Vec<(u64, u32)>,
+    due: Vec<Entry<E>>,
     last: Micros,
     next_seq: u64,
     len: usize,
@@ -44,8 +52,6 @@ impl<E> Default for EventQueue<E> {
         Self {
             now_fifo: VecDeque::new(),
             buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
-            payloads: Vec::new(),
-            free: Vec::new(),
             due: Vec::new(),
             last: 0,
             next_seq: 0,
@@ -57,30 +63,11 @@ impl<E> Default for EventQueue<E> {
 
 impl<E: Clone> Clone for EventQueue<E> {
     fn clone(&self) -> Self {
-        let mut payloads = Vec::with_capacity(self.len);
-        let mut take = |slot: u32| -> u32 {
-            payloads.push(self.payloads[slot as usize].clone());
-            (payloads.len() - 1) as u32
-        };
-        let now_fifo = self
-            .now_fifo
-            .iter()
-            .map(|&(seq, slot)| (seq, take(slot)))
-            .collect();
-        let buckets = self
-            .buckets
-            .iter()
-            .map(|b| {
-                b.iter()
-                    .map(|&(at, seq, slot)| (at, seq, take(slot)))
-                    .collect()
-            })
-            .collect();
         Self {
-            now_fifo,
-            buckets,
-            payloads,
-            free: Vec::new(),
+            now_fifo: self.now_fifo.iter().cloned().collect(),
+            // `to_vec` allocates exactly the live entries, not the
+            // capacity a burst left behind.
+            buckets: self.buckets.iter().map(|b| b.to_vec()).collect(),
             due: Vec::new(),
             last: self.last,
             next_seq: self.next_seq,
@@ -102,21 +89,12 @@ impl<E> EventQueue<E> {
         let at = at.max(self.last);
         let seq = self.next_seq;
         self.next_seq += 1;
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.payloads[slot as usize] = Some(event);
-                slot
-            }
-            None => {
-                self.payloads.push(Some(event));
-                (self.payloads.len() - 1) as u32
-            }
-        };
         self.len += 1;
+        let entry = Entry { at, seq, event };
         if at == self.last {
-            self.now_fifo.push_back((seq, slot));
+            self.now_fifo.push_back(entry);
         } else {
-            self.buckets[bucket_of(at, self.last)].push((at, seq, slot));
+            self.buckets[bucket_of(at, self.last)].push(entry);
         }
         if let Some(min) = self.min_cache.get() {
             if at < min {
@@ -131,29 +109,27 @@ impl<E> EventQueue<E> {
         let Some(b) = (1..BUCKETS).find(|&b| !self.buckets[b].is_empty()) else {
             return;
         };
-        let items = std::mem::take(&mut self.buckets[b]);
-        let last = items
-            .iter()
-            .map(|&(at, _, _)| at)
-            .min()
-            .unwrap_or(self.last);
+        let mut items = std::mem::take(&mut self.buckets[b]);
+        // `peek_time` has usually just found the minimum.
+        let last = match self.min_cache.get() {
+            Some(min) => min,
+            None => items.iter().map(|e| e.at).min().unwrap_or(self.last),
+        };
         self.last = last;
         let mut due = std::mem::take(&mut self.due);
-        for &(at, seq, slot) in &items {
-            if at == last {
-                due.push((seq, slot));
+        for entry in items.drain(..) {
+            if entry.at == last {
+                due.push(entry);
             } else {
-                self.buckets[bucket_of(at, last)].push((at, seq, slot));
+                self.buckets[bucket_of(entry.at, last)].push(entry);
             }
         }
         if due.len() > 1 {
-            due.sort_unstable_by_key(|&(seq, _)| seq);
+            due.sort_unstable_by_key(|e| e.seq);
         }
         self.now_fifo.extend(due.drain(..));
         self.due = due;
         // Give the bucket's allocation back for reuse.
-        let mut items = items;
-        items.clear();
         if self.buckets[b].is_empty() {
             self.buckets[b] = items;
         }
@@ -164,12 +140,10 @@ impl<E> EventQueue<E> {
         if self.now_fifo.is_empty() {
             self.refill();
         }
-        let (_, slot) = self.now_fifo.pop_front()?;
+        let entry = self.now_fifo.pop_front()?;
         self.len -= 1;
         self.min_cache.set(None);
-        let event = self.payloads[slot as usize].take()?;
-        self.free.push(slot);
-        Some((self.last, event))
+        Some((self.last, entry.event))
     }
 
     /// Time of the earliest event.
@@ -181,7 +155,7 @@ impl<E> EventQueue<E> {
             return Some(min);
         }
         let bucket = self.buckets[1..].iter().find(|b| !b.is_empty())?;
-        let min = bucket.iter().map(|&(at, _, _)| at).min();
+        let min = bucket.iter().map(|e| e.at).min();
         self.min_cache.set(min);
         min
     }
@@ -214,11 +188,9 @@ mod tests {
         }
         q.push(500, 5000);
         let mut copy = q.clone();
-        assert_eq!(
-            copy.payloads.len(),
-            11,
-            "only the scheduled events are copied"
-        );
+        let stored: usize =
+            copy.buckets.iter().map(Vec::capacity).sum::<usize>() + copy.now_fifo.capacity();
+        assert_eq!(stored, 11, "only the scheduled events are copied");
         let rest: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         let copied: Vec<_> = std::iter::from_fn(|| copy.pop()).collect();
         assert_eq!(copied, rest);

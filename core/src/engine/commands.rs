@@ -63,7 +63,7 @@ impl<P: Protocol> Engine<P> {
                 slot.role = role;
                 slot.term = term;
                 self.hash_words(&[8, u64::from(node), role as u64, term.unwrap_or(u64::MAX)]);
-                self.emit(Event::Role { node, role, term });
+                emit!(self, Event::Role { node, role, term });
                 let found = self.checker.on_role(self.now, node, role, term);
                 self.emit_violations(found);
                 if role == Role::Leader && !was_leader {
@@ -85,21 +85,24 @@ impl<P: Protocol> Engine<P> {
                 }
                 slot.leader = leader;
                 self.hash_words(&[9, u64::from(node), leader.map_or(u64::MAX, u64::from)]);
-                self.emit(Event::Leader { node, leader });
+                emit!(self, Event::Leader { node, leader });
                 self.agreement_dirty = true;
             }
             Command::ElectionStarted => {
                 self.metrics.elections += 1;
                 self.hash_words(&[10, u64::from(node)]);
-                self.emit(Event::Election { node });
+                emit!(self, Event::Election { node });
             }
             Command::Vote { term, candidate } => {
                 self.hash_words(&[25, u64::from(node), term, u64::from(candidate)]);
-                self.emit(Event::Vote {
-                    node,
-                    term,
-                    candidate,
-                });
+                emit!(
+                    self,
+                    Event::Vote {
+                        node,
+                        term,
+                        candidate,
+                    }
+                );
                 let found = self.checker.on_vote(self.now, node, term, candidate);
                 self.emit_violations(found);
             }
@@ -115,12 +118,15 @@ impl<P: Protocol> Engine<P> {
                     token,
                     u64::from(accepted),
                 ]);
-                self.emit(Event::Write {
-                    node,
-                    writer,
-                    token,
-                    accepted,
-                });
+                emit!(
+                    self,
+                    Event::Write {
+                        node,
+                        writer,
+                        token,
+                        accepted,
+                    }
+                );
                 let found = self.checker.on_write(self.now, writer, token, accepted);
                 if accepted {
                     self.metrics.writes_accepted += 1;
@@ -139,13 +145,13 @@ impl<P: Protocol> Engine<P> {
                 }
                 slot.holds_lease = held;
                 self.hash_words(&[27, u64::from(node), u64::from(held)]);
-                self.emit(Event::Lease { node, held });
+                emit!(self, Event::Lease { node, held });
                 let found = self.checker.on_lease(self.now, node, held);
                 self.emit_violations(found);
             }
             // Notes exist only in recorded runs, so they stay out of the
             // hash: recording must not change a run's identity.
-            Command::Note(text) => self.emit(Event::Note { node, text }),
+            Command::Note(text) => emit!(self, Event::Note { node, text }),
         }
     }
 
@@ -165,7 +171,16 @@ impl<P: Protocol> Engine<P> {
             };
         let id = self.next_msg_id;
         self.next_msg_id += 1;
+        // The last copy takes the message itself; only a duplicate is a
+        // clone (messages with lists in them allocate when cloned).
+        let mut msg = Some(msg);
         for copy in 0..copies {
+            let this = if copy + 1 == copies {
+                msg.take()
+            } else {
+                msg.clone()
+            };
+            let Some(this) = this else { break };
             let lost = if self.rng.chance(self.network.spec.drop) {
                 Some(DropReason::Lost)
             } else {
@@ -182,18 +197,21 @@ impl<P: Protocol> Engine<P> {
             self.hasher.write_u64(u64::from(from));
             self.hasher.write_u64(u64::from(to));
             self.hasher.write_u64(arrive);
-            msg.hash(&mut self.hasher);
+            this.hash(&mut self.hasher);
             if self.record {
-                self.emit(Event::Send {
-                    id,
-                    from,
-                    to,
-                    kind: P::KINDS[kind],
-                    purpose,
-                    arrive_us: arrive,
-                    duplicate: copy == 1,
-                    detail: describe_message(P::KINDS[kind], &msg),
-                });
+                emit!(
+                    self,
+                    Event::Send {
+                        id,
+                        from,
+                        to,
+                        kind: P::KINDS[kind],
+                        purpose,
+                        arrive_us: arrive,
+                        duplicate: copy == 1,
+                        detail: describe_message(P::KINDS[kind], &this),
+                    }
+                );
                 self.flights.insert(
                     id * 2 + copy,
                     Flight {
@@ -213,7 +231,7 @@ impl<P: Protocol> Engine<P> {
                     wire: id * 2 + copy,
                     from,
                     to,
-                    msg: msg.clone(),
+                    msg: this,
                     sent_at: self.now,
                     lost,
                     slowed: false,

@@ -17,7 +17,7 @@ impl<P: Protocol> Engine<P> {
                     StartSet::Ids(ids) => ids.contains(&id),
                 };
                 self.hash_words(&[1, u64::from(id), u64::from(initiate)]);
-                self.emit(Event::Start { node: id, initiate });
+                emit!(self, Event::Start { node: id, initiate });
                 self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Fresh { initiate }));
             }
             Ev::Deliver {
@@ -67,10 +67,13 @@ impl<P: Protocol> Engine<P> {
                 self.hasher.write_u64(u64::from(node));
                 timer.hash(&mut self.hasher);
                 if self.record {
-                    self.emit(Event::Timer {
-                        node,
-                        timer: format!("{timer:?}"),
-                    });
+                    emit!(
+                        self,
+                        Event::Timer {
+                            node,
+                            timer: format!("{timer:?}"),
+                        }
+                    );
                 }
                 self.dispatch(node, |p, ctx| p.on_timer(ctx, timer));
             }
@@ -101,11 +104,14 @@ impl<P: Protocol> Engine<P> {
                 }
                 self.notice_done(&msg);
                 self.hash_words(&[4, u64::from(node), u64::from(to), msg.kind() as u64]);
-                self.emit(Event::Undeliverable {
-                    node,
-                    to,
-                    kind: P::KINDS[msg.kind()],
-                });
+                emit!(
+                    self,
+                    Event::Undeliverable {
+                        node,
+                        to,
+                        kind: P::KINDS[msg.kind()],
+                    }
+                );
                 self.dispatch(node, |p, ctx| p.on_undeliverable(ctx, to, msg));
             }
             Ev::Fault(i) => self.apply_fault(i),
@@ -114,7 +120,7 @@ impl<P: Protocol> Engine<P> {
                 if slot.paused_until == Some(at) {
                     slot.paused_until = None;
                     self.hash_words(&[5, u64::from(node)]);
-                    self.emit(Event::Resume { node });
+                    emit!(self, Event::Resume { node });
                 }
             }
             Ev::FlakyDown { node, fault, began } => {
@@ -158,15 +164,20 @@ impl<P: Protocol> Engine<P> {
             .or_else(|| self.network.blocked(from, to));
         if let Some(reason) = reason {
             self.metrics.off_wire(purpose, false);
-            self.flights.remove(&wire);
+            if self.record {
+                self.flights.remove(&wire);
+            }
             self.hash_words(&[6, id, reason as u64]);
-            self.emit(Event::Drop {
-                id,
-                from,
-                to,
-                kind: P::KINDS[kind],
-                reason,
-            });
+            emit!(
+                self,
+                Event::Drop {
+                    id,
+                    from,
+                    to,
+                    kind: P::KINDS[kind],
+                    reason,
+                }
+            );
             if P::WANTS_UNDELIVERABLE && reason != DropReason::Lost {
                 let sender = &self.slots[from as usize];
                 if sender.state.is_some() {
@@ -210,14 +221,20 @@ impl<P: Protocol> Engine<P> {
             return;
         }
         self.metrics.off_wire(purpose, true);
-        self.flights.remove(&wire);
+        if self.record {
+            // Flights are only tracked while recording.
+            self.flights.remove(&wire);
+        }
         self.hash_words(&[7, id]);
-        self.emit(Event::Deliver {
-            id,
-            from,
-            to,
-            kind: P::KINDS[kind],
-        });
+        emit!(
+            self,
+            Event::Deliver {
+                id,
+                from,
+                to,
+                kind: P::KINDS[kind],
+            }
+        );
         self.dispatch(to, |p, ctx| p.on_message(ctx, from, msg));
     }
 

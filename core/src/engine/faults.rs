@@ -11,11 +11,14 @@ impl<P: Protocol> Engine<P> {
                 let found = self.leaders.first().copied();
                 if found.is_none() {
                     self.hash_words(&[13]);
-                    self.emit(Event::FaultSkipped {
-                        detail: format!(
-                            "{what} the leader: no node leads right now, nothing happens"
-                        ),
-                    });
+                    emit!(
+                        self,
+                        Event::FaultSkipped {
+                            detail: format!(
+                                "{what} the leader: no node leads right now, nothing happens"
+                            ),
+                        }
+                    );
                 }
                 found
             }
@@ -44,10 +47,13 @@ impl<P: Protocol> Engine<P> {
                     let until = (self.now + for_us).max(slot.paused_until.unwrap_or(0));
                     slot.paused_until = Some(until);
                     self.hash_words(&[14, u64::from(id), until]);
-                    self.emit(Event::Pause {
-                        node: id,
-                        until_us: until,
-                    });
+                    emit!(
+                        self,
+                        Event::Pause {
+                            node: id,
+                            until_us: until,
+                        }
+                    );
                     self.schedule(
                         until,
                         Ev::Resume {
@@ -83,14 +89,14 @@ impl<P: Protocol> Engine<P> {
                 for (id, &g) in self.network.group.iter().enumerate() {
                     self.hasher.write_u64(((id as u64) << 32) | u64::from(g));
                 }
-                self.emit(Event::Partition { groups: shown });
+                emit!(self, Event::Partition { groups: shown });
                 self.leaders_dirty = true;
                 self.agreement_dirty = true;
             }
             FaultAction::Heal => {
                 self.network.heal();
                 self.hash_words(&[16]);
-                self.emit(Event::Heal);
+                emit!(self, Event::Heal);
                 self.leaders_dirty = true;
                 self.agreement_dirty = true;
             }
@@ -98,10 +104,13 @@ impl<P: Protocol> Engine<P> {
                 if let Some(id) = self.resolve(*node, "slow down") {
                     self.slots[id as usize].slow_us = *extra_us;
                     self.hash_words(&[17, u64::from(id), *extra_us]);
-                    self.emit(Event::Slow {
-                        node: id,
-                        extra_us: *extra_us,
-                    });
+                    emit!(
+                        self,
+                        Event::Slow {
+                            node: id,
+                            extra_us: *extra_us,
+                        }
+                    );
                 }
             }
             FaultAction::Flaky { node, .. } => {
@@ -120,27 +129,36 @@ impl<P: Protocol> Engine<P> {
             FaultAction::Cut { from, to } => {
                 self.network.cuts.insert((*from, *to));
                 self.hash_words(&[18, u64::from(*from), u64::from(*to)]);
-                self.emit(Event::Cut {
-                    from: *from,
-                    to: *to,
-                });
+                emit!(
+                    self,
+                    Event::Cut {
+                        from: *from,
+                        to: *to,
+                    }
+                );
             }
             FaultAction::Uncut { from, to } => {
                 self.network.cuts.remove(&(*from, *to));
                 self.hash_words(&[19, u64::from(*from), u64::from(*to)]);
-                self.emit(Event::Uncut {
-                    from: *from,
-                    to: *to,
-                });
+                emit!(
+                    self,
+                    Event::Uncut {
+                        from: *from,
+                        to: *to,
+                    }
+                );
             }
             FaultAction::Network(spec) => {
                 self.network.spec = spec.clone();
                 self.hash_words(&[20, spec.latency_us.0, spec.latency_us.1]);
-                self.emit(Event::Network {
-                    latency_ms: (to_ms(spec.latency_us.0), to_ms(spec.latency_us.1)),
-                    drop: spec.drop,
-                    duplicate: spec.duplicate,
-                });
+                emit!(
+                    self,
+                    Event::Network {
+                        latency_ms: (to_ms(spec.latency_us.0), to_ms(spec.latency_us.1)),
+                        drop: spec.drop,
+                        duplicate: spec.duplicate,
+                    }
+                );
             }
         }
     }
@@ -158,7 +176,7 @@ impl<P: Protocol> Engine<P> {
         slot.leader = None;
         let held = std::mem::replace(&mut slot.holds_lease, false);
         self.hash_words(&[21, u64::from(id)]);
-        self.emit(Event::Crash { node: id });
+        emit!(self, Event::Crash { node: id });
         if held {
             // A crashed node believes nothing.
             self.checker.on_lease(self.now, id, false);
@@ -174,7 +192,7 @@ impl<P: Protocol> Engine<P> {
         }
         slot.state = Some(P::new(id, &self.config, &slot.persistent));
         self.hash_words(&[22, u64::from(id)]);
-        self.emit(Event::Recover { node: id });
+        emit!(self, Event::Recover { node: id });
         self.agreement_dirty = true;
         self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Recover));
     }
@@ -186,11 +204,14 @@ impl<P: Protocol> Engine<P> {
             clock.offset_us as u64,
             clock.drift.to_bits(),
         ]);
-        self.emit(Event::Clock {
-            node: id,
-            offset_us: clock.offset_us,
-            drift: clock.drift,
-        });
+        emit!(
+            self,
+            Event::Clock {
+                node: id,
+                offset_us: clock.offset_us,
+                drift: clock.drift,
+            }
+        );
         let now = self.now;
         let slot = &mut self.slots[id as usize];
         slot.clock = clock;

@@ -24,6 +24,19 @@ use crate::trace::{Event, TraceEvent, TraceHasher};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
+/// Records a trace event when the run keeps a trace: `emit!(self,
+/// Event::...)`. A macro rather than a method so that the event is not
+/// even built (and dropped) in a run that does not record, which was a
+/// cost on every event.
+macro_rules! emit {
+    ($engine:expr, $event:expr) => {
+        if $engine.record {
+            let event = $event;
+            $engine.record_event(event);
+        }
+    };
+}
+
 mod commands;
 mod events;
 mod faults;
@@ -281,10 +294,9 @@ impl<P: Protocol> Engine<P> {
         self.queue.push(at, ev);
     }
 
-    fn emit(&mut self, event: Event) {
-        if !self.record {
-            return;
-        }
+    /// Appends `event` to the recorded trace (see [`emit!`]).
+    #[inline(never)]
+    fn record_event(&mut self, event: Event) {
         if self.trace_len < self.trace.len() {
             // Replaying known history after a restore: this event is
             // already recorded (the run is deterministic).

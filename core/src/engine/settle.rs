@@ -9,6 +9,10 @@ impl<P: Protocol> Engine<P> {
     /// Whether the election has settled: no faults pending, no election
     /// message on the wire, and in every component all live nodes follow
     /// the one live leader of that component.
+    ///
+    /// Asked after every event, so the common answers (something pending,
+    /// nothing changed) are inlined and only a recomputation is a call.
+    #[inline]
     pub fn settled(&mut self) -> bool {
         if self.pending_faults > 0
             || self.metrics.in_flight_election > 0
@@ -17,10 +21,15 @@ impl<P: Protocol> Engine<P> {
             return false;
         }
         if self.agreement_dirty {
-            self.agreement = self.compute_agreement();
-            self.agreement_dirty = false;
+            self.refresh_agreement();
         }
         self.agreement
+    }
+
+    #[inline(never)]
+    fn refresh_agreement(&mut self) {
+        self.agreement = self.compute_agreement();
+        self.agreement_dirty = false;
     }
 
     pub(super) fn compute_agreement(&self) -> bool {
@@ -76,11 +85,14 @@ impl<P: Protocol> Engine<P> {
         for v in found {
             self.hash_words(&[24]);
             self.hasher.write(v.property.as_bytes());
-            self.emit(Event::Violation {
-                property: v.property,
-                detail: v.detail,
-                nodes: v.nodes,
-            });
+            emit!(
+                self,
+                Event::Violation {
+                    property: v.property,
+                    detail: v.detail,
+                    nodes: v.nodes,
+                }
+            );
         }
     }
 
