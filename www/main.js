@@ -291,7 +291,7 @@ async function main() {
     },
     {
       model,
-      cluster: /** @type {HTMLCanvasElement} */ (el('cluster')),
+      cluster: () => view.composite(),
       scene: () => panes.spacetime.exportScene(),
       report: (message) => showProblems([message]),
     },

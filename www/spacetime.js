@@ -892,6 +892,21 @@ export class SpaceTimeView {
       this.drawnKey = '';
       this.render();
     }).observe(els.canvas);
+    /** Whether any of the canvas is on screen (or near it). While playing
+     * out of view the diagram is not drawn: its canvas would be copied
+     * to the compositor every frame for nothing. The trace is still read
+     * (the narration uses it), and scrolling it into view or pausing
+     * draws the current moment. @private */
+    this.inView = true;
+    new IntersectionObserver(
+      (entries) => {
+        const seen = entries[entries.length - 1].isIntersecting;
+        if (seen === this.inView) return;
+        this.inView = seen;
+        if (seen) this.render();
+      },
+      { rootMargin: '200px 0px' },
+    ).observe(els.canvas);
   }
 
   /**
@@ -1034,6 +1049,7 @@ export class SpaceTimeView {
     // The window may have moved: make sure the cache reaches back far enough.
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     const synced = performance.now() - t;
+    if (this.model.playing && !this.inView) return;
     const key = [
       s.generation,
       s.count,

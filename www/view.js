@@ -43,11 +43,18 @@ export class ClusterView {
     this.geometry = null;
     /** @private */
     this.layoutKey = '';
-    /** Nodes, groups and cuts, redrawn only when they change (frames
-     * draw it and the messages on the wire over it). @private */
-    this.still = document.createElement('canvas');
+    /** The messages on the wire, drawn every frame on their own
+     * transparent canvas laid over this one (which keeps the nodes,
+     * groups and cuts, drawn again only when they change): a frame then
+     * neither copies nor draws the still part. @private */
+    this.moving = document.createElement('canvas');
+    this.moving.className = 'cluster-moving';
+    this.moving.setAttribute('aria-hidden', 'true');
+    canvas.after(this.moving);
     /** @private */
-    this.stillCtx = /** @type {CanvasRenderingContext2D} */ (this.still.getContext('2d'));
+    this.movingCtx = /** @type {CanvasRenderingContext2D} */ (this.moving.getContext('2d'));
+    /** Whether the moving layer has anything on it. @private */
+    this.movingInked = false;
     /** What the still layer shows. @private */
     this.stillDrawn = '';
     new ResizeObserver(() => {
@@ -78,21 +85,37 @@ export class ClusterView {
     const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
     if (still !== this.stillDrawn) {
       this.stillDrawn = still;
-      const c = this.still;
-      if (c.width !== this.canvas.width) c.width = this.canvas.width;
-      if (c.height !== this.canvas.height) c.height = this.canvas.height;
-      this.stillCtx.setTransform(1, 0, 0, 1, 0, 0);
-      this.stillCtx.clearRect(0, 0, c.width, c.height);
-      this.stillCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawStill(this.stillCtx, this.geometry, s, marks);
+      // Transparent: the canvas's CSS background (--canvas) shows through.
+      this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+      this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+      this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawStill(this.ctx, this.geometry, s, marks);
     }
-    // Transparent: the canvas's CSS background (--canvas) shows through.
-    this.ctx.setTransform(1, 0, 0, 1, 0, 0);
-    this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    this.ctx.drawImage(this.still, 0, 0);
-    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawMoving(this.ctx, this.geometry, s);
+    // An empty wire twice in a row leaves the moving layer untouched.
+    if (s.flights.length > 0 || this.movingInked) {
+      const m = this.movingCtx;
+      m.setTransform(1, 0, 0, 1, 0, 0);
+      m.clearRect(0, 0, this.moving.width, this.moving.height);
+      m.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawMoving(m, this.geometry, s);
+      this.movingInked = s.flights.length > 0;
+    }
     this.labelButtons(s);
+  }
+
+  /**
+   * The whole picture on one canvas (the still layer with the messages
+   * over it), for the PNG export.
+   * @returns {HTMLCanvasElement}
+   */
+  composite() {
+    const out = document.createElement('canvas');
+    out.width = this.canvas.width;
+    out.height = this.canvas.height;
+    const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
+    ctx.drawImage(this.canvas, 0, 0);
+    ctx.drawImage(this.moving, 0, 0);
+    return out;
   }
 
   /**
@@ -111,8 +134,12 @@ export class ClusterView {
    */
   resizeBacking(width, height) {
     const dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
+    for (const c of [this.canvas, this.moving]) {
+      c.width = Math.round(width * dpr);
+      c.height = Math.round(height * dpr);
+    }
+    this.stillDrawn = '';
+    this.movingInked = false;
   }
 
   /**
