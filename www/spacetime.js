@@ -900,12 +900,14 @@ export class SpaceTimeView {
     this.inView = true;
     new IntersectionObserver(
       (entries) => {
-        const seen = entries[entries.length - 1].isIntersecting;
+        const e = entries[entries.length - 1];
+        // Touching the viewport's edge is not in view.
+        const seen = e.isIntersecting && e.intersectionRect.height > 0;
         if (seen === this.inView) return;
         this.inView = seen;
         if (seen) this.render();
       },
-      { rootMargin: '200px 0px' },
+      { threshold: [0, 0.001] },
     ).observe(els.canvas);
   }
 

@@ -10,6 +10,11 @@
 import { drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
 import { CANVAS, INK, PAPER } from './palette.js';
 
+/** A still layer drawn faster than this (ms) is drawn whenever it changes. */
+const STILL_CHEAP_MS = 2;
+/** A costlier one waits this many times its cost before it is drawn again. */
+const STILL_SPACING = 10;
+
 export class ClusterView {
   /**
    * @param {HTMLCanvasElement} canvas
@@ -57,6 +62,14 @@ export class ClusterView {
     this.movingInked = false;
     /** What the still layer shows. @private */
     this.stillDrawn = '';
+    /** The still key the buttons' names were written for. @private */
+    this.labelled = '';
+    /** When it was last drawn and what that cost, ms. @private */
+    this.stillAt = -Infinity;
+    /** @private */
+    this.stillCost = 0;
+    /** A drawing of it put off (see `drawStillLayer`). @private @type {ReturnType<typeof setTimeout> | null} */
+    this.stillTimer = null;
     new ResizeObserver(() => {
       this.layoutKey = '';
       if (this.last) this.render(this.last);
@@ -83,14 +96,7 @@ export class ClusterView {
     const dpr = window.devicePixelRatio || 1;
     const marks = { picked: this.picked };
     const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
-    if (still !== this.stillDrawn) {
-      this.stillDrawn = still;
-      // Transparent: the canvas's CSS background (--canvas) shows through.
-      this.ctx.setTransform(1, 0, 0, 1, 0, 0);
-      this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-      this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawStill(this.ctx, this.geometry, s, marks);
-    }
+    if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks, dpr);
     // An empty wire twice in a row leaves the moving layer untouched.
     if (s.flights.length > 0 || this.movingInked) {
       const m = this.movingCtx;
@@ -100,7 +106,48 @@ export class ClusterView {
       drawMoving(m, this.geometry, s);
       this.movingInked = s.flights.length > 0;
     }
-    this.labelButtons(s);
+    // The names say only what the still key covers: rewritten when it changes.
+    if (still !== this.labelled) {
+      this.labelled = still;
+      this.labelButtons(s);
+    }
+  }
+
+  /**
+   * Draws the nodes, groups and cuts. One that costs much (hundreds of
+   * nodes changing role every frame) is drawn again only after ten times
+   * its cost (its rasterizing, after the frame, costs about as much
+   * again): a frame that comes sooner keeps the older drawing, and a timer
+   * draws the latest one (so a paused run always shows its moment).
+   * @private
+   * @param {import('./model.js').Snapshot} s
+   * @param {string} still what the layer will show
+   * @param {import('./draw.js').Marks} marks
+   * @param {number} dpr
+   */
+  drawStillLayer(s, still, marks, dpr) {
+    const started = performance.now();
+    const wait = this.stillAt + this.stillCost * STILL_SPACING - started;
+    if (this.stillCost > STILL_CHEAP_MS && wait > 0) {
+      if (this.stillTimer === null) {
+        this.stillTimer = setTimeout(() => {
+          this.stillTimer = null;
+          if (this.last) this.render(this.last);
+        }, wait);
+      }
+      return;
+    }
+    if (!this.geometry) return;
+    this.stillDrawn = still;
+    // Transparent: the canvas's CSS background (--canvas) shows through.
+    this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawStill(this.ctx, this.geometry, s, marks);
+    this.stillAt = performance.now();
+    this.stillCost = this.stillAt - started;
+    // For benchmarks, as the space-time diagram's `data-render-ms`.
+    this.canvas.dataset.stillMs = this.stillCost.toFixed(2);
   }
 
   /**
