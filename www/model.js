@@ -111,8 +111,9 @@ const MAX_SILENT_STEPS = 10000;
 /** Longest real-time gap one animation frame may cover (a background tab). */
 const MAX_FRAME_MS = 100;
 
-/** Most messages in flight the cluster view draws (see Model.flights). */
-const MAX_DRAWN_FLIGHTS = 5000;
+/** Most messages in flight the cluster view draws (see Model.flights);
+ * each dot costs rasterizing time after the frame. */
+const MAX_DRAWN_FLIGHTS = 4000;
 
 /** Wall-clock budget of one frame's simulation work, ms. */
 const SIM_BUDGET_MS = 6;

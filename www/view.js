@@ -14,6 +14,8 @@ import { CANVAS, INK, PAPER } from './palette.js';
 const STILL_CHEAP_MS = 2;
 /** A costlier one waits this many times its cost before it is drawn again. */
 const STILL_SPACING = 10;
+/** And at least this long (ms): frames are slow when it is costly. */
+const STILL_MIN_GAP_MS = 250;
 
 export class ClusterView {
   /**
@@ -117,7 +119,8 @@ export class ClusterView {
    * Draws the nodes, groups and cuts. One that costs much (hundreds of
    * nodes changing role every frame) is drawn again only after ten times
    * its cost (its rasterizing, after the frame, costs about as much
-   * again): a frame that comes sooner keeps the older drawing, and a timer
+   * again) and at least a quarter of a second: a frame that comes sooner
+   * keeps the older drawing, and a timer
    * draws the latest one (so a paused run always shows its moment).
    * @private
    * @param {import('./model.js').Snapshot} s
@@ -127,7 +130,7 @@ export class ClusterView {
    */
   drawStillLayer(s, still, marks, dpr) {
     const started = performance.now();
-    const wait = this.stillAt + this.stillCost * STILL_SPACING - started;
+    const wait = this.stillAt + Math.max(STILL_MIN_GAP_MS, this.stillCost * STILL_SPACING) - started;
     if (this.stillCost > STILL_CHEAP_MS && wait > 0) {
       if (this.stillTimer === null) {
         this.stillTimer = setTimeout(() => {
