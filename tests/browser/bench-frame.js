@@ -98,7 +98,8 @@ try {
       };
       requestAnimationFrame(tick);
     });
-    await page.click('#play');
+    // Not page.click: that would scroll the button into view.
+    await page.evaluate(() => document.getElementById('play')?.click());
     const started = Date.now();
     /** @type {number[]} */
     const flying = [];
@@ -121,7 +122,7 @@ try {
     }
     const simTo = Number(await page.textContent('[data-testid="sim-time"]'));
     const wallMs = Date.now() - wallFrom;
-    if (playing) await page.click('#play');
+    if (playing) await page.evaluate(() => document.getElementById('play')?.click());
     /** @type {{stats: number[][], gaps: number[]}} */
     const got = await page.evaluate(() => ({
       stats: /** @type {any} */ (window).__frameStats.slice(),
