@@ -131,7 +131,8 @@ export class ClusterView {
   drawStillLayer(s, still, marks, dpr) {
     const started = performance.now();
     const wait = this.stillAt + Math.max(STILL_MIN_GAP_MS, this.stillCost * STILL_SPACING) - started;
-    if (this.stillCost > STILL_CHEAP_MS && wait > 0) {
+    // Never when the layer was just cleared (a resize): it would show nothing.
+    if (this.stillCost > STILL_CHEAP_MS && wait > 0 && this.stillDrawn !== '') {
       if (this.stillTimer === null) {
         this.stillTimer = setTimeout(() => {
           this.stillTimer = null;
