@@ -162,20 +162,10 @@ function drawFlights(ctx, g, flights, nowMs) {
     for (const f of flights) drawFlight(ctx, g, f, nowMs);
     return;
   }
+  /** @type {Map<number, Path2D>} */
+  const paths = new Map();
   const r = g.radius;
   const size = Math.max(3.5, Math.min(7, r * 0.3));
-  // So many that they cover each other: no outlines.
-  const outline = flights.length < DENSE_FLIGHTS;
-  // Each dot is a copy of a small picture of it, placed on whole device
-  // pixels: thousands of copies rasterize much faster than thousands of
-  // anti-aliased circles.
-  const dpr = ctx.getTransform().a || 1;
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  /** @type {HTMLCanvasElement | null} */
-  let sprite = null;
-  let spriteKind = -1;
-  let half = 0;
   for (const f of flights) {
     if (f.lost) continue;
     const a = g.at[f.from];
@@ -190,51 +180,26 @@ function drawFlights(ctx, g, flights, nowMs) {
     const uy = dy / len;
     const x = a.x + ux * r + (dx - 2 * ux * r) * t;
     const y = a.y + uy * r + (dy - 2 * uy * r) * t;
-    if (f.kind !== spriteKind || !sprite) {
-      sprite = dotSprite(kindColour(f.kind), size, dpr, outline);
-      spriteKind = f.kind;
-      half = sprite.width / 2;
+    let path = paths.get(f.kind);
+    if (!path) {
+      path = new Path2D();
+      paths.set(f.kind, path);
     }
-    ctx.drawImage(sprite, Math.round(x * dpr - half), Math.round(y * dpr - half));
+    path.moveTo(x + size, y);
+    path.arc(x, y, size, 0, 2 * Math.PI);
+  }
+  ctx.save();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = '#ffffff';
+  // So many that they cover each other: no outlines (half the drawing).
+  const outline = flights.length < DENSE_FLIGHTS;
+  for (const [kind, path] of paths) {
+    ctx.fillStyle = kindColour(kind);
+    ctx.fill(path);
+    if (outline) ctx.stroke(path);
   }
   ctx.restore();
   for (const f of flights) if (f.lost) drawFlight(ctx, g, f, nowMs);
-}
-
-/** Pictures of message dots, by colour, size and pixel ratio. @type {Map<string, HTMLCanvasElement>} */
-const sprites = new Map();
-
-/**
- * A message dot (filled, with a white outline unless `outline` is false)
- * on a small canvas of whole device pixels, centred.
- * @param {string} colour
- * @param {number} size radius, CSS px
- * @param {number} dpr
- * @param {boolean} outline
- * @returns {HTMLCanvasElement}
- */
-function dotSprite(colour, size, dpr, outline) {
-  const key = `${colour}:${size}:${dpr}:${outline}`;
-  let c = sprites.get(key);
-  if (c) return c;
-  c = document.createElement('canvas');
-  const side = 2 * Math.ceil((size + 1) * dpr) + 2;
-  c.width = side;
-  c.height = side;
-  const ctx = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.beginPath();
-  ctx.arc(side / 2 / dpr, side / 2 / dpr, size, 0, 2 * Math.PI);
-  ctx.fillStyle = colour;
-  ctx.fill();
-  if (outline) {
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = '#ffffff';
-    ctx.stroke();
-  }
-  if (sprites.size > 64) sprites.clear();
-  sprites.set(key, c);
-  return c;
 }
 
 /**
