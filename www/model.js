@@ -224,6 +224,9 @@ export class Model {
     /** The last sample of the messages on the wire (see `flights`).
      * @private @type {{list: FlightState[], at: number, cost: number, revision: number} | null} */
     this.flightCache = null;
+    /** The node count of a playground (see `nodeTotal`).
+     * @private @type {{pg: Playground, total: number} | null} */
+    this.counted = null;
   }
 
   /**
@@ -402,7 +405,12 @@ export class Model {
 
   /** @returns {number} every node, an algorithm's extra nodes included */
   nodeTotal() {
-    return this.playground.nodes().length / Object.keys(this.nodeCol).length;
+    // A run's nodes never change: counted once per playground (several
+    // views ask every frame, and counting copies every node's row).
+    if (this.counted?.pg !== this.playground) {
+      this.counted = { pg: this.playground, total: this.playground.nodes().length / Object.keys(this.nodeCol).length };
+    }
+    return this.counted.total;
   }
 
   /** @returns {NodeState[]} */
