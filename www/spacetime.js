@@ -871,6 +871,8 @@ export class SpaceTimeView {
     this.shown = null;
     /** Whether the live plot drew the last frame. @private */
     this.liveShown = false;
+    /** What `scene` was built for, but for the window and time. @private */
+    this.sceneKey = '';
 
     els.zoomIn.addEventListener('click', () => this.zoom(0.5));
     els.zoomOut.addEventListener('click', () => this.zoom(2));
@@ -892,6 +894,28 @@ export class SpaceTimeView {
       this.drawnKey = '';
       this.render();
     }).observe(els.canvas);
+    /** The diagram's box (as tall as every row) and, inside it, the
+     * canvas: only as tall as the window, sticking to the window's top
+     * while the box scrolls past, drawing the rows in view (`bandTop`, CSS
+     * px from the box's top). A 1024-node diagram is 2,000 px tall; a
+     * canvas that size was rasterized and copied whole every frame. */
+    this.box = /** @type {HTMLElement} */ (els.canvas.parentElement);
+    /** @private */
+    this.bandTop = 0;
+    /** The box's top relative to the window, as last seen. @private */
+    this.boxTop = 0;
+    /** @private */
+    this.viewHeight = window.innerHeight;
+    const placed = () => {
+      const top = this.box.getBoundingClientRect().top;
+      if (top === this.boxTop && window.innerHeight === this.viewHeight) return;
+      this.boxTop = top;
+      this.viewHeight = window.innerHeight;
+      this.render();
+    };
+    window.addEventListener('scroll', placed, { passive: true });
+    window.addEventListener('resize', placed);
+    new ResizeObserver(placed).observe(document.body);
     /** Whether any of the canvas is on screen (or near it). While playing
      * out of view the diagram is not drawn: its canvas would be copied
      * to the compositor every frame for nothing. The trace is still read
@@ -1036,9 +1060,15 @@ export class SpaceTimeView {
     const tall = Math.max(300, Math.min(640, window.innerHeight * 0.5));
     const { rowHeight, height } =
       width < 560 ? rowsFor(nodes, 300) : rowsFor(nodes, tall, width >= 640 ? 40 : ROW_MAX);
-    if (canvas.style.getPropertyValue('height') !== `${height}px`) {
-      canvas.style.setProperty('height', `${height}px`);
+    const band = Math.min(height, Math.max(200, Math.ceil(this.viewHeight)));
+    const bandTop = Math.round(Math.max(0, Math.min(height - band, -this.boxTop)));
+    if (this.box.style.getPropertyValue('height') !== `${height}px`) {
+      this.box.style.setProperty('height', `${height}px`);
     }
+    if (canvas.style.getPropertyValue('height') !== `${band}px`) {
+      canvas.style.setProperty('height', `${band}px`);
+    }
+    this.bandTop = bandTop;
     const t = performance.now();
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     this.follow();
@@ -1052,7 +1082,7 @@ export class SpaceTimeView {
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     const synced = performance.now() - t;
     if (this.model.playing && !this.inView) return;
-    const key = [
+    const sceneKey = [
       s.generation,
       s.count,
       s.windowTo,
@@ -1067,6 +1097,7 @@ export class SpaceTimeView {
       CANVAS,
       INK,
     ].join(':');
+    const key = `${sceneKey}:${band}:${bandTop}`;
     const spanText = formatSpan(this.win.span);
     if (this.els.spanOut.textContent !== spanText) this.els.spanOut.textContent = spanText;
     if (this.els.fit.getAttribute('aria-pressed') !== String(this.fit)) {
@@ -1076,7 +1107,7 @@ export class SpaceTimeView {
     /** @type {Frame} */
     const frame = { width, height, left: GUTTER, top: AXIS, plotWidth, rowHeight, nodes };
     if (live) {
-      this.renderLive(frame, dpr, key, synced);
+      this.renderLive(frame, dpr, key, synced, band);
       return;
     }
     this.live.invalidate();
@@ -1094,15 +1125,23 @@ export class SpaceTimeView {
       }
       return;
     }
+    // Only the band moved (scrolling, paused): the same scene painted again.
+    const sameScene = this.scene !== null && sceneKey === this.sceneKey;
     this.drawnKey = key;
-    this.resizeBacking(width, height, dpr);
+    this.resizeBacking(width, band, dpr);
     this.frame = frame;
+    if (sameScene && this.scene) {
+      this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
+      paintScene(this.ctx, this.scene, this.model.playground.node_count());
+      return;
+    }
+    this.sceneKey = sceneKey;
     const kinds = this.kinds;
     const t1 = performance.now();
     const scene = buildScene(this.store, this.win, frame, kinds, this.arrows);
     const built = performance.now() - t1;
     this.scene = scene;
-    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(sceneShown(scene));
     // How long reading the trace, building and painting took: for
@@ -1134,12 +1173,13 @@ export class SpaceTimeView {
    * @param {number} dpr
    * @param {string} key
    * @param {number} synced ms spent reading the trace
+   * @param {number} band height of the canvas, CSS px (see `bandTop`)
    */
-  renderLive(frame, dpr, key, synced) {
+  renderLive(frame, dpr, key, synced, band) {
     const started = performance.now();
     this.drawnKey = key;
     this.liveShown = true;
-    this.resizeBacking(frame.width, frame.height, dpr);
+    this.resizeBacking(frame.width, band, dpr);
     this.frame = frame;
     const s = this.store;
     const layersKey = [s.generation, CANVAS, INK, ...this.kinds].join(':');
@@ -1154,6 +1194,7 @@ export class SpaceTimeView {
       dpr,
       layersKey,
       due,
+      Math.round(this.bandTop * dpr),
     );
     if (shown) this.publish(shown);
     else if (this.labelTimer === null) {
