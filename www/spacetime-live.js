@@ -22,6 +22,7 @@
 
 import { ROLE } from './trace.js';
 import {
+  AXIS_FONT,
   ArrowBuffer,
   MAX_ARROWS,
   ROW_BUDGET,
@@ -280,6 +281,9 @@ export class LivePlot {
     this.drawnWinPx = winPx;
     this.drawnWidth = same;
     const leftDev = Math.round(frame.left * dpr);
+    // Outside save/restore, so that the frame's font is the one the canvas
+    // already has (see AXIS_FONT).
+    ctx.font = AXIS_FONT;
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (fromDev > 0) {

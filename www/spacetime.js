@@ -53,6 +53,10 @@ const DEFAULT_SPAN_MAX = 4000;
 /** Where "now" sits in a following window, as a share of the span. */
 const FOLLOW_AT = 0.9;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+/** The time axis's font. A canvas given the font it already has does
+ * nothing; another one makes the browser bring the page's styles up to
+ * date first (a forced style recalculation in the middle of a frame). */
+export const AXIS_FONT = `11px ${FONT}`;
 const ACCENT = '#0072B2';
 
 /** Spans the zoom steps through, ms (1, 2, 5 x 10^k). */
@@ -548,7 +552,7 @@ export function paintGrid(ctx, s) {
   const plotBottom = f.top + f.nodes * f.rowHeight;
   const plotRight = f.left + f.plotWidth;
   // Axis and grid.
-  ctx.font = `11px ${FONT}`;
+  ctx.font = AXIS_FONT;
   ctx.textBaseline = 'middle';
   ctx.lineWidth = 1;
   ctx.strokeStyle = FAINT;
@@ -779,11 +783,20 @@ export function paintOverlay(ctx, s) {
   const f = s.frame;
   const plotBottom = f.top + f.nodes * f.rowHeight;
   const plotRight = f.left + f.plotWidth;
-  // Rule labels in the axis band.
-  ctx.font = `bold 10px ${FONT}`;
-  ctx.textAlign = 'center';
+  // Rule labels in the axis band. The font is set only when one is
+  // drawn: setting a canvas's font to another one makes the browser
+  // bring the page's styles up to date there and then (a forced style
+  // recalculation in the middle of the frame, milliseconds with a
+  // thousand node buttons), and the live frames set the axis font every
+  // frame.
+  let fontSet = false;
   for (const rule of s.rules) {
     if (rule.x < f.left || rule.x > plotRight) continue;
+    if (!fontSet) {
+      ctx.font = `bold 10px ${FONT}`;
+      ctx.textAlign = 'center';
+      fontSet = true;
+    }
     ctx.globalAlpha = rule.future ? 0.5 : 1;
     ctx.fillStyle = rule.kind === 'violation' ? CUT : INK;
     ctx.fillText(rule.label, rule.x, f.top - 8);
