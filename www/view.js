@@ -64,10 +64,6 @@ export class ClusterView {
     this.movingInked = false;
     /** What the still layer shows. @private */
     this.stillDrawn = '';
-    /** Where it is drawn before it is copied to the page. @private */
-    this.buffer = document.createElement('canvas');
-    /** @private */
-    this.bufferCtx = /** @type {CanvasRenderingContext2D} */ (this.buffer.getContext('2d'));
     /** The still key the buttons' names were written for. @private */
     this.labelled = '';
     /** When it was last drawn and what that cost, ms. @private */
@@ -147,20 +143,11 @@ export class ClusterView {
     }
     if (!this.geometry) return;
     this.stillDrawn = still;
-    // Drawn off the page, then copied: a canvas on the page that changes
-    // font (each node's name and role) makes the browser bring the page's
-    // styles up to date each time; one off the page does not.
-    const b = this.buffer;
-    if (b.width !== this.canvas.width) b.width = this.canvas.width;
-    if (b.height !== this.canvas.height) b.height = this.canvas.height;
-    this.bufferCtx.setTransform(1, 0, 0, 1, 0, 0);
-    this.bufferCtx.clearRect(0, 0, b.width, b.height);
-    this.bufferCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawStill(this.bufferCtx, this.geometry, s, marks);
     // Transparent: the canvas's CSS background (--canvas) shows through.
     this.ctx.setTransform(1, 0, 0, 1, 0, 0);
     this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    this.ctx.drawImage(b, 0, 0);
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawStill(this.ctx, this.geometry, s, marks);
     this.stillAt = performance.now();
     this.stillCost = this.stillAt - started;
     // For benchmarks, as the space-time diagram's `data-render-ms`.
