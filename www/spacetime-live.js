@@ -281,9 +281,9 @@ export class LivePlot {
     this.drawnWinPx = winPx;
     this.drawnWidth = same;
     const leftDev = Math.round(frame.left * dpr);
-    // Outside save/restore, so that the frame's font is the one the canvas
-    // already has (see AXIS_FONT).
-    ctx.font = AXIS_FONT;
+    // Outside save/restore, so that the canvas keeps the axis's font from
+    // frame to frame and it is not set again (see AXIS_FONT).
+    if (ctx.font !== AXIS_FONT) ctx.font = AXIS_FONT;
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (fromDev > 0) {

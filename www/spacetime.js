@@ -53,9 +53,10 @@ const DEFAULT_SPAN_MAX = 4000;
 /** Where "now" sits in a following window, as a share of the span. */
 const FOLLOW_AT = 0.9;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-/** The time axis's font. A canvas given the font it already has does
- * nothing; another one makes the browser bring the page's styles up to
- * date first (a forced style recalculation in the middle of a frame). */
+/** The time axis's font (as a canvas says it back). Setting a canvas's
+ * font, even to the one it has, makes the browser bring the page's styles
+ * up to date first (a forced style recalculation in the middle of a
+ * frame): it is set only when the canvas has another. */
 export const AXIS_FONT = `11px ${FONT}`;
 const ACCENT = '#0072B2';
 
@@ -552,7 +553,7 @@ export function paintGrid(ctx, s) {
   const plotBottom = f.top + f.nodes * f.rowHeight;
   const plotRight = f.left + f.plotWidth;
   // Axis and grid.
-  ctx.font = AXIS_FONT;
+  if (ctx.font !== AXIS_FONT) ctx.font = AXIS_FONT;
   ctx.textBaseline = 'middle';
   ctx.lineWidth = 1;
   ctx.strokeStyle = FAINT;
