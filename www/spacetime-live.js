@@ -145,6 +145,8 @@ export class LivePlot {
     this.spare = layer();
     /** The node labels. @private */
     this.labels = layer();
+    /** The time axis's labels, written each frame. @private */
+    this.axis = layer();
     /** What the layers were drawn for; '' forces a rebuild. @private */
     this.key = '';
     /** Time of the base's left edge, in device pixels from time 0. @private */
@@ -293,8 +295,20 @@ export class LivePlot {
     }
     ctx.clearRect(fromDev, 0, ctx.canvas.width - fromDev, ctx.canvas.height);
     ctx.setTransform(dpr, 0, 0, dpr, 0, -yDev);
-    paintGrid(ctx, { frame, ticks: ticksFor(win, frame) });
+    // The axis labels: written off the page (see paintGrid), copied when
+    // the band shows the axis.
+    const axisDev = Math.ceil(frame.top * dpr);
+    const axis = yDev < axisDev ? this.axis : null;
+    if (axis) {
+      if (axis.canvas.width !== ctx.canvas.width) axis.canvas.width = ctx.canvas.width;
+      if (axis.canvas.height !== axisDev) axis.canvas.height = axisDev;
+      axis.ctx.setTransform(1, 0, 0, 1, 0, 0);
+      axis.ctx.clearRect(0, 0, axis.canvas.width, axisDev);
+      axis.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    }
+    paintGrid(ctx, { frame, ticks: ticksFor(win, frame) }, axis ? axis.ctx : null);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
+    if (axis) ctx.drawImage(axis.canvas, 0, -yDev);
     if (fromDev < this.labels.canvas.width) ctx.drawImage(this.labels.canvas, 0, -yDev);
     const skip = Math.max(0, fromDev - leftDev);
     const bandDev = Math.min(ctx.canvas.height, heightDev - yDev);

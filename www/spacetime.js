@@ -547,8 +547,13 @@ export function paintScene(ctx, s, participants) {
  * The time axis: grid lines and their labels.
  * @param {CanvasRenderingContext2D} ctx
  * @param {{frame: Frame, ticks: Scene['ticks']}} s
+ * @param {CanvasRenderingContext2D | null} [text] where the labels go
+ *   (default `ctx`; null: none). Writing text on a canvas on the page makes
+ *   the browser bring the page's styles up to date first (a forced style
+ *   recalculation in the middle of the frame); the live frames write the
+ *   labels on a canvas off the page and copy it.
  */
-export function paintGrid(ctx, s) {
+export function paintGrid(ctx, s, text = ctx) {
   const f = s.frame;
   const plotBottom = f.top + f.nodes * f.rowHeight;
   const plotRight = f.left + f.plotWidth;
@@ -565,11 +570,16 @@ export function paintGrid(ctx, s) {
   }
   ctx.stroke();
   ctx.globalAlpha = 1;
-  ctx.fillStyle = MUTED;
-  ctx.textAlign = 'center';
+  if (!text) return;
+  if (text !== ctx) {
+    text.font = AXIS_FONT;
+    text.textBaseline = 'middle';
+  }
+  text.fillStyle = MUTED;
+  text.textAlign = 'center';
   for (const t of s.ticks) {
     if (t.x - f.left < 14 || plotRight - t.x < 14) continue;
-    ctx.fillText(t.label, t.x, 9);
+    text.fillText(t.label, t.x, 9);
   }
 
 }
