@@ -153,8 +153,13 @@ export class Controls {
     this.shareStatus.textContent = '';
   }
 
-  /** Brings buttons, speed and timeline up to date with the model. */
-  render() {
+  /**
+   * Brings buttons, speed and timeline up to date with the model.
+   * @param {boolean} [readouts] whether the numbers that change every
+   *   frame while playing (time, lag, scrubber) are due (main.js writes
+   *   them at most every 100 ms then); the buttons are always written
+   */
+  render(readouts = true) {
     const m = this.model;
     const pg = m.playground;
     const now = pg.now_ms();
@@ -163,16 +168,17 @@ export class Controls {
     setText(this.play, m.playing ? 'Pause' : 'Play');
     setAttr(this.play, 'aria-pressed', String(m.playing));
     setText(this.speedOut, formatSpeed(m.speed));
+    // The speed also changes by keyboard shortcut.
+    const speedValue = String(Math.log10(m.speed));
+    if (document.activeElement !== this.speed && this.speed.value !== speedValue) this.speed.value = speedValue;
+    setAttr(this.speed, 'aria-valuetext', `${formatSpeed(m.speed)} real time`);
+    if (!readouts) return;
     // A burst of events can take more than a frame's budget to simulate;
     // the run then plays slower than asked, and says so.
     const lagging = m.playing && m.lag < 0.95;
     const lagText = lagging ? `running at ${formatSpeed(m.lag)} of the requested speed` : '';
     setText(this.speedLag, lagText);
     if (this.speedLag.hidden === lagging) this.speedLag.hidden = !lagging;
-    // The speed also changes by keyboard shortcut.
-    const speedValue = String(Math.log10(m.speed));
-    if (document.activeElement !== this.speed && this.speed.value !== speedValue) this.speed.value = speedValue;
-    setAttr(this.speed, 'aria-valuetext', `${formatSpeed(m.speed)} real time`);
     const end = pg.end_ms();
     setText(this.endMs, String(end));
     // The interesting part is up to the end; past it the scale follows now.

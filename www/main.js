@@ -360,7 +360,7 @@ async function main() {
     if (readouts) status.render(snapshot, model);
     roleLegend(snapshot);
     log.sync(model);
-    controls.render();
+    controls.render(readouts);
     inspector.render(model);
     if (readouts) timeline.render();
     panes.render(snapshot, readouts);
