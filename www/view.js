@@ -108,9 +108,10 @@ export class ClusterView {
       drawMoving(m, this.geometry, s);
       this.movingInked = s.flights.length > 0;
     }
-    // The names say only what the still key covers: rewritten when it changes.
-    if (still !== this.labelled) {
-      this.labelled = still;
+    // The names say only what the still layer shows: rewritten when it is
+    // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
+    if (this.stillDrawn !== this.labelled) {
+      this.labelled = this.stillDrawn;
       this.labelButtons(s);
     }
   }
@@ -120,7 +121,7 @@ export class ClusterView {
    * nodes changing role every frame) is drawn again only after ten times
    * its cost (its rasterizing, after the frame, costs about as much
    * again) and at least a quarter of a second: a frame that comes sooner
-   * keeps the older drawing, and a timer
+   * keeps the older drawing (and the buttons their names), and a timer
    * draws the latest one (so a paused run always shows its moment).
    * @private
    * @param {import('./model.js').Snapshot} s
