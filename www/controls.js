@@ -153,30 +153,40 @@ export class Controls {
     this.shareStatus.textContent = '';
   }
 
-  /** Brings buttons, speed and timeline up to date with the model. */
-  render() {
+  /**
+   * Brings buttons, speed and timeline up to date with the model.
+   * @param {boolean} [readouts] whether the numbers that change every
+   *   frame while playing (time, lag, scrubber) are due (main.js writes
+   *   them at most every 100 ms then); the buttons are always written
+   */
+  render(readouts = true) {
     const m = this.model;
     const pg = m.playground;
     const now = pg.now_ms();
-    this.play.textContent = m.playing ? 'Pause' : 'Play';
-    this.play.setAttribute('aria-pressed', String(m.playing));
-    this.speedOut.textContent = formatSpeed(m.speed);
+    // Written only when changed: this runs every frame while playing, and
+    // every write makes the browser recompute styles.
+    setText(this.play, m.playing ? 'Pause' : 'Play');
+    setAttr(this.play, 'aria-pressed', String(m.playing));
+    setText(this.speedOut, formatSpeed(m.speed));
+    // The speed also changes by keyboard shortcut.
+    const speedValue = String(Math.log10(m.speed));
+    if (document.activeElement !== this.speed && this.speed.value !== speedValue) this.speed.value = speedValue;
+    setAttr(this.speed, 'aria-valuetext', `${formatSpeed(m.speed)} real time`);
+    if (!readouts) return;
     // A burst of events can take more than a frame's budget to simulate;
     // the run then plays slower than asked, and says so.
     const lagging = m.playing && m.lag < 0.95;
     const lagText = lagging ? `running at ${formatSpeed(m.lag)} of the requested speed` : '';
-    if (this.speedLag.textContent !== lagText) this.speedLag.textContent = lagText;
+    setText(this.speedLag, lagText);
     if (this.speedLag.hidden === lagging) this.speedLag.hidden = !lagging;
-    // The speed also changes by keyboard shortcut.
-    if (document.activeElement !== this.speed) this.speed.value = String(Math.log10(m.speed));
-    this.speed.setAttribute('aria-valuetext', `${formatSpeed(m.speed)} real time`);
     const end = pg.end_ms();
-    this.endMs.textContent = String(end);
+    setText(this.endMs, String(end));
     // The interesting part is up to the end; past it the scale follows now.
-    this.timeline.max = String(Math.max(end * 1.25, now, pg.reached_ms(), 1));
+    const max = String(Math.max(end * 1.25, now, pg.reached_ms(), 1));
+    if (this.timeline.max !== max) this.timeline.max = max;
     if (document.activeElement !== this.timeline) this.timeline.value = String(now);
-    this.timelineOut.textContent = `${now.toFixed(3)} ms`;
-    this.stopReason.textContent = m.stopReason ? `Paused: ${m.stopReason}.` : '';
+    setText(this.timelineOut, `${now.toFixed(3)} ms`);
+    setText(this.stopReason, m.stopReason ? `Paused: ${m.stopReason}.` : '');
   }
 
   /** Puts the scenario with every fault made so far into the address and copies it. @private */
@@ -195,4 +205,23 @@ export class Controls {
       this.shareStatus.textContent = 'The link is in the address bar (copying was not allowed).';
     }
   }
+}
+
+/**
+ * Sets text only when it changed.
+ * @param {HTMLElement} node
+ * @param {string} text
+ */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * Sets an attribute only when it changed.
+ * @param {HTMLElement} node
+ * @param {string} name
+ * @param {string} value
+ */
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }

@@ -36,6 +36,9 @@ import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour, kin
  *   partition that is not made yet
  */
 
+/** From this many messages on the wire on, their dots have no outline. */
+const DENSE_FLIGHTS = 3500;
+
 /** Space between a node's edge and the edge of its group's region. */
 const GROUP_PAD = 0.55;
 
@@ -188,10 +191,12 @@ function drawFlights(ctx, g, flights, nowMs) {
   ctx.save();
   ctx.lineWidth = 1;
   ctx.strokeStyle = '#ffffff';
+  // So many that they cover each other: no outlines (half the drawing).
+  const outline = flights.length < DENSE_FLIGHTS;
   for (const [kind, path] of paths) {
     ctx.fillStyle = kindColour(kind);
     ctx.fill(path);
-    ctx.stroke(path);
+    if (outline) ctx.stroke(path);
   }
   ctx.restore();
   for (const f of flights) if (f.lost) drawFlight(ctx, g, f, nowMs);

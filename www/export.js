@@ -34,7 +34,8 @@ import { sceneSvgText } from './spacetime-svg.js';
  * What the exports need from the page.
  * @typedef {object} ExportSources
  * @property {import('./model.js').Model} model
- * @property {HTMLCanvasElement} cluster the topology canvas
+ * @property {() => HTMLCanvasElement} cluster the topology picture as
+ *   drawn now (its layers on one canvas)
  * @property {() => import('./spacetime.js').Scene | null} scene the
  *   space-time diagram's scene as drawn now
  * @property {(message: string) => void} report show a problem
@@ -79,13 +80,14 @@ export class Exports {
   png() {
     const pg = this.settle();
     const name = `${fileStem(pg)}.topology.png`;
-    this.sources.cluster.toBlob((blob) => {
+    const picture = this.sources.cluster();
+    picture.toBlob((blob) => {
       if (!blob) {
         this.sources.report('Export: this browser could not make a PNG of the cluster canvas.');
         return;
       }
       saveBlob(blob, name);
-      this.say(`Saved ${name} (${this.sources.cluster.width}×${this.sources.cluster.height} px).`);
+      this.say(`Saved ${name} (${picture.width}×${picture.height} px).`);
     }, 'image/png');
   }
 

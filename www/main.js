@@ -129,6 +129,9 @@ function position(model, request, troubled) {
   model.setPlaying(request.at === null && !troubled && !reduceMotion);
 }
 
+/** Least time between two writes of the text readouts while playing, ms. */
+const READOUT_MS = 100;
+
 async function main() {
   // `?embed=1`: the compact figure for an iframe (embed.js) instead.
   const embed = isEmbed(window.location.search);
@@ -291,7 +294,7 @@ async function main() {
     },
     {
       model,
-      cluster: /** @type {HTMLCanvasElement} */ (el('cluster')),
+      cluster: () => view.composite(),
       scene: () => panes.spacetime.exportScene(),
       report: (message) => showProblems([message]),
     },
@@ -342,17 +345,25 @@ async function main() {
   compare.open(request, problems);
   showProblems(problems);
 
+  // While playing, the text readouts change at most every READOUT_MS (a
+  // number rewritten 60 times a second cannot be read anyway, and every
+  // change costs the browser style and paint); the drawings change every
+  // frame, and a pause or any other change writes everything at once.
+  let readoutsAt = -Infinity;
   const render = () => {
     const snapshot = model.snapshot();
+    const now = performance.now();
+    const readouts = !model.playing || now - readoutsAt >= READOUT_MS;
+    if (readouts) readoutsAt = now;
     faults.render(snapshot);
     view.render(snapshot);
-    status.render(snapshot, model);
+    if (readouts) status.render(snapshot, model);
     roleLegend(snapshot);
     log.sync(model);
-    controls.render();
+    controls.render(readouts);
     inspector.render(model);
-    timeline.render();
-    panes.render(snapshot);
+    if (readouts) timeline.render();
+    panes.render(snapshot, readouts);
     editor.render();
   };
   // Every change is drawn at once (at most once per frame while playing),

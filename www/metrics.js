@@ -175,7 +175,7 @@ export class MetricsPanel {
       }
     }
     const writes = this.groups.get('writes');
-    if (writes) writes.hidden = v.has_resource !== 1;
+    if (writes && writes.hidden === (v.has_resource === 1)) writes.hidden = v.has_resource !== 1;
     this.renderKinds(snapshot.kinds, snapshot.sentByKind, v.sent);
   }
 

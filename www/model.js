@@ -111,11 +111,23 @@ const MAX_SILENT_STEPS = 10000;
 /** Longest real-time gap one animation frame may cover (a background tab). */
 const MAX_FRAME_MS = 100;
 
-/** Most messages in flight the cluster view draws (see Model.flights). */
-const MAX_DRAWN_FLIGHTS = 5000;
+/** Most messages in flight the cluster view draws (see Model.flights);
+ * each dot costs rasterizing time after the frame. */
+const MAX_DRAWN_FLIGHTS = 4000;
 
 /** Wall-clock budget of one frame's simulation work, ms. */
 const SIM_BUDGET_MS = 6;
+
+/** The simulation and the views' drawing together aim below this, ms: when
+ * drawing takes long (a pathological run), the simulation gets less, down
+ * to `MIN_SIM_MS`, so no frame's script passes 16 ms. */
+const FRAME_SCRIPT_MS = 12;
+
+/** Reading the messages on the wire slower than this (ms) is reused a while. */
+const COSTLY_SAMPLE_MS = 1.5;
+
+/** Least simulation budget of a frame, ms (the run must go on). */
+const MIN_SIM_MS = 2;
 
 /** Events per call at first; then sized to take about a quarter of the budget. */
 let eventsPerCall = 2000;
@@ -129,9 +141,10 @@ let eventsPerCall = 2000;
  * `run_until_ms(target)`.
  * @param {Playground} pg
  * @param {number} target ms
+ * @param {number} [budgetMs] wall-clock budget
  * @returns {boolean} whether `target` was reached
  */
-function runChunked(pg, target) {
+function runChunked(pg, target, budgetMs = SIM_BUDGET_MS) {
   const start = performance.now();
   for (;;) {
     const t0 = performance.now();
@@ -140,9 +153,9 @@ function runChunked(pg, target) {
     if (reached) return true;
     // Aim each call at a quarter of the budget (the core runs at a steady
     // rate in a burst).
-    const want = (eventsPerCall * (SIM_BUDGET_MS / 4)) / Math.max(took, 0.05);
+    const want = (eventsPerCall * (budgetMs / 4)) / Math.max(took, 0.05);
     eventsPerCall = Math.round(Math.min(200_000, Math.max(100, (eventsPerCall + want) / 2)));
-    if (performance.now() - start + took > SIM_BUDGET_MS) return false;
+    if (performance.now() - start + took > budgetMs) return false;
   }
 }
 
@@ -205,6 +218,15 @@ export class Model {
      * than a frame's budget of simulation).
      */
     this.lag = 1;
+    /** What drawing the views took after a frame's simulation, ms (see
+     * `FRAME_SCRIPT_MS`). @private */
+    this.drawMs = 0;
+    /** The last sample of the messages on the wire (see `flights`).
+     * @private @type {{list: FlightState[], at: number, cost: number, revision: number} | null} */
+    this.flightCache = null;
+    /** The node count of a playground (see `nodeTotal`).
+     * @private @type {{pg: Playground, total: number} | null} */
+    this.counted = null;
   }
 
   /**
@@ -264,7 +286,8 @@ export class Model {
     const horizon = pg.horizon_ms();
     const from = pg.now_ms();
     const target = Math.min(horizon, from + Math.min(realMs, MAX_FRAME_MS) * this.speed);
-    runChunked(pg, target);
+    const budget = Math.min(SIM_BUDGET_MS, Math.max(MIN_SIM_MS, FRAME_SCRIPT_MS - this.drawMs));
+    runChunked(pg, target, budget);
     // How fast the run really played, against the speed asked for
     // (smoothed over about half a second of frames).
     const asked = target - from;
@@ -279,7 +302,11 @@ export class Model {
       this.playing = false;
       this.stopReason = 'nothing left to happen';
     }
+    // What drawing the views costs, for the next frame's budget: the last
+    // frame's, or a slowly fading memory of a costlier one.
+    const drawFrom = performance.now();
     this.changed();
+    this.drawMs = Math.max(performance.now() - drawFrom, this.drawMs * 0.9);
   }
 
   /**
@@ -378,7 +405,12 @@ export class Model {
 
   /** @returns {number} every node, an algorithm's extra nodes included */
   nodeTotal() {
-    return this.playground.nodes().length / Object.keys(this.nodeCol).length;
+    // A run's nodes never change: counted once per playground (several
+    // views ask every frame, and counting copies every node's row).
+    if (this.counted?.pg !== this.playground) {
+      this.counted = { pg: this.playground, total: this.playground.nodes().length / Object.keys(this.nodeCol).length };
+    }
+    return this.counted.total;
   }
 
   /** @returns {NodeState[]} */
@@ -407,6 +439,32 @@ export class Model {
 
   /** @returns {FlightState[]} */
   flights() {
+    // Sampling half a million messages in the core takes milliseconds:
+    // while playing, a costly sample is reused for up to twenty times its
+    // cost (the dots still move with now; those arrived since are left out).
+    const started = performance.now();
+    const cache = this.flightCache;
+    if (
+      cache &&
+      this.playing &&
+      cache.revision === this.revision &&
+      cache.cost > COSTLY_SAMPLE_MS &&
+      started - cache.at < cache.cost * 20
+    ) {
+      const now = this.playground.now_ms();
+      return cache.list.filter((f) => f.arriveMs > now);
+    }
+    const list = this.readFlights();
+    this.flightCache = { list, at: started, cost: performance.now() - started, revision: this.revision };
+    return list;
+  }
+
+  /**
+   * The messages on the wire, read from the core.
+   * @private
+   * @returns {FlightState[]}
+   */
+  readFlights() {
     const c = this.flightCol;
     // Above MAX_DRAWN_FLIGHTS, an even sample (spread over the message ids,
     // in the core so only the sample crosses from wasm): the dots would

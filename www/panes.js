@@ -70,11 +70,13 @@ export class Panes {
   /**
    * Brings every view up to date.
    * @param {import('./model.js').Snapshot} snapshot
+   * @param {boolean} [readouts] whether the metrics' numbers are due
+   *   (main.js writes text at most a few times a second while playing)
    */
-  render(snapshot) {
+  render(snapshot, readouts = true) {
     this.spacetime.render();
     this.narrator.sync(this.model);
-    this.metrics.render(this.model, snapshot);
+    if (readouts) this.metrics.render(this.model, snapshot);
     this.alerts.render(this.model, snapshot.violationCount);
   }
 }

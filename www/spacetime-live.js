@@ -22,6 +22,7 @@
 
 import { ROLE } from './trace.js';
 import {
+  AXIS_FONT,
   ArrowBuffer,
   MAX_ARROWS,
   ROW_BUDGET,
@@ -144,6 +145,8 @@ export class LivePlot {
     this.spare = layer();
     /** The node labels. @private */
     this.labels = layer();
+    /** The time axis's labels, written each frame. @private */
+    this.axis = layer();
     /** What the layers were drawn for; '' forces a rebuild. @private */
     this.key = '';
     /** Time of the base's left edge, in device pixels from time 0. @private */
@@ -164,10 +167,11 @@ export class LivePlot {
     this.marksThinned = false;
     /** Whether the next bake is the rebuild's first. @private */
     this.fresh = true;
-    /** The window's edge and canvas width of the last frame drawn. @private */
+    /** The window's edge and the canvas's size and band of the last
+     * frame drawn. @private */
     this.drawnWinPx = NaN;
     /** @private */
-    this.drawnWidth = 0;
+    this.drawnWidth = '';
   }
 
   /** Forgets the layers (the next frame rebuilds them). */
@@ -201,9 +205,11 @@ export class LivePlot {
    * @param {string} key everything else the drawing depends on (size,
    *   colours, the run)
    * @param {boolean} count whether to count what the window shows
+   * @param {number} [yDev] the canvas shows the frame from this many
+   *   device pixels down (it is only as tall as the window)
    * @returns {Shown | null} null when counting was not asked for
    */
-  draw(ctx, store, win, frame, kinds, participants, dpr, key, count) {
+  draw(ctx, store, win, frame, kinds, participants, dpr, key, count, yDev = 0) {
     const scaleDev = (frame.plotWidth * dpr) / win.span;
     const pxMs = 1 / scaleDev;
     const winPx = Math.round(win.t0 * scaleDev);
@@ -267,15 +273,19 @@ export class LivePlot {
     // message on the wire, less room for arrow heads and marks.
     const shiftCss = (winPx - this.originPx) / dpr;
     let fromDev = 0;
-    if (!rebuilt && winPx === this.drawnWinPx && ctx.canvas.width === this.drawnWidth) {
+    const same = `${ctx.canvas.width}x${ctx.canvas.height}@${yDev}`;
+    if (!rebuilt && winPx === this.drawnWinPx && same === this.drawnWidth) {
       let minX = prevBakedMs * (scaleDev / dpr) - originMs * (scaleDev / dpr);
       const xy = this.live.xy;
       for (let i = 0; i < this.live.length; i++) minX = Math.min(minX, xy[4 * i], xy[4 * i + 2]);
       fromDev = Math.max(0, Math.floor((frame.left + minX - shiftCss - 10) * dpr));
     }
     this.drawnWinPx = winPx;
-    this.drawnWidth = ctx.canvas.width;
+    this.drawnWidth = same;
     const leftDev = Math.round(frame.left * dpr);
+    // Outside save/restore, so that the canvas keeps the axis's font from
+    // frame to frame and it is not set again (see AXIS_FONT).
+    if (ctx.font !== AXIS_FONT) ctx.font = AXIS_FONT;
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (fromDev > 0) {
@@ -284,25 +294,38 @@ export class LivePlot {
       ctx.clip();
     }
     ctx.clearRect(fromDev, 0, ctx.canvas.width - fromDev, ctx.canvas.height);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    paintGrid(ctx, { frame, ticks: ticksFor(win, frame) });
+    ctx.setTransform(dpr, 0, 0, dpr, 0, -yDev);
+    // The axis labels: written off the page (see paintGrid), copied when
+    // the band shows the axis.
+    const axisDev = Math.ceil(frame.top * dpr);
+    const axis = yDev < axisDev ? this.axis : null;
+    if (axis) {
+      if (axis.canvas.width !== ctx.canvas.width) axis.canvas.width = ctx.canvas.width;
+      if (axis.canvas.height !== axisDev) axis.canvas.height = axisDev;
+      axis.ctx.setTransform(1, 0, 0, 1, 0, 0);
+      axis.ctx.clearRect(0, 0, axis.canvas.width, axisDev);
+      axis.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    }
+    paintGrid(ctx, { frame, ticks: ticksFor(win, frame) }, axis ? axis.ctx : null);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    if (fromDev < this.labels.canvas.width) ctx.drawImage(this.labels.canvas, 0, 0);
+    if (axis) ctx.drawImage(axis.canvas, 0, -yDev);
+    if (fromDev < this.labels.canvas.width) ctx.drawImage(this.labels.canvas, 0, -yDev);
     const skip = Math.max(0, fromDev - leftDev);
-    if (skip < plotDev) {
+    const bandDev = Math.min(ctx.canvas.height, heightDev - yDev);
+    if (skip < plotDev && bandDev > 0) {
       ctx.drawImage(
         this.base.canvas,
         winPx - this.originPx + skip,
-        0,
+        yDev,
         plotDev - skip,
-        heightDev,
+        bandDev,
         leftDev + skip,
         0,
         plotDev - skip,
-        heightDev,
+        bandDev,
       );
     }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, -yDev);
     ctx.save();
     const plotBottom = frame.top + frame.nodes * frame.rowHeight;
     ctx.beginPath();

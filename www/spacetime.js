@@ -53,6 +53,11 @@ const DEFAULT_SPAN_MAX = 4000;
 /** Where "now" sits in a following window, as a share of the span. */
 const FOLLOW_AT = 0.9;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+/** The time axis's font (as a canvas says it back). Setting a canvas's
+ * font, even to the one it has, makes the browser bring the page's styles
+ * up to date first (a forced style recalculation in the middle of a
+ * frame): it is set only when the canvas has another. */
+export const AXIS_FONT = `11px ${FONT}`;
 const ACCENT = '#0072B2';
 
 /** Spans the zoom steps through, ms (1, 2, 5 x 10^k). */
@@ -542,13 +547,18 @@ export function paintScene(ctx, s, participants) {
  * The time axis: grid lines and their labels.
  * @param {CanvasRenderingContext2D} ctx
  * @param {{frame: Frame, ticks: Scene['ticks']}} s
+ * @param {CanvasRenderingContext2D | null} [text] where the labels go
+ *   (default `ctx`; null: none). Writing text on a canvas on the page makes
+ *   the browser bring the page's styles up to date first (a forced style
+ *   recalculation in the middle of the frame); the live frames write the
+ *   labels on a canvas off the page and copy it.
  */
-export function paintGrid(ctx, s) {
+export function paintGrid(ctx, s, text = ctx) {
   const f = s.frame;
   const plotBottom = f.top + f.nodes * f.rowHeight;
   const plotRight = f.left + f.plotWidth;
   // Axis and grid.
-  ctx.font = `11px ${FONT}`;
+  if (ctx.font !== AXIS_FONT) ctx.font = AXIS_FONT;
   ctx.textBaseline = 'middle';
   ctx.lineWidth = 1;
   ctx.strokeStyle = FAINT;
@@ -560,11 +570,16 @@ export function paintGrid(ctx, s) {
   }
   ctx.stroke();
   ctx.globalAlpha = 1;
-  ctx.fillStyle = MUTED;
-  ctx.textAlign = 'center';
+  if (!text) return;
+  if (text !== ctx) {
+    text.font = AXIS_FONT;
+    text.textBaseline = 'middle';
+  }
+  text.fillStyle = MUTED;
+  text.textAlign = 'center';
   for (const t of s.ticks) {
     if (t.x - f.left < 14 || plotRight - t.x < 14) continue;
-    ctx.fillText(t.label, t.x, 9);
+    text.fillText(t.label, t.x, 9);
   }
 
 }
@@ -779,11 +794,20 @@ export function paintOverlay(ctx, s) {
   const f = s.frame;
   const plotBottom = f.top + f.nodes * f.rowHeight;
   const plotRight = f.left + f.plotWidth;
-  // Rule labels in the axis band.
-  ctx.font = `bold 10px ${FONT}`;
-  ctx.textAlign = 'center';
+  // Rule labels in the axis band. The font is set only when one is
+  // drawn: setting a canvas's font to another one makes the browser
+  // bring the page's styles up to date there and then (a forced style
+  // recalculation in the middle of the frame, milliseconds with a
+  // thousand node buttons), and the live frames set the axis font every
+  // frame.
+  let fontSet = false;
   for (const rule of s.rules) {
     if (rule.x < f.left || rule.x > plotRight) continue;
+    if (!fontSet) {
+      ctx.font = `bold 10px ${FONT}`;
+      ctx.textAlign = 'center';
+      fontSet = true;
+    }
     ctx.globalAlpha = rule.future ? 0.5 : 1;
     ctx.fillStyle = rule.kind === 'violation' ? CUT : INK;
     ctx.fillText(rule.label, rule.x, f.top - 8);
@@ -871,6 +895,8 @@ export class SpaceTimeView {
     this.shown = null;
     /** Whether the live plot drew the last frame. @private */
     this.liveShown = false;
+    /** What `scene` was built for, but for the window and time. @private */
+    this.sceneKey = '';
 
     els.zoomIn.addEventListener('click', () => this.zoom(0.5));
     els.zoomOut.addEventListener('click', () => this.zoom(2));
@@ -892,6 +918,45 @@ export class SpaceTimeView {
       this.drawnKey = '';
       this.render();
     }).observe(els.canvas);
+    /** The diagram's box (as tall as every row) and, inside it, the
+     * canvas: only as tall as the window, sticking to the window's top
+     * while the box scrolls past, drawing the rows in view (`bandTop`, CSS
+     * px from the box's top). A 1024-node diagram is 2,000 px tall; a
+     * canvas that size was rasterized and copied whole every frame. */
+    this.box = /** @type {HTMLElement} */ (els.canvas.parentElement);
+    /** @private */
+    this.bandTop = 0;
+    /** The box's top relative to the window, as last seen. @private */
+    this.boxTop = 0;
+    /** @private */
+    this.viewHeight = window.innerHeight;
+    const placed = () => {
+      const top = this.box.getBoundingClientRect().top;
+      if (top === this.boxTop && window.innerHeight === this.viewHeight) return;
+      this.boxTop = top;
+      this.viewHeight = window.innerHeight;
+      this.render();
+    };
+    window.addEventListener('scroll', placed, { passive: true });
+    window.addEventListener('resize', placed);
+    new ResizeObserver(placed).observe(document.body);
+    /** Whether any of the canvas is on screen (or near it). While playing
+     * out of view the diagram is not drawn: its canvas would be copied
+     * to the compositor every frame for nothing. The trace is still read
+     * (the narration uses it), and scrolling it into view or pausing
+     * draws the current moment. @private */
+    this.inView = true;
+    new IntersectionObserver(
+      (entries) => {
+        const e = entries[entries.length - 1];
+        // Touching the viewport's edge is not in view.
+        const seen = e.isIntersecting && e.intersectionRect.height > 0;
+        if (seen === this.inView) return;
+        this.inView = seen;
+        if (seen) this.render();
+      },
+      { threshold: [0, 0.001] },
+    ).observe(els.canvas);
   }
 
   /**
@@ -1019,9 +1084,15 @@ export class SpaceTimeView {
     const tall = Math.max(300, Math.min(640, window.innerHeight * 0.5));
     const { rowHeight, height } =
       width < 560 ? rowsFor(nodes, 300) : rowsFor(nodes, tall, width >= 640 ? 40 : ROW_MAX);
-    if (canvas.style.getPropertyValue('height') !== `${height}px`) {
-      canvas.style.setProperty('height', `${height}px`);
+    const band = Math.min(height, Math.max(200, Math.ceil(this.viewHeight)));
+    const bandTop = Math.round(Math.max(0, Math.min(height - band, -this.boxTop)));
+    if (this.box.style.getPropertyValue('height') !== `${height}px`) {
+      this.box.style.setProperty('height', `${height}px`);
     }
+    if (canvas.style.getPropertyValue('height') !== `${band}px`) {
+      canvas.style.setProperty('height', `${band}px`);
+    }
+    this.bandTop = bandTop;
     const t = performance.now();
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     this.follow();
@@ -1034,7 +1105,8 @@ export class SpaceTimeView {
     // The window may have moved: make sure the cache reaches back far enough.
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     const synced = performance.now() - t;
-    const key = [
+    if (this.model.playing && !this.inView) return;
+    const sceneKey = [
       s.generation,
       s.count,
       s.windowTo,
@@ -1049,6 +1121,7 @@ export class SpaceTimeView {
       CANVAS,
       INK,
     ].join(':');
+    const key = `${sceneKey}:${band}:${bandTop}`;
     const spanText = formatSpan(this.win.span);
     if (this.els.spanOut.textContent !== spanText) this.els.spanOut.textContent = spanText;
     if (this.els.fit.getAttribute('aria-pressed') !== String(this.fit)) {
@@ -1058,7 +1131,7 @@ export class SpaceTimeView {
     /** @type {Frame} */
     const frame = { width, height, left: GUTTER, top: AXIS, plotWidth, rowHeight, nodes };
     if (live) {
-      this.renderLive(frame, dpr, key, synced);
+      this.renderLive(frame, dpr, key, synced, band);
       return;
     }
     this.live.invalidate();
@@ -1076,15 +1149,23 @@ export class SpaceTimeView {
       }
       return;
     }
+    // Only the band moved (scrolling, paused): the same scene painted again.
+    const sameScene = this.scene !== null && sceneKey === this.sceneKey;
     this.drawnKey = key;
-    this.resizeBacking(width, height, dpr);
+    this.resizeBacking(width, band, dpr);
     this.frame = frame;
+    if (sameScene && this.scene) {
+      this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
+      paintScene(this.ctx, this.scene, this.model.playground.node_count());
+      return;
+    }
+    this.sceneKey = sceneKey;
     const kinds = this.kinds;
     const t1 = performance.now();
     const scene = buildScene(this.store, this.win, frame, kinds, this.arrows);
     const built = performance.now() - t1;
     this.scene = scene;
-    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(sceneShown(scene));
     // How long reading the trace, building and painting took: for
@@ -1116,12 +1197,13 @@ export class SpaceTimeView {
    * @param {number} dpr
    * @param {string} key
    * @param {number} synced ms spent reading the trace
+   * @param {number} band height of the canvas, CSS px (see `bandTop`)
    */
-  renderLive(frame, dpr, key, synced) {
+  renderLive(frame, dpr, key, synced, band) {
     const started = performance.now();
     this.drawnKey = key;
     this.liveShown = true;
-    this.resizeBacking(frame.width, frame.height, dpr);
+    this.resizeBacking(frame.width, band, dpr);
     this.frame = frame;
     const s = this.store;
     const layersKey = [s.generation, CANVAS, INK, ...this.kinds].join(':');
@@ -1136,6 +1218,7 @@ export class SpaceTimeView {
       dpr,
       layersKey,
       due,
+      Math.round(this.bandTop * dpr),
     );
     if (shown) this.publish(shown);
     else if (this.labelTimer === null) {

@@ -120,9 +120,11 @@ export class TimelineControls {
     const now = pg.now_ms();
     const reached = pg.reached_ms();
     const max = Math.max(Number(this.scrubber.max), 1);
-    this.exploredBar.style.setProperty('width', `${Math.min(100, (100 * reached) / max)}%`);
-    this.nowMark.style.setProperty('left', `${Math.min(100, (100 * now) / max)}%`);
-    this.explored.title = `Explored up to ${reached} ms`;
+    // Written only when changed (this runs every frame while playing).
+    setStyle(this.exploredBar, 'width', `${Math.min(100, (100 * reached) / max)}%`);
+    setStyle(this.nowMark, 'left', `${Math.min(100, (100 * now) / max)}%`);
+    const title = `Explored up to ${reached} ms`;
+    if (this.explored.title !== title) this.explored.title = title;
     const past = now < reached;
     const ahead = past ? pg.live_faults_ahead() : 0;
     setText(
@@ -132,9 +134,9 @@ export class TimelineControls {
             (ahead > 0 ? ` and drops ${ahead} later action${ahead === 1 ? '' : 's'}.` : '.')
         : '',
     );
-    this.pastNote.hidden = !past;
+    if (this.pastNote.hidden === past) this.pastNote.hidden = !past;
     setText(this.forkNote, m.fork ? forkText(m.fork) : '');
-    this.forkNote.hidden = !m.fork;
+    if (this.forkNote.hidden === Boolean(m.fork)) this.forkNote.hidden = !m.fork;
   }
 }
 
@@ -145,4 +147,14 @@ export class TimelineControls {
  */
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * Sets a style property only when it changed.
+ * @param {HTMLElement} node
+ * @param {string} name
+ * @param {string} value
+ */
+function setStyle(node, name, value) {
+  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
 }

@@ -10,6 +10,13 @@
 import { drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
 import { CANVAS, INK, PAPER } from './palette.js';
 
+/** A still layer drawn faster than this (ms) is drawn whenever it changes. */
+const STILL_CHEAP_MS = 2;
+/** A costlier one waits this many times its cost before it is drawn again. */
+const STILL_SPACING = 10;
+/** And at least this long (ms): frames are slow when it is costly. */
+const STILL_MIN_GAP_MS = 250;
+
 export class ClusterView {
   /**
    * @param {HTMLCanvasElement} canvas
@@ -43,13 +50,28 @@ export class ClusterView {
     this.geometry = null;
     /** @private */
     this.layoutKey = '';
-    /** Nodes, groups and cuts, redrawn only when they change (frames
-     * draw it and the messages on the wire over it). @private */
-    this.still = document.createElement('canvas');
+    /** The messages on the wire, drawn every frame on their own
+     * transparent canvas laid over this one (which keeps the nodes,
+     * groups and cuts, drawn again only when they change): a frame then
+     * neither copies nor draws the still part. @private */
+    this.moving = document.createElement('canvas');
+    this.moving.className = 'cluster-moving';
+    this.moving.setAttribute('aria-hidden', 'true');
+    canvas.after(this.moving);
     /** @private */
-    this.stillCtx = /** @type {CanvasRenderingContext2D} */ (this.still.getContext('2d'));
+    this.movingCtx = /** @type {CanvasRenderingContext2D} */ (this.moving.getContext('2d'));
+    /** Whether the moving layer has anything on it. @private */
+    this.movingInked = false;
     /** What the still layer shows. @private */
     this.stillDrawn = '';
+    /** The still key the buttons' names were written for. @private */
+    this.labelled = '';
+    /** When it was last drawn and what that cost, ms. @private */
+    this.stillAt = -Infinity;
+    /** @private */
+    this.stillCost = 0;
+    /** A drawing of it put off (see `drawStillLayer`). @private @type {ReturnType<typeof setTimeout> | null} */
+    this.stillTimer = null;
     new ResizeObserver(() => {
       this.layoutKey = '';
       if (this.last) this.render(this.last);
@@ -76,23 +98,76 @@ export class ClusterView {
     const dpr = window.devicePixelRatio || 1;
     const marks = { picked: this.picked };
     const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
-    if (still !== this.stillDrawn) {
-      this.stillDrawn = still;
-      const c = this.still;
-      if (c.width !== this.canvas.width) c.width = this.canvas.width;
-      if (c.height !== this.canvas.height) c.height = this.canvas.height;
-      this.stillCtx.setTransform(1, 0, 0, 1, 0, 0);
-      this.stillCtx.clearRect(0, 0, c.width, c.height);
-      this.stillCtx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawStill(this.stillCtx, this.geometry, s, marks);
+    if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks, dpr);
+    // An empty wire twice in a row leaves the moving layer untouched.
+    if (s.flights.length > 0 || this.movingInked) {
+      const m = this.movingCtx;
+      m.setTransform(1, 0, 0, 1, 0, 0);
+      m.clearRect(0, 0, this.moving.width, this.moving.height);
+      m.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawMoving(m, this.geometry, s);
+      this.movingInked = s.flights.length > 0;
     }
+    // The names say only what the still layer shows: rewritten when it is
+    // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
+    if (this.stillDrawn !== this.labelled) {
+      this.labelled = this.stillDrawn;
+      this.labelButtons(s);
+    }
+  }
+
+  /**
+   * Draws the nodes, groups and cuts. One that costs much (hundreds of
+   * nodes changing role every frame) is drawn again only after ten times
+   * its cost (its rasterizing, after the frame, costs about as much
+   * again) and at least a quarter of a second: a frame that comes sooner
+   * keeps the older drawing (and the buttons their names), and a timer
+   * draws the latest one (so a paused run always shows its moment).
+   * @private
+   * @param {import('./model.js').Snapshot} s
+   * @param {string} still what the layer will show
+   * @param {import('./draw.js').Marks} marks
+   * @param {number} dpr
+   */
+  drawStillLayer(s, still, marks, dpr) {
+    const started = performance.now();
+    const wait = this.stillAt + Math.max(STILL_MIN_GAP_MS, this.stillCost * STILL_SPACING) - started;
+    // Never when the layer was just cleared (a resize): it would show nothing.
+    if (this.stillCost > STILL_CHEAP_MS && wait > 0 && this.stillDrawn !== '') {
+      if (this.stillTimer === null) {
+        this.stillTimer = setTimeout(() => {
+          this.stillTimer = null;
+          if (this.last) this.render(this.last);
+        }, wait);
+      }
+      return;
+    }
+    if (!this.geometry) return;
+    this.stillDrawn = still;
     // Transparent: the canvas's CSS background (--canvas) shows through.
     this.ctx.setTransform(1, 0, 0, 1, 0, 0);
     this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    this.ctx.drawImage(this.still, 0, 0);
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawMoving(this.ctx, this.geometry, s);
-    this.labelButtons(s);
+    drawStill(this.ctx, this.geometry, s, marks);
+    this.stillAt = performance.now();
+    this.stillCost = this.stillAt - started;
+    // For benchmarks, as the space-time diagram's `data-render-ms`.
+    this.canvas.dataset.stillMs = this.stillCost.toFixed(2);
+  }
+
+  /**
+   * The whole picture on one canvas (the still layer with the messages
+   * over it), for the PNG export.
+   * @returns {HTMLCanvasElement}
+   */
+  composite() {
+    const out = document.createElement('canvas');
+    out.width = this.canvas.width;
+    out.height = this.canvas.height;
+    const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
+    ctx.drawImage(this.canvas, 0, 0);
+    ctx.drawImage(this.moving, 0, 0);
+    return out;
   }
 
   /**
@@ -111,8 +186,12 @@ export class ClusterView {
    */
   resizeBacking(width, height) {
     const dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
+    for (const c of [this.canvas, this.moving]) {
+      c.width = Math.round(width * dpr);
+      c.height = Math.round(height * dpr);
+    }
+    this.stillDrawn = '';
+    this.movingInked = false;
   }
 
   /**

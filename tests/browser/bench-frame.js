@@ -29,19 +29,26 @@ import { ready } from './page.js';
 /** Frames measured per run. */
 const FRAMES = Number(process.env.FRAMES || 300);
 
-/** @type {[string, string, number][]} label, path, log10 of the play speed */
+const RAFT = '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
+const PATHOLOGICAL = '/?algorithm=bully&nodes=1024&seed=1&start=all&at=0';
+
+/**
+ * label, path, log10 of the play speed, and whether the page is scrolled
+ * to the space-time diagram (at 1280x900 the page opens with the cluster
+ * in view and the diagram below it, where it is not drawn while playing).
+ * @type {[string, string, number, boolean][]}
+ */
 const RUNS = [
-  [
-    'Raft, 256 nodes, 12 ms heartbeats, 20-80 ms latency, 1x',
-    '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000',
-    0,
-  ],
+  ['Raft, 256 nodes, 12 ms heartbeats, 20-80 ms latency, 1x', RAFT, 0, false],
+  ['  same, scrolled to the space-time diagram', RAFT, 0, true],
   [
     'Bully, 256 nodes, all start, lossy (drop 0.05), 0.01x',
     '/?algorithm=bully&nodes=256&seed=1&start=all&drop=0.05&latency_ms=5-10&at=0',
     -2,
+    false,
   ],
-  ['Bully, 1024 nodes, all start, 1x (pathological)', '/?algorithm=bully&nodes=1024&seed=1&start=all&at=0', 0],
+  ['Bully, 1024 nodes, all start, 1x (pathological)', PATHOLOGICAL, 0, false],
+  ['  same, scrolled to the space-time diagram', PATHOLOGICAL, 0, true],
 ];
 
 /**
@@ -64,7 +71,7 @@ const stats = (xs) => {
 const browser = await launchBrowser();
 try {
   const rows = [];
-  for (const [label, path, speed] of RUNS) {
+  for (const [label, path, speed, scrolled] of RUNS) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(() => {
       /** @type {any} */ (window).__frameStats = [];
@@ -76,6 +83,7 @@ try {
       input.value = String(v);
       input.dispatchEvent(new Event('input', { bubbles: true }));
     }, speed);
+    if (scrolled) await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
     // Let the page settle after loading, then trace the played stretch.
     await page.waitForTimeout(300);
     await page.evaluate(() => {
@@ -90,7 +98,8 @@ try {
       };
       requestAnimationFrame(tick);
     });
-    await page.click('#play');
+    // Not page.click: that would scroll the button into view.
+    await page.evaluate(() => document.getElementById('play')?.click());
     const started = Date.now();
     /** @type {number[]} */
     const flying = [];
@@ -113,7 +122,7 @@ try {
     }
     const simTo = Number(await page.textContent('[data-testid="sim-time"]'));
     const wallMs = Date.now() - wallFrom;
-    if (playing) await page.click('#play');
+    if (playing) await page.evaluate(() => document.getElementById('play')?.click());
     /** @type {{stats: number[][], gaps: number[]}} */
     const got = await page.evaluate(() => ({
       stats: /** @type {any} */ (window).__frameStats.slice(),

@@ -91,7 +91,9 @@ test('compare=bully,raft,chang-roberts at=end: one row each, the CLI figures at 
     true,
   );
   assert.equal(await page.locator('[data-testid=compare-table] [data-testid=messages-total]').count(), 3);
-  assert.equal(await page.locator('.compare-view canvas').count(), 3);
+  // One cluster drawing per view (each with its moving-messages overlay).
+  assert.equal(await page.locator('.compare-view canvas:not(.cluster-moving)').count(), 3);
+  assert.equal(await page.locator('.compare-view canvas.cluster-moving').count(), 3);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -3,7 +3,8 @@
 // the most self time (and the files they are in). A tool for finding what
 // to speed up, not a test; run it by hand against a served repo:
 //   BASE_URL=http://127.0.0.1:8000 node tests/browser/profile-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
-// (the path to open, then log10 of the play speed; PROFILE_MS sets how long).
+// (the path to open, then log10 of the play speed; PROFILE_MS sets how long,
+// SCROLL=1 scrolls the space-time diagram into view first).
 import { baseUrl, launchBrowser } from './helpers.js';
 import { ready } from './page.js';
 
@@ -22,7 +23,10 @@ try {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await page.click('#play');
+  // SCROLL=1: with the space-time diagram scrolled into view (page.click
+  // would scroll the Play button back into view, so it is pressed in the page).
+  if (process.env.SCROLL) await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+  await page.evaluate(() => document.getElementById('play')?.click());
   await cdp.send('Profiler.start');
   await page.waitForTimeout(Number(process.env.PROFILE_MS || 5000));
   const { profile } = await cdp.send('Profiler.stop');

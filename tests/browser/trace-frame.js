@@ -1,0 +1,101 @@
+// Where a playing page's frames spend their time outside the page's own
+// script: records a Chromium trace (the devtools timeline categories) of a
+// few seconds of play and sums, per event name, the time of the renderer's
+// main thread and of its compositor and raster threads (style, layout,
+// paint, commit, raster...), plus which DOM elements the frames changed
+// (a MutationObserver count per target). A tool for finding what to speed
+// up, not a test; run it by hand against a served repo:
+//   BASE_URL=http://127.0.0.1:8000 node tests/browser/trace-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
+// (the path to open, then log10 of the play speed; TRACE_MS sets how long).
+import { baseUrl, launchBrowser } from './helpers.js';
+import { ready } from './page.js';
+
+const path = process.argv[2] || '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
+const speed = Number(process.argv[3] || 0);
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${baseUrl()}${path}`);
+  await ready(page, 120000);
+  await page.evaluate((v) => {
+    const input = /** @type {HTMLInputElement} */ (document.getElementById('speed'));
+    input.value = String(v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, speed);
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.__mutations = new Map();
+    w.__frames = 0;
+    const count = () => {
+      w.__frames += 1;
+      requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    /** @param {Node | null} n */
+    const name = (n) => {
+      if (!(n instanceof Element)) return n?.parentElement ? name(n.parentElement) : '?';
+      const id = n.id || n.getAttribute('data-testid') || '';
+      return `${n.tagName.toLowerCase()}${id ? `#${id}` : n.className ? `.${String(n.className).split(' ')[0]}` : ''}`;
+    };
+    new MutationObserver((list) => {
+      for (const m of list) {
+        const key = `${m.type}${m.attributeName ? `[${m.attributeName}]` : ''} ${name(m.target)}`;
+        w.__mutations.set(key, (w.__mutations.get(key) ?? 0) + 1);
+      }
+    }).observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
+  });
+  const cdp = await page.context().newCDPSession(page);
+  /** @type {any[]} */
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await page.click('#play');
+  await page.waitForTimeout(500);
+  const frames0 = await page.evaluate(() => /** @type {any} */ (window).__frames);
+  await page.evaluate(() => /** @type {any} */ (window).__mutations.clear());
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,cc,viz,blink',
+    transferMode: 'ReportEvents',
+  });
+  await page.waitForTimeout(Number(process.env.TRACE_MS || 4000));
+  await cdp.send('Tracing.end');
+  await done;
+  const frames = (await page.evaluate(() => /** @type {any} */ (window).__frames)) - frames0;
+  /** @type {[string, number][]} */
+  const mutations = await page.evaluate(() => [.../** @type {any} */ (window).__mutations.entries()]);
+  /** @type {Map<string, string>} */
+  const threads = new Map();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name);
+  // Self time per (thread, name) of complete events, nested ones subtracted.
+  /** @type {Map<string, any[]>} */
+  const byThread = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || typeof e.dur !== 'number') continue;
+    const t = threads.get(`${e.pid}:${e.tid}`) ?? '?';
+    if (!/CrRendererMain|Compositor|Raster|VizCompositor|CrGpuMain/.test(t)) continue;
+    const list = byThread.get(t) ?? [];
+    list.push(e);
+    byThread.set(t, list);
+  }
+  for (const [t, list] of byThread) {
+    list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    /** @type {Map<string, number>} */
+    const self = new Map();
+    /** @type {any[]} */
+    const stack = [];
+    for (const e of list) {
+      while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+      const parent = stack[stack.length - 1];
+      if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
+      self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
+      stack.push(e);
+    }
+    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP || 12));
+    console.log(`${t}: self time per frame (${frames} frames), ms`);
+    for (const [name, us] of top) console.log(`  ${(us / 1000 / frames).toFixed(2).padStart(7)}  ${name}`);
+  }
+  console.log(`DOM changes per frame (${frames} frames)`);
+  for (const [k, v] of mutations.sort((a, b) => b[1] - a[1]).slice(0, 60)) console.log(`  ${(v / frames).toFixed(2).padStart(7)}  ${k}`);
+} finally {
+  await browser.close();
+}
