@@ -69,7 +69,7 @@
 //! can take the lease while the service is down.
 
 use super::resource::Resource;
-use super::service::{LeaseRecord, LeaseWrite, Service, Store};
+use super::service::{LeaseRecord, LeaseWrite, Persistent, Service};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use std::fmt;
 
@@ -513,17 +513,6 @@ impl Elector {
     }
 }
 
-/// State that survives a crash: a candidate's term, the service's store.
-#[derive(Debug, Clone, Default)]
-pub struct Persistent {
-    /// The highest `leaseTransitions` a candidate has seen (its term).
-    pub term: u64,
-    /// The service's replicated data.
-    pub store: Store,
-    /// On the resource node: the highest token it applied (durable).
-    pub resource_highest: Option<u64>,
-}
-
 /// One node of the Lease algorithm: a candidate, the service or the
 /// resource.
 #[derive(Debug, Clone)]
@@ -612,20 +601,9 @@ impl Protocol for Lease {
 
     fn persistent(&self) -> Persistent {
         match self {
-            Lease::Elector(e) => Persistent {
-                term: e.term,
-                store: Store::default(),
-                resource_highest: None,
-            },
-            Lease::Service(s) => Persistent {
-                term: 0,
-                store: s.store().clone(),
-                resource_highest: None,
-            },
-            Lease::Resource(r) => Persistent {
-                resource_highest: r.highest(),
-                ..Persistent::default()
-            },
+            Lease::Elector(e) => Persistent::participant(e.term),
+            Lease::Service(s) => Persistent::service(s),
+            Lease::Resource(r) => Persistent::resource(r),
         }
     }
 

@@ -66,7 +66,7 @@
 
 use super::detector::leader_timeout;
 use super::resource::Resource;
-use super::service::{Service, ServiceTimer, SessionId, Store, Znode};
+use super::service::{Persistent, Service, ServiceTimer, SessionId, Znode};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::scenario::WatchMode;
 use std::fmt;
@@ -704,17 +704,6 @@ impl Client {
     }
 }
 
-/// State that survives a crash: a client's term, the service's store.
-#[derive(Debug, Clone, Default)]
-pub struct Persistent {
-    /// A client's latest znode sequence number (its term).
-    pub term: u64,
-    /// The service's replicated data.
-    pub store: Store,
-    /// On the resource node: the highest token it applied (durable).
-    pub resource_highest: Option<u64>,
-}
-
 /// One node of the ZooKeeper recipe: a client, the service or the resource.
 #[derive(Debug, Clone)]
 pub enum ZooKeeper {
@@ -823,20 +812,9 @@ impl Protocol for ZooKeeper {
 
     fn persistent(&self) -> Persistent {
         match self {
-            ZooKeeper::Client(c) => Persistent {
-                term: c.term,
-                store: Store::default(),
-                resource_highest: None,
-            },
-            ZooKeeper::Service(s) => Persistent {
-                term: 0,
-                store: s.store().clone(),
-                resource_highest: None,
-            },
-            ZooKeeper::Resource(r) => Persistent {
-                resource_highest: r.highest(),
-                ..Persistent::default()
-            },
+            ZooKeeper::Client(c) => Persistent::participant(c.term),
+            ZooKeeper::Service(s) => Persistent::service(s),
+            ZooKeeper::Resource(r) => Persistent::resource(r),
         }
     }
 
