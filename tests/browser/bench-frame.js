@@ -24,7 +24,7 @@
 // FRAMES (default 300) sets the frames per run, RUN_MS (default 60000)
 // the longest a run may take.
 import { baseUrl, launchBrowser } from './helpers.js';
-import { ready } from './page.js';
+import { openAtSpeed, ready } from './page.js';
 
 /** Frames measured per run. */
 const FRAMES = Number(process.env.FRAMES || 300);
@@ -72,17 +72,11 @@ const browser = await launchBrowser();
 try {
   const rows = [];
   for (const [label, path, speed, scrolled] of RUNS) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.addInitScript(() => {
-      /** @type {any} */ (window).__frameStats = [];
-    });
-    await page.goto(`${baseUrl()}${path}`);
-    await ready(page, 120000);
-    await page.evaluate((v) => {
-      const input = /** @type {HTMLInputElement} */ (document.getElementById('speed'));
-      input.value = String(v);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-    }, speed);
+    const page = await openAtSpeed(browser, path, speed, (p) =>
+      p.addInitScript(() => {
+        /** @type {any} */ (window).__frameStats = [];
+      }),
+    );
     if (scrolled) await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
     // Let the page settle after loading, then trace the played stretch.
     await page.waitForTimeout(300);

@@ -60,3 +60,27 @@ export async function latestLog(page, count = 20) {
 export async function testId(page, id) {
   return ((await page.textContent(`[data-testid="${id}"]`)) ?? '').trim();
 }
+
+/**
+ * Opens `path` in a new 1280×900 page for a frame-timing tool, waits for
+ * the page (big runs take long to start), and sets the speed slider to
+ * `log10Speed`. The tools (bench-frame.js, profile-frame.js,
+ * trace-frame.js) then measure the page playing.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} path
+ * @param {number} log10Speed
+ * @param {(page: import('playwright-core').Page) => Promise<void>} [beforeLoad] e.g. an init script
+ * @returns {Promise<import('playwright-core').Page>}
+ */
+export async function openAtSpeed(browser, path, log10Speed, beforeLoad) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  if (beforeLoad) await beforeLoad(page);
+  await page.goto(`${baseUrl()}${path}`);
+  await ready(page, 120000);
+  await page.evaluate((v) => {
+    const input = /** @type {HTMLInputElement} */ (document.getElementById('speed'));
+    input.value = String(v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, log10Speed);
+  return page;
+}

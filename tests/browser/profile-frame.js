@@ -5,21 +5,14 @@
 //   BASE_URL=http://127.0.0.1:8000 node tests/browser/profile-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
 // (the path to open, then log10 of the play speed; PROFILE_MS sets how long,
 // SCROLL=1 scrolls the space-time diagram into view first).
-import { baseUrl, launchBrowser } from './helpers.js';
-import { ready } from './page.js';
+import { launchBrowser } from './helpers.js';
+import { openAtSpeed } from './page.js';
 
 const path = process.argv[2] || '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
 const speed = Number(process.argv[3] || 0);
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${baseUrl()}${path}`);
-  await ready(page, 120000);
-  await page.evaluate((v) => {
-    const input = /** @type {HTMLInputElement} */ (document.getElementById('speed'));
-    input.value = String(v);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  }, speed);
+  const page = await openAtSpeed(browser, path, speed);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });

@@ -7,21 +7,14 @@
 // up, not a test; run it by hand against a served repo:
 //   BASE_URL=http://127.0.0.1:8000 node tests/browser/trace-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
 // (the path to open, then log10 of the play speed; TRACE_MS sets how long).
-import { baseUrl, launchBrowser } from './helpers.js';
-import { ready } from './page.js';
+import { launchBrowser } from './helpers.js';
+import { openAtSpeed } from './page.js';
 
 const path = process.argv[2] || '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
 const speed = Number(process.argv[3] || 0);
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${baseUrl()}${path}`);
-  await ready(page, 120000);
-  await page.evaluate((v) => {
-    const input = /** @type {HTMLInputElement} */ (document.getElementById('speed'));
-    input.value = String(v);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  }, speed);
+  const page = await openAtSpeed(browser, path, speed);
   await page.evaluate(() => {
     const w = /** @type {any} */ (window);
     w.__mutations = new Map();
