@@ -14,7 +14,7 @@
  * @module metrics
  */
 
-import { kindColour } from './palette.js';
+import { kindColour, kindLabel } from './palette.js';
 
 /**
  * Column index of each name in a list of column names.
@@ -191,12 +191,7 @@ export class MetricsPanel {
       this.kindsKey = key;
       this.kindRows = kinds.map((kind, i) => {
         const li = document.createElement('li');
-        const swatch = document.createElement('span');
-        swatch.className = 'swatch swatch-message';
-        swatch.style.setProperty('background-color', kindColour(i));
-        const name = document.createElement('span');
-        name.className = 'kind-name';
-        name.textContent = kind;
+        const [swatch, name] = kindLabel(kind, i);
         const track = document.createElement('span');
         track.className = 'metric-bar';
         track.setAttribute('aria-hidden', 'true');

@@ -46,6 +46,23 @@ export function kindColour(index) {
   return KIND_COLOURS[index % KIND_COLOURS.length];
 }
 
+/**
+ * The start of a message-kind row in a list: its colour swatch and its
+ * name (the metrics panel and the status panel both list kinds).
+ * @param {string} kind
+ * @param {number} index the kind's index in the algorithm's kinds
+ * @returns {[HTMLSpanElement, HTMLSpanElement]}
+ */
+export function kindLabel(kind, index) {
+  const swatch = document.createElement('span');
+  swatch.className = 'swatch swatch-message';
+  swatch.style.setProperty('background-color', kindColour(index));
+  const name = document.createElement('span');
+  name.className = 'kind-name';
+  name.textContent = kind;
+  return [swatch, name];
+}
+
 /** Ink for text and outlines drawn on the canvas. */
 export let INK = '#1a1a1a';
 /** Faint ink for tracks and guides. */

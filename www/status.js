@@ -12,7 +12,7 @@
  * @module status
  */
 
-import { kindColour } from './palette.js';
+import { kindLabel } from './palette.js';
 
 /**
  * Finds an element by `data-testid`.
@@ -116,12 +116,7 @@ export class StatusView {
     this.kindsList.replaceChildren();
     this.kindCounts = kinds.map((kind, i) => {
       const li = document.createElement('li');
-      const swatch = document.createElement('span');
-      swatch.className = 'swatch swatch-message';
-      swatch.style.setProperty('background-color', kindColour(i));
-      const name = document.createElement('span');
-      name.className = 'kind-name';
-      name.textContent = kind;
+      const [swatch, name] = kindLabel(kind, i);
       const count = document.createElement('span');
       count.className = 'kind-count';
       count.dataset.testid = `sent-${kind}`;
