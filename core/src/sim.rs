@@ -58,6 +58,17 @@ pub struct ViolationReport {
     pub nodes: Vec<NodeId>,
 }
 
+impl From<&Violation> for ViolationReport {
+    fn from(v: &Violation) -> Self {
+        Self {
+            at_ms: to_ms(v.at_us),
+            property: v.property.to_string(),
+            detail: v.detail.clone(),
+            nodes: v.nodes.clone(),
+        }
+    }
+}
+
 /// Everything a run reports.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct RunSummary {
@@ -279,12 +290,7 @@ impl<P: Protocol> Simulation for Engine<P> {
             violations: self
                 .violations()
                 .iter()
-                .map(|v| ViolationReport {
-                    at_ms: to_ms(v.at_us),
-                    property: v.property.to_string(),
-                    detail: v.detail.clone(),
-                    nodes: v.nodes.clone(),
-                })
+                .map(ViolationReport::from)
                 .collect(),
             events: m.events,
             settled,

@@ -248,12 +248,7 @@ impl Playground {
         self.sim
             .violations()
             .iter()
-            .map(|v| ViolationReport {
-                at_ms: to_ms(v.at_us),
-                property: v.property.to_string(),
-                detail: v.detail.clone(),
-                nodes: v.nodes.clone(),
-            })
+            .map(ViolationReport::from)
             .collect()
     }
 
