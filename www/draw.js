@@ -5,14 +5,15 @@
  * extra nodes, a coordination service or a resource, in the middle), the
  * partition groups as shaded regions behind their nodes, cut links as
  * dashed red arrows, the nodes with their roles and faults (paused, slow),
- * and the messages on the wire, each at `(now - sent) / (arrive - sent)`
- * of its path (as RaftScope does).
+ * and the messages on the wire (drawn by flight-dots.js), each at
+ * `(now - sent) / (arrive - sent)` of its path (as RaftScope does).
  * Pure drawing: it reads a snapshot and changes nothing.
  * @module draw
  */
 
 import { reducedMotion } from './appearance.js';
-import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour, kindColour } from './palette.js';
+import { drawFlightRows } from './flight-dots.js';
+import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour } from './palette.js';
 
 /**
  * Where things go on the canvas, in CSS pixels.
@@ -24,6 +25,8 @@ import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour, kin
  * @property {number} circle radius of the circle the nodes sit on
  * @property {number} radius node radius
  * @property {{x: number, y: number}[]} at node centres, by node id
+ * @property {Float64Array} points the same centres as x, y pairs (for
+ *   flight-dots.js and the dots worker)
  * @property {number[]} order ids on the circle, clockwise from the top
  * @property {Map<number, number>} position place on the circle of each id in `order`
  * @property {'ring' | 'cluster'} layout
@@ -35,9 +38,6 @@ import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour, kin
  * @property {ReadonlySet<number>} picked nodes picked for one side of a
  *   partition that is not made yet
  */
-
-/** From this many messages on the wire on, their dots have no outline. */
-const DENSE_FLIGHTS = 3500;
 
 /** Space between a node's edge and the edge of its group's region. */
 const GROUP_PAD = 0.55;
@@ -87,7 +87,12 @@ export function layoutNodes(width, height, n, layout, ring, participants = n) {
     at[onCircle + k] = { x: cx + (k - (extras - 1) / 2) * spacing, y: cy };
   }
   const position = new Map(order.map((id, pos) => [id, pos]));
-  return { width, height, cx, cy, circle, radius, at, order, position, layout };
+  const points = new Float64Array(2 * n);
+  at.forEach((p, id) => {
+    points[2 * id] = p.x;
+    points[2 * id + 1] = p.y;
+  });
+  return { width, height, cx, cy, circle, radius, at, points, order, position, layout };
 }
 
 /**
@@ -101,7 +106,7 @@ export function drawScene(ctx, g, s, marks) {
   // Transparent: the canvas's CSS background (--canvas) shows through.
   ctx.clearRect(0, 0, g.width, g.height);
   drawStill(ctx, g, s, marks);
-  drawFlights(ctx, g, s.flights, s.nowMs);
+  drawMoving(ctx, g, s);
 }
 
 /**
@@ -144,62 +149,7 @@ export function stillKey(s, marks) {
  * @param {import('./model.js').Snapshot} s
  */
 export function drawMoving(ctx, g, s) {
-  drawFlights(ctx, g, s.flights, s.nowMs);
-}
-
-/**
- * Every message on its way. Messages that will arrive are batched into one
- * path per kind (one fill and one stroke per colour, not per message), so
- * thousands in flight cost little; lost ones (rare) and the reduced-motion
- * drawing go one by one.
- * @param {CanvasRenderingContext2D} ctx
- * @param {Geometry} g
- * @param {import('./model.js').FlightState[]} flights
- * @param {number} nowMs
- */
-function drawFlights(ctx, g, flights, nowMs) {
-  if (reducedMotion) {
-    for (const f of flights) drawFlight(ctx, g, f, nowMs);
-    return;
-  }
-  /** @type {Map<number, Path2D>} */
-  const paths = new Map();
-  const r = g.radius;
-  const size = Math.max(3.5, Math.min(7, r * 0.3));
-  for (const f of flights) {
-    if (f.lost) continue;
-    const a = g.at[f.from];
-    const b = g.at[f.to];
-    if (!a || !b || f.from === f.to) continue;
-    const span = f.arriveMs - f.sentMs;
-    const t = span > 0 ? Math.min(1, Math.max(0, (nowMs - f.sentMs) / span)) : 1;
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const len = Math.hypot(dx, dy) || 1;
-    const ux = dx / len;
-    const uy = dy / len;
-    const x = a.x + ux * r + (dx - 2 * ux * r) * t;
-    const y = a.y + uy * r + (dy - 2 * uy * r) * t;
-    let path = paths.get(f.kind);
-    if (!path) {
-      path = new Path2D();
-      paths.set(f.kind, path);
-    }
-    path.moveTo(x + size, y);
-    path.arc(x, y, size, 0, 2 * Math.PI);
-  }
-  ctx.save();
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = '#ffffff';
-  // So many that they cover each other: no outlines (half the drawing).
-  const outline = flights.length < DENSE_FLIGHTS;
-  for (const [kind, path] of paths) {
-    ctx.fillStyle = kindColour(kind);
-    ctx.fill(path);
-    if (outline) ctx.stroke(path);
-  }
-  ctx.restore();
-  for (const f of flights) if (f.lost) drawFlight(ctx, g, f, nowMs);
+  drawFlightRows(ctx, g.points, g.radius, s.flights, s.nowMs, { still: reducedMotion, ink: INK });
 }
 
 /**
@@ -709,104 +659,4 @@ function drawPauseBadge(ctx, x, y, r) {
   const h = r * 1.0;
   ctx.fillRect(x - w * 1.6, y - h / 2, w, h);
   ctx.fillRect(x + w * 0.6, y - h / 2, w, h);
-}
-
-/**
- * A message on its way from edge to edge of its two nodes. A message the
- * network will lose fades as it goes and is crossed out.
- * @param {CanvasRenderingContext2D} ctx
- * @param {Geometry} g
- * @param {import('./model.js').FlightState} f
- * @param {number} nowMs
- */
-function drawFlight(ctx, g, f, nowMs) {
-  const a = g.at[f.from];
-  const b = g.at[f.to];
-  if (!a || !b || f.from === f.to) return;
-  if (reducedMotion) {
-    drawStillFlight(ctx, g, f, a, b);
-    return;
-  }
-  const span = f.arriveMs - f.sentMs;
-  const t = span > 0 ? Math.min(1, Math.max(0, (nowMs - f.sentMs) / span)) : 1;
-  const dx = b.x - a.x;
-  const dy = b.y - a.y;
-  const len = Math.hypot(dx, dy) || 1;
-  const ux = dx / len;
-  const uy = dy / len;
-  const r = g.radius;
-  const x = a.x + ux * r + (dx - 2 * ux * r) * t;
-  const y = a.y + uy * r + (dy - 2 * uy * r) * t;
-  const size = Math.max(3.5, Math.min(7, r * 0.3));
-  ctx.save();
-  ctx.globalAlpha = f.lost ? Math.max(0.15, 1 - 0.85 * t) : 1;
-  ctx.beginPath();
-  ctx.arc(x, y, size, 0, 2 * Math.PI);
-  ctx.fillStyle = kindColour(f.kind);
-  ctx.fill();
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = f.lost ? '#D55E00' : '#ffffff';
-  ctx.stroke();
-  if (f.lost) {
-    const d = size + 2;
-    ctx.strokeStyle = INK;
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.moveTo(x - d, y - d);
-    ctx.lineTo(x + d, y + d);
-    ctx.moveTo(x + d, y - d);
-    ctx.lineTo(x - d, y + d);
-    ctx.stroke();
-  }
-  ctx.restore();
-}
-
-/**
- * A message drawn still, for prefers-reduced-motion: a thin line in its
- * kind's colour from sender to receiver and a mark near the receiver, the
- * same for the whole flight (nothing moves). A lost message's mark is
- * crossed out.
- * @param {CanvasRenderingContext2D} ctx
- * @param {Geometry} g
- * @param {import('./model.js').FlightState} f
- * @param {{x: number, y: number}} a
- * @param {{x: number, y: number}} b
- */
-function drawStillFlight(ctx, g, f, a, b) {
-  const dx = b.x - a.x;
-  const dy = b.y - a.y;
-  const len = Math.hypot(dx, dy) || 1;
-  const ux = dx / len;
-  const uy = dy / len;
-  const r = g.radius;
-  const size = Math.max(3, Math.min(6, r * 0.25));
-  const x = b.x - ux * (r + size + 2);
-  const y = b.y - uy * (r + size + 2);
-  const colour = kindColour(f.kind);
-  ctx.save();
-  ctx.globalAlpha = f.lost ? 0.4 : 0.8;
-  ctx.strokeStyle = colour;
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(a.x + ux * r, a.y + uy * r);
-  ctx.lineTo(x, y);
-  ctx.stroke();
-  ctx.globalAlpha = 1;
-  ctx.beginPath();
-  ctx.arc(x, y, size, 0, 2 * Math.PI);
-  ctx.fillStyle = colour;
-  ctx.fill();
-  ctx.strokeStyle = f.lost ? CUT : '#ffffff';
-  ctx.stroke();
-  if (f.lost) {
-    const d = size + 1.5;
-    ctx.strokeStyle = INK;
-    ctx.beginPath();
-    ctx.moveTo(x - d, y - d);
-    ctx.lineTo(x + d, y + d);
-    ctx.moveTo(x + d, y - d);
-    ctx.lineTo(x - d, y + d);
-    ctx.stroke();
-  }
-  ctx.restore();
 }

@@ -13,6 +13,7 @@
  */
 
 /** @typedef {import('./pkg/election_web.js').Playground} Playground */
+/** @typedef {import('./flight-dots.js').Flights} Flights */
 
 /**
  * One node as drawn.
@@ -28,23 +29,12 @@
  */
 
 /**
- * One message on the wire.
- * @typedef {object} FlightState
- * @property {number} id
- * @property {number} from
- * @property {number} to
- * @property {number} kind index into `kinds`
- * @property {number} sentMs
- * @property {number} arriveMs
- * @property {boolean} lost
- */
-
-/**
  * Everything the views draw for one moment.
  * @typedef {object} Snapshot
  * @property {number} nowMs
  * @property {NodeState[]} nodes
- * @property {FlightState[]} flights
+ * @property {import('./flight-dots.js').Flights} flights the messages on
+ *   the wire, at most `MAX_DRAWN_FLIGHTS` of them (an even sample above)
  * @property {string[]} kinds
  * @property {number[]} sentByKind
  * @property {number} messagesSent
@@ -99,6 +89,25 @@ function pairs(flat) {
  */
 function columns(names) {
   return Object.fromEntries(names.map((name, i) => [name, i]));
+}
+
+/**
+ * The messages of `f` that have not arrived by `nowMs`, as new rows.
+ * @param {Flights} f
+ * @param {number} nowMs
+ * @returns {Flights}
+ */
+function notArrived(f, nowMs) {
+  const { rows, width, col } = f;
+  const kept = new Float64Array(rows.length);
+  let end = 0;
+  for (let o = 0; o + width <= rows.length; o += width) {
+    if (rows[o + col.arrive_ms] > nowMs) {
+      kept.set(rows.subarray(o, o + width), end);
+      end += width;
+    }
+  }
+  return { rows: kept.slice(0, end), width, col };
 }
 
 /** Slowest and fastest play speed, simulated ms per real ms. */
@@ -197,8 +206,11 @@ export class Model {
     this.wasm = wasm;
     /** @private */
     this.nodeCol = columns(wasm.node_fields());
+    const flightNames = wasm.flight_fields();
+    /** @private @type {import('./flight-dots.js').FlightColumns} */
+    this.flightCol = /** @type {any} */ (columns(flightNames));
     /** @private */
-    this.flightCol = columns(wasm.flight_fields());
+    this.flightWidth = flightNames.length;
     /** @type {Playground} */
     this.playground = playground;
     /** Bumped whenever the run is rebuilt, so the log starts over. */
@@ -222,7 +234,7 @@ export class Model {
      * `FRAME_SCRIPT_MS`). @private */
     this.drawMs = 0;
     /** The last sample of the messages on the wire (see `flights`).
-     * @private @type {{list: FlightState[], at: number, cost: number, revision: number} | null} */
+     * @private @type {{flights: Flights, at: number, cost: number, revision: number} | null} */
     this.flightCache = null;
     /** The node count of a playground (see `nodeTotal`).
      * @private @type {{pg: Playground, total: number} | null} */
@@ -437,7 +449,7 @@ export class Model {
     return out;
   }
 
-  /** @returns {FlightState[]} */
+  /** @returns {Flights} */
   flights() {
     // Sampling half a million messages in the core takes milliseconds:
     // while playing, a costly sample is reused for up to twenty times its
@@ -451,41 +463,20 @@ export class Model {
       cache.cost > COSTLY_SAMPLE_MS &&
       started - cache.at < cache.cost * 20
     ) {
-      const now = this.playground.now_ms();
-      return cache.list.filter((f) => f.arriveMs > now);
+      return notArrived(cache.flights, this.playground.now_ms());
     }
-    const list = this.readFlights();
-    this.flightCache = { list, at: started, cost: performance.now() - started, revision: this.revision };
-    return list;
-  }
-
-  /**
-   * The messages on the wire, read from the core.
-   * @private
-   * @returns {FlightState[]}
-   */
-  readFlights() {
-    const c = this.flightCol;
     // Above MAX_DRAWN_FLIGHTS, an even sample (spread over the message ids,
     // in the core so only the sample crosses from wasm): the dots would
     // cover the canvas anyway, and the counts elsewhere stay exact. Keeps
-    // a pathological frame (500,000 in flight) drawable.
-    const rows = this.playground.flights_sampled(MAX_DRAWN_FLIGHTS);
-    const width = Object.keys(c).length;
-    /** @type {FlightState[]} */
-    const out = [];
-    for (let at = 0; at < rows.length; at += width) {
-      out.push({
-        id: rows[at + c.id],
-        from: rows[at + c.from],
-        to: rows[at + c.to],
-        kind: rows[at + c.kind],
-        sentMs: rows[at + c.sent_ms],
-        arriveMs: rows[at + c.arrive_ms],
-        lost: rows[at + c.lost] === 1,
-      });
-    }
-    return out;
+    // a pathological frame (500,000 in flight) drawable. The rows stay as
+    // they came (one Float64Array): the views draw from them directly.
+    const flights = {
+      rows: this.playground.flights_sampled(MAX_DRAWN_FLIGHTS),
+      width: this.flightWidth,
+      col: this.flightCol,
+    };
+    this.flightCache = { flights, at: started, cost: performance.now() - started, revision: this.revision };
+    return flights;
   }
 
   /** @returns {Snapshot} */

@@ -7,7 +7,10 @@
  * @module view
  */
 
-import { drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
+import { reducedMotion } from './appearance.js';
+import { DotsLayer } from './dots.js';
+import { drawStill, layoutNodes, stillKey } from './draw.js';
+import { drawFlightRows } from './flight-dots.js';
 import { CANVAS, INK, PAPER } from './palette.js';
 
 /** A still layer drawn faster than this (ms) is drawn whenever it changes. */
@@ -53,15 +56,9 @@ export class ClusterView {
     /** The messages on the wire, drawn every frame on their own
      * transparent canvas laid over this one (which keeps the nodes,
      * groups and cuts, drawn again only when they change): a frame then
-     * neither copies nor draws the still part. @private */
-    this.moving = document.createElement('canvas');
-    this.moving.className = 'cluster-moving';
-    this.moving.setAttribute('aria-hidden', 'true');
-    canvas.after(this.moving);
-    /** @private */
-    this.movingCtx = /** @type {CanvasRenderingContext2D} */ (this.moving.getContext('2d'));
-    /** Whether the moving layer has anything on it. @private */
-    this.movingInked = false;
+     * neither copies nor draws the still part; the dots are drawn in a
+     * worker where the browser allows (www/dots.js). */
+    this.dots = new DotsLayer(canvas);
     /** What the still layer shows. @private */
     this.stillDrawn = '';
     /** The still key the buttons' names were written for. @private */
@@ -93,21 +90,14 @@ export class ClusterView {
       this.layoutKey = key;
       this.geometry = layoutNodes(width, height, n, s.layout, s.ring, s.participants);
       this.resizeBacking(width, height);
+      this.dots.place(this.geometry);
       this.placeButtons(this.geometry);
     }
     const dpr = window.devicePixelRatio || 1;
     const marks = { picked: this.picked };
     const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
     if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks, dpr);
-    // An empty wire twice in a row leaves the moving layer untouched.
-    if (s.flights.length > 0 || this.movingInked) {
-      const m = this.movingCtx;
-      m.setTransform(1, 0, 0, 1, 0, 0);
-      m.clearRect(0, 0, this.moving.width, this.moving.height);
-      m.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawMoving(m, this.geometry, s);
-      this.movingInked = s.flights.length > 0;
-    }
+    this.dots.draw(s.flights, s.nowMs, { still: reducedMotion, ink: INK });
     // The names say only what the still layer shows: rewritten when it is
     // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
     if (this.stillDrawn !== this.labelled) {
@@ -157,7 +147,8 @@ export class ClusterView {
 
   /**
    * The whole picture on one canvas (the still layer with the messages
-   * over it), for the PNG export.
+   * over it, drawn here from the same rows as the dots layer, which may
+   * belong to a worker), for the PNG export.
    * @returns {HTMLCanvasElement}
    */
   composite() {
@@ -166,7 +157,12 @@ export class ClusterView {
     out.height = this.canvas.height;
     const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
     ctx.drawImage(this.canvas, 0, 0);
-    ctx.drawImage(this.moving, 0, 0);
+    if (this.last && this.geometry) {
+      const dpr = window.devicePixelRatio || 1;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const g = this.geometry;
+      drawFlightRows(ctx, g.points, g.radius, this.last.flights, this.last.nowMs, { still: reducedMotion, ink: INK });
+    }
     return out;
   }
 
@@ -186,12 +182,10 @@ export class ClusterView {
    */
   resizeBacking(width, height) {
     const dpr = window.devicePixelRatio || 1;
-    for (const c of [this.canvas, this.moving]) {
-      c.width = Math.round(width * dpr);
-      c.height = Math.round(height * dpr);
-    }
+    this.canvas.width = Math.round(width * dpr);
+    this.canvas.height = Math.round(height * dpr);
+    this.dots.resize(this.canvas.width, this.canvas.height, dpr);
     this.stillDrawn = '';
-    this.movingInked = false;
   }
 
   /**

@@ -22,7 +22,8 @@
 //   python3 -m http.server 8000 --bind 127.0.0.1 &
 //   BASE_URL=http://127.0.0.1:8000 node tests/browser/bench-frame.js
 // FRAMES (default 300) sets the frames per run, RUN_MS (default 60000)
-// the longest a run may take.
+// the longest a run may take, ONLY (a regular expression) picks the runs
+// by label, and FIRST=0 skips the first-render loads.
 import { baseUrl, launchBrowser } from './helpers.js';
 import { openAtSpeed, ready } from './page.js';
 
@@ -71,7 +72,13 @@ const stats = (xs) => {
 const browser = await launchBrowser();
 try {
   const rows = [];
+  const only = new RegExp(process.env.ONLY || '');
+  let previous = '';
   for (const [label, path, speed, scrolled] of RUNS) {
+    // "  same, ..." rows belong to the row above them.
+    const picked = only.test(label.startsWith('  same') ? `${previous} ${label}` : label);
+    if (!label.startsWith('  same')) previous = label;
+    if (!picked) continue;
     const page = await openAtSpeed(browser, path, speed, (p) =>
       p.addInitScript(() => {
         /** @type {any} */ (window).__frameStats = [];
@@ -149,7 +156,7 @@ try {
 
   // First render: a fresh page, default scenario, 7 loads.
   const firsts = [];
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < (process.env.FIRST === '0' ? 0 : 7); i++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${baseUrl()}/`);
     await ready(page);
@@ -157,7 +164,7 @@ try {
     await page.close();
   }
   const f = stats(firsts);
-  console.log(`first render (navigation start to first canvas draw), ms over ${firsts.length} loads: median ${ms(f.p50)}, max ${ms(f.max)}`);
+  if (firsts.length > 0) console.log(`first render (navigation start to first canvas draw), ms over ${firsts.length} loads: median ${ms(f.p50)}, max ${ms(f.max)}`);
 } finally {
   await browser.close();
 }

@@ -338,7 +338,7 @@ test('drawing: partition sides are shaded, service nodes are rounded squares, cu
     const snapshot = {
       nowMs: 0,
       nodes: [node(0, 'follower', 0), node(1, 'follower', 1), node(2, 'service', 1)],
-      flights: [],
+      flights: { rows: new Float64Array(0), width: 7, col: {} },
       kinds: [],
       sentByKind: [],
       messagesSent: 0,
