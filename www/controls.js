@@ -9,6 +9,7 @@
 
 import { MAX_SPEED, MIN_SPEED } from './model.js';
 import { writeShareAddress } from './url.js';
+import { setText } from './text.js';
 
 /**
  * @param {string} id
@@ -205,15 +206,6 @@ export class Controls {
       this.shareStatus.textContent = 'The link is in the address bar (copying was not allowed).';
     }
   }
-}
-
-/**
- * Sets text only when it changed.
- * @param {HTMLElement} node
- * @param {string} text
- */
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 /**

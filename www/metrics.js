@@ -15,6 +15,7 @@
  */
 
 import { kindColour, kindLabel } from './palette.js';
+import { setText } from './text.js';
 
 /**
  * Column index of each name in a list of column names.
@@ -23,15 +24,6 @@ import { kindColour, kindLabel } from './palette.js';
  */
 function columns(names) {
   return Object.fromEntries(names.map((name, i) => [name, i]));
-}
-
-/**
- * Sets text only when it changed.
- * @param {HTMLElement} el
- * @param {string} text
- */
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 
 import { kindLabel } from './palette.js';
+import { setText } from './text.js';
 
 /**
  * Finds an element by `data-testid`.
@@ -23,15 +24,6 @@ export function byTestId(id) {
   const el = document.querySelector(`[data-testid="${id}"]`);
   if (!(el instanceof HTMLElement)) throw new Error(`page element [data-testid=${id}] is missing`);
   return el;
-}
-
-/**
- * Sets text only when it changed (cheap to call every frame).
- * @param {HTMLElement} el
- * @param {string} text
- */
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
 }
 
 /** Most violations listed (the latest); the count readout has them all. */

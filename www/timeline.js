@@ -12,6 +12,8 @@
  * @module timeline
  */
 
+import { setText } from './text.js';
+
 /**
  * @param {string} id
  * @returns {HTMLElement}
@@ -138,15 +140,6 @@ export class TimelineControls {
     setText(this.forkNote, m.fork ? forkText(m.fork) : '');
     if (this.forkNote.hidden === Boolean(m.fork)) this.forkNote.hidden = !m.fork;
   }
-}
-
-/**
- * Sets text only when it changed (cheap to call every frame).
- * @param {HTMLElement} node
- * @param {string} text
- */
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 /**

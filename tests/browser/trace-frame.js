@@ -6,7 +6,13 @@
 // (a MutationObserver count per target). A tool for finding what to speed
 // up, not a test; run it by hand against a served repo:
 //   BASE_URL=http://127.0.0.1:8000 node tests/browser/trace-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
-// (the path to open, then log10 of the play speed; TRACE_MS sets how long).
+// (the path to open, then log10 of the play speed; TRACE_MS sets how long,
+// SCROLL=1 scrolls the space-time diagram into view first). It also prints
+// the main thread's time per frame (wall time, and time on a CPU: on a
+// shared machine the difference is waiting for one) and the costliest
+// frames one by one (SLOWEST, default 8): each frame is the main thread's
+// work from one BeginMainFrame to the next, with its costliest trace
+// events (self time on a CPU).
 import { launchBrowser } from './helpers.js';
 import { openAtSpeed } from './page.js';
 
@@ -15,6 +21,9 @@ const speed = Number(process.argv[3] || 0);
 const browser = await launchBrowser();
 try {
   const page = await openAtSpeed(browser, path, speed);
+  if (process.env.SCROLL === '1') {
+    await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+  }
   await page.evaluate(() => {
     const w = /** @type {any} */ (window);
     w.__mutations = new Map();
@@ -42,7 +51,8 @@ try {
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await page.click('#play');
+  // Not page.click: that would scroll the button into view.
+  await page.evaluate(() => document.getElementById('play')?.click());
   await page.waitForTimeout(500);
   const frames0 = await page.evaluate(() => /** @type {any} */ (window).__frames);
   await page.evaluate(() => /** @type {any} */ (window).__mutations.clear());
@@ -70,22 +80,73 @@ try {
     list.push(e);
     byThread.set(t, list);
   }
+  /** @type {{ts: number, busy: number, cpu: number, self: Map<string, number>}[]} */
+  const mainFrames = [];
   for (const [t, list] of byThread) {
     list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    const main = t === 'CrRendererMain';
     /** @type {Map<string, number>} */
     const self = new Map();
     /** @type {any[]} */
     const stack = [];
+    // On the main thread, a frame is the work from one BeginMainFrame (the
+    // animation frame callbacks, style, layout, paint and commit) to the
+    // next; a task that holds a BeginMainFrame belongs to that frame.
+    const begins = main ? list.filter((e) => e.name === 'ProxyMain::BeginMainFrame').map((e) => e.ts) : [];
+    const mine = begins.map((ts) => ({ ts, busy: 0, cpu: 0, self: new Map() }));
+    if (main) mainFrames.push(...mine);
+    let k = -1;
+    /** @type {{ts: number, busy: number, cpu: number, self: Map<string, number>} | undefined} */
+    let frame;
     for (const e of list) {
       while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
       const parent = stack[stack.length - 1];
+      if (main && !parent) {
+        while (k + 1 < begins.length && begins[k + 1] < e.ts + e.dur) k += 1;
+        frame = mine[k];
+        if (frame) {
+          frame.busy += e.dur;
+          frame.cpu += e.tdur ?? e.dur;
+        }
+      }
       if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
       self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
+      // Per frame, self time on a CPU (thread time): what the work itself
+      // cost, without the waits for a CPU of a busy machine.
+      if (frame) {
+        if (parent) frame.self.set(parent.name, (frame.self.get(parent.name) ?? 0) - (e.tdur ?? e.dur));
+        frame.self.set(e.name, (frame.self.get(e.name) ?? 0) + (e.tdur ?? e.dur));
+      }
       stack.push(e);
     }
     const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP || 12));
     console.log(`${t}: self time per frame (${frames} frames), ms`);
     for (const [name, us] of top) console.log(`  ${(us / 1000 / frames).toFixed(2).padStart(7)}  ${name}`);
+  }
+  const slowest = mainFrames
+    .slice(0, -1)
+    .sort((a, b) => b.cpu - a.cpu)
+    .slice(0, Number(process.env.SLOWEST ?? 8));
+  // Wall time (with any wait for a CPU) and the thread's CPU time.
+  for (const [what, pick] of /** @type {const} */ ([
+    ['busy (wall)', (/** @type {any} */ f) => f.busy],
+    ['on a CPU', (/** @type {any} */ f) => f.cpu],
+  ])) {
+    const xs = mainFrames.slice(0, -1).map((f) => pick(f) / 1000).sort((a, b) => a - b);
+    if (xs.length === 0) continue;
+    const q = (/** @type {number} */ p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))].toFixed(1);
+    console.log(
+      `main thread ${what} per frame (${xs.length} frames), ms: p50 ${q(0.5)}, p95 ${q(0.95)}, max ${q(1)}; ` +
+        `over 16 ms: ${xs.filter((b) => b > 16).length}`,
+    );
+  }
+  for (const f of slowest) {
+    const top = [...f.self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+    console.log(
+      `  frame at ${((f.ts - mainFrames[0].ts) / 1000).toFixed(0)} ms: busy ${(f.busy / 1000).toFixed(1)} ms ` +
+        `(${(f.cpu / 1000).toFixed(1)} on a CPU): ` +
+        top.map(([name, us]) => `${name} ${(us / 1000).toFixed(1)}`).join(', '),
+    );
   }
   console.log(`DOM changes per frame (${frames} frames)`);
   for (const [k, v] of mutations.sort((a, b) => b[1] - a[1]).slice(0, 60)) console.log(`  ${(v / frames).toFixed(2).padStart(7)}  ${k}`);
