@@ -8,7 +8,7 @@
  */
 
 import { reducedMotion } from './appearance.js';
-import { DotsLayer } from './dots.js';
+import { ClusterLayers } from './cluster-layers.js';
 import { drawStill, layoutNodes, stillKey } from './draw.js';
 import { drawFlightRows } from './flight-dots.js';
 import { CANVAS, INK, PAPER } from './palette.js';
@@ -41,10 +41,6 @@ export class ClusterView {
     this.picked = new Set();
     /** The node a moving pointer is on. @private @type {number | null} */
     this.aimed = null;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('this browser cannot draw on a canvas');
-    /** @private */
-    this.ctx = ctx;
     /** @private @type {HTMLButtonElement[]} */
     this.buttons = [];
     /** @private @type {import('./model.js').Snapshot | null} */
@@ -53,12 +49,26 @@ export class ClusterView {
     this.geometry = null;
     /** @private */
     this.layoutKey = '';
-    /** The messages on the wire, drawn every frame on their own
-     * transparent canvas laid over this one (which keeps the nodes,
-     * groups and cuts, drawn again only when they change): a frame then
-     * neither copies nor draws the still part; the dots are drawn in a
-     * worker where the browser allows (www/dots.js). */
-    this.dots = new DotsLayer(canvas);
+    const resized = new ResizeObserver(() => {
+      this.layoutKey = '';
+      if (this.last) this.render(this.last);
+    });
+    /** The still layer (nodes, groups, cuts: drawn again only when they
+     * change) on this canvas, and the messages on the wire, drawn every
+     * frame, on their own transparent canvas laid over it: a frame then
+     * neither copies nor draws the still part. Both are drawn in a worker
+     * where the browser allows (www/cluster-layers.js). @private */
+    this.layers = new ClusterLayers(
+      canvas,
+      (ms) => this.stillCostIs(ms),
+      (fresh) => {
+        resized.disconnect();
+        this.canvas = fresh;
+        resized.observe(fresh);
+        this.layoutKey = '';
+        if (this.last) this.render(this.last);
+      },
+    );
     /** What the still layer shows. @private */
     this.stillDrawn = '';
     /** The still key the buttons' names were written for. @private */
@@ -69,10 +79,7 @@ export class ClusterView {
     this.stillCost = 0;
     /** A drawing of it put off (see `drawStillLayer`). @private @type {ReturnType<typeof setTimeout> | null} */
     this.stillTimer = null;
-    new ResizeObserver(() => {
-      this.layoutKey = '';
-      if (this.last) this.render(this.last);
-    }).observe(canvas);
+    resized.observe(canvas);
   }
 
   /**
@@ -90,14 +97,14 @@ export class ClusterView {
       this.layoutKey = key;
       this.geometry = layoutNodes(width, height, n, s.layout, s.ring, s.participants);
       this.resizeBacking(width, height);
-      this.dots.place(this.geometry);
+      this.layers.place(this.geometry);
       this.placeButtons(this.geometry);
     }
     const dpr = window.devicePixelRatio || 1;
     const marks = { picked: this.picked };
     const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
-    if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks, dpr);
-    this.dots.draw(s.flights, s.nowMs, { still: reducedMotion, ink: INK });
+    if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks);
+    this.layers.drawDots(s.flights, s.nowMs, { still: reducedMotion, ink: INK });
     // The names say only what the still layer shows: rewritten when it is
     // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
     if (this.stillDrawn !== this.labelled) {
@@ -117,9 +124,8 @@ export class ClusterView {
    * @param {import('./model.js').Snapshot} s
    * @param {string} still what the layer will show
    * @param {import('./draw.js').Marks} marks
-   * @param {number} dpr
    */
-  drawStillLayer(s, still, marks, dpr) {
+  drawStillLayer(s, still, marks) {
     const started = performance.now();
     const wait = this.stillAt + Math.max(STILL_MIN_GAP_MS, this.stillCost * STILL_SPACING) - started;
     // Never when the layer was just cleared (a resize): it would show nothing.
@@ -134,33 +140,41 @@ export class ClusterView {
     }
     if (!this.geometry) return;
     this.stillDrawn = still;
-    // Transparent: the canvas's CSS background (--canvas) shows through.
-    this.ctx.setTransform(1, 0, 0, 1, 0, 0);
-    this.ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawStill(this.ctx, this.geometry, s, marks);
+    this.layers.drawStill(s, marks);
     this.stillAt = performance.now();
-    this.stillCost = this.stillAt - started;
-    // For benchmarks, as the space-time diagram's `data-render-ms`.
-    this.canvas.dataset.stillMs = this.stillCost.toFixed(2);
+    // Drawn in the worker, its cost comes later (`stillCostIs`).
+    if (!this.layers.offThread) this.stillCostIs(this.stillAt - started);
   }
 
   /**
-   * The whole picture on one canvas (the still layer with the messages
-   * over it, drawn here from the same rows as the dots layer, which may
-   * belong to a worker), for the PNG export.
+   * What drawing the still layer cost, ms (the spacing of costly ones
+   * above goes by it).
+   * @private
+   * @param {number} ms
+   */
+  stillCostIs(ms) {
+    this.stillCost = ms;
+    // For benchmarks, as the space-time diagram's `data-render-ms`.
+    this.canvas.dataset.stillMs = ms.toFixed(2);
+  }
+
+  /**
+   * The whole picture on one canvas, for the PNG export: the latest
+   * moment drawn here again, at the layers' pixel size (the layers may
+   * belong to the worker, whose pixels the page cannot read);
+   * transparent, as the canvases are.
    * @returns {HTMLCanvasElement}
    */
   composite() {
     const out = document.createElement('canvas');
-    out.width = this.canvas.width;
-    out.height = this.canvas.height;
+    const { width, height, dpr } = this.layers.size;
+    out.width = width;
+    out.height = height;
     const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
-    ctx.drawImage(this.canvas, 0, 0);
     if (this.last && this.geometry) {
-      const dpr = window.devicePixelRatio || 1;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const g = this.geometry;
+      drawStill(ctx, g, this.last, { picked: this.picked });
       drawFlightRows(ctx, g.points, g.radius, this.last.flights, this.last.nowMs, { still: reducedMotion, ink: INK });
     }
     return out;
@@ -182,9 +196,7 @@ export class ClusterView {
    */
   resizeBacking(width, height) {
     const dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    this.dots.resize(this.canvas.width, this.canvas.height, dpr);
+    this.layers.resize(Math.round(width * dpr), Math.round(height * dpr), dpr);
     this.stillDrawn = '';
   }
 

@@ -1,0 +1,139 @@
+// @ts-check
+/**
+ * The cluster worker: owns the two OffscreenCanvases of every cluster
+ * view (www/cluster-layers.js), the still layer and the messages on the
+ * wire, and draws them with draw.js and flight-dots.js, so neither the
+ * drawing nor its software rasterizing takes the page's main thread.
+ * Messages, each with the view's `id`:
+ *
+ * - `canvases` {still, moving}: the OffscreenCanvases (transferred);
+ * - `size` {width, height, dpr}: their backing size (clears them);
+ * - `place` {geometry}: where the nodes are (draw.js `Geometry`);
+ * - `still` {scene, picked, theme}: the nodes, cuts and leader to draw,
+ *   the nodes picked for a partition, the theme's canvas colours;
+ * - `dots` {rows, width, col, nowMs, style}: the flight rows to draw;
+ * - `drop`: the view is gone.
+ *
+ * It answers each still drawing with `{id, ms}`, what it cost (the page
+ * spaces costly ones out). Drawing happens at most once per animation
+ * frame of the worker: of what arrived in between, only the latest of
+ * each kind per view is drawn.
+ * @module cluster-worker
+ */
+
+import { drawStill } from './draw.js';
+import { drawFlightRows } from './flight-dots.js';
+import { setCanvasTheme } from './palette.js';
+
+/**
+ * @typedef {object} View
+ * @property {OffscreenCanvas} still
+ * @property {OffscreenCanvasRenderingContext2D} stillCtx
+ * @property {OffscreenCanvas} moving
+ * @property {OffscreenCanvasRenderingContext2D} movingCtx
+ * @property {number} dpr
+ * @property {import('./draw.js').Geometry | null} geometry
+ * @property {any} stillPending the latest `still` message not drawn yet
+ * @property {any} dotsPending the latest `dots` message not drawn yet
+ */
+
+/** @type {Map<number, View>} */
+const views = new Map();
+let scheduled = false;
+
+/**
+ * @param {OffscreenCanvas} canvas
+ * @returns {OffscreenCanvasRenderingContext2D}
+ */
+function context(canvas) {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('the cluster worker cannot draw on an OffscreenCanvas');
+  return ctx;
+}
+
+/**
+ * Clears a canvas and scales it to CSS px.
+ * @param {OffscreenCanvasRenderingContext2D} ctx
+ * @param {number} dpr
+ */
+function fresh(ctx, dpr) {
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+}
+
+/** Draws what is pending for every view. */
+function drawPending() {
+  scheduled = false;
+  for (const [id, v] of views) {
+    const g = v.geometry;
+    if (!g) continue;
+    const s = v.stillPending;
+    if (s) {
+      v.stillPending = null;
+      const started = performance.now();
+      setCanvasTheme(s.theme);
+      fresh(v.stillCtx, v.dpr);
+      // Only the nodes, cuts and leader are read by drawStill.
+      drawStill(/** @type {any} */ (v.stillCtx), g, s.scene, { picked: new Set(s.picked) });
+      self.postMessage({ id, ms: performance.now() - started });
+    }
+    const f = v.dotsPending;
+    if (f) {
+      v.dotsPending = null;
+      fresh(v.movingCtx, v.dpr);
+      drawFlightRows(v.movingCtx, g.points, g.radius, f, f.nowMs, f.style);
+    }
+  }
+}
+
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  const scope = /** @type {any} */ (self);
+  if (typeof scope.requestAnimationFrame === 'function') scope.requestAnimationFrame(drawPending);
+  else setTimeout(drawPending, 0);
+}
+
+self.addEventListener('message', (e) => {
+  const m = /** @type {any} */ (e).data;
+  if (m.type === 'canvases') {
+    views.set(m.id, {
+      still: m.still,
+      stillCtx: context(m.still),
+      moving: m.moving,
+      movingCtx: context(m.moving),
+      dpr: 1,
+      geometry: null,
+      stillPending: null,
+      dotsPending: null,
+    });
+    return;
+  }
+  const v = views.get(m.id);
+  if (!v) return;
+  switch (m.type) {
+    case 'size':
+      for (const c of [v.still, v.moving]) {
+        c.width = m.width;
+        c.height = m.height;
+      }
+      v.dpr = m.dpr;
+      v.dotsPending = null;
+      break;
+    case 'place':
+      v.geometry = m.geometry;
+      break;
+    case 'still':
+      v.stillPending = m;
+      schedule();
+      break;
+    case 'dots':
+      v.dotsPending = m;
+      schedule();
+      break;
+    case 'drop':
+      views.delete(m.id);
+      break;
+  }
+});
