@@ -61,7 +61,7 @@ export class ClusterLayers {
    * messages (the `.cluster-moving` rule lays it over) after it.
    * @param {HTMLCanvasElement} still
    * @param {(ms: number) => void} onStillCost what drawing the still layer
-   *   cost, ms, when it was drawn off the main thread (reported later)
+   *   cost the worker, ms (reported after it drew)
    * @param {(still: HTMLCanvasElement) => void} onReplaced called when the
    *   cluster canvas was replaced by a fresh one (the worker failed)
    */

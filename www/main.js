@@ -378,17 +378,18 @@ async function main() {
   document.body.dataset.ready = 'true';
   // Frame timings for tests/browser/bench-frame.js, which sets
   // `window.__frameStats = []` before the page loads; nothing is timed
-  // otherwise. Each entry is [script, frame] in ms: the page's own work in
-  // the animation frame, and the whole frame on the main thread (from the
-  // callback until the first task after the browser's style, layout,
-  // paint and commit of that frame, which a message posted now waits for).
+  // otherwise. Each entry is [script, frame, simulation, drawing] in ms:
+  // the page's own work in the animation frame, the whole frame on the
+  // main thread (from the callback until the first task after the browser's style, layout,
+  // paint and commit of that frame, which a message posted now waits
+  // for), and the script's simulation and views' drawing parts.
   const frameStats = /** @type {{__frameStats?: number[][]}} */ (/** @type {unknown} */ (window)).__frameStats;
   const afterFrame = new MessageChannel();
   /** @type {number[][]} */
   const pendingStats = [];
   afterFrame.port1.onmessage = () => {
     const entry = pendingStats.shift();
-    if (entry && frameStats) frameStats.push([entry[1], performance.now() - entry[0]]);
+    if (entry && frameStats) frameStats.push([entry[1], performance.now() - entry[0], entry[2], entry[3]]);
   };
 
   let last = performance.now();
@@ -400,7 +401,7 @@ async function main() {
       if (frameStats && model.playing) {
         const t0 = performance.now();
         model.tick(dt);
-        pendingStats.push([t0, performance.now() - t0]);
+        pendingStats.push([t0, performance.now() - t0, model.simMs, model.lastDrawMs]);
         afterFrame.port2.postMessage(null);
       } else {
         model.tick(dt);

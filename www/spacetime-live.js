@@ -389,9 +389,11 @@ export class LivePlot {
     for (const l of [this.base, this.spare]) {
       if (l.canvas.width !== widthDev) l.canvas.width = widthDev;
       if (l.canvas.height !== heightDev) l.canvas.height = heightDev;
-      l.ctx.setTransform(1, 0, 0, 1, 0, 0);
-      l.ctx.clearRect(0, 0, widthDev, heightDev);
     }
+    // The spare is cleared when it is used (a shift); clearing a layer as
+    // tall as 1,024 rows costs milliseconds in software.
+    this.base.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    this.base.ctx.clearRect(0, 0, widthDev, heightDev);
     const labels = this.labels;
     const labelsWidth = Math.ceil(frame.left * dpr);
     labels.canvas.width = labelsWidth;

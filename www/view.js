@@ -19,6 +19,10 @@ const STILL_CHEAP_MS = 2;
 const STILL_SPACING = 10;
 /** And at least this long (ms): frames are slow when it is costly. */
 const STILL_MIN_GAP_MS = 250;
+/** Buttons whose names a frame checks at most: all at once up to this
+ * many nodes; 1,024 nodes changing role are renamed over four frames (a
+ * frame renaming all of them took about 5 ms). */
+const LABEL_CHUNK = 256;
 
 export class ClusterView {
   /**
@@ -60,7 +64,7 @@ export class ClusterView {
      * where the browser allows (www/cluster-layers.js). @private */
     this.layers = new ClusterLayers(
       canvas,
-      (ms) => this.stillCostIs(ms),
+      (ms) => this.drewStill(ms),
       (fresh) => {
         resized.disconnect();
         this.canvas = fresh;
@@ -73,6 +77,15 @@ export class ClusterView {
     this.stillDrawn = '';
     /** The still key the buttons' names were written for. @private */
     this.labelled = '';
+    /** The moment whose names are being written, the next node to name
+     * and how many are left (see `labelSome`). @private @type {import('./model.js').Snapshot | null} */
+    this.labelSource = null;
+    /** @private */
+    this.labelAt = 0;
+    /** @private */
+    this.labelLeft = 0;
+    /** @private */
+    this.labelQueued = false;
     /** When it was last drawn and what that cost, ms. @private */
     this.stillAt = -Infinity;
     /** @private */
@@ -109,8 +122,10 @@ export class ClusterView {
     // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
     if (this.stillDrawn !== this.labelled) {
       this.labelled = this.stillDrawn;
-      this.labelButtons(s);
+      this.labelSource = s;
+      this.labelLeft = s.nodes.length;
     }
+    this.labelSome();
   }
 
   /**
@@ -141,20 +156,21 @@ export class ClusterView {
     if (!this.geometry) return;
     this.stillDrawn = still;
     this.layers.drawStill(s, marks);
+    // What it cost the main thread (drawing it, or handing it to the
+    // worker, which draws only the latest of what it was handed).
     this.stillAt = performance.now();
-    // Drawn in the worker, its cost comes later (`stillCostIs`).
-    if (!this.layers.offThread) this.stillCostIs(this.stillAt - started);
+    this.stillCost = this.stillAt - started;
+    if (!this.layers.offThread) this.drewStill(this.stillCost);
   }
 
   /**
-   * What drawing the still layer cost, ms (the spacing of costly ones
-   * above goes by it).
+   * What drawing the still layer cost where it was drawn, ms, shown for
+   * benchmarks in `data-still-ms` (as the space-time diagram's
+   * `data-render-ms`).
    * @private
    * @param {number} ms
    */
-  stillCostIs(ms) {
-    this.stillCost = ms;
-    // For benchmarks, as the space-time diagram's `data-render-ms`.
+  drewStill(ms) {
     this.canvas.dataset.stillMs = ms.toFixed(2);
   }
 
@@ -240,27 +256,51 @@ export class ClusterView {
   }
 
   /**
-   * Accessible names: "n3, leader, paused. Crash n3 now".
+   * Writes the names of the next `LABEL_CHUNK` buttons (going round the
+   * nodes), and asks the next animation frame to go on while some are
+   * left, so the names always catch up, playing or not.
    * @private
-   * @param {import('./model.js').Snapshot} s
    */
-  labelButtons(s) {
-    for (const node of s.nodes) {
-      const b = this.buttons[node.id];
-      if (!b) continue;
-      b.classList.toggle('service', node.role === 'service');
-      /** @type {string[]} */
-      const notes = [node.role];
-      if (node.paused) notes.push('paused');
-      if (node.slowMs > 0) notes.push(`slow +${node.slowMs} ms`);
-      if (this.picked.has(node.id)) notes.push('picked for side A');
-      const state = node.alive ? notes.join(', ') : 'crashed';
-      const action = node.alive ? `Crash n${node.id} now` : `Recover n${node.id} now`;
-      const label = `n${node.id}, ${state}. ${action}`;
-      if (b.getAttribute('aria-label') !== label) {
-        b.setAttribute('aria-label', label);
-        b.title = label;
-      }
+  labelSome() {
+    const s = this.labelSource;
+    if (!s || this.labelLeft === 0) return;
+    const n = s.nodes.length;
+    const count = Math.min(this.labelLeft, LABEL_CHUNK);
+    for (let k = 0; k < count; k++) {
+      this.labelAt %= n;
+      this.labelButton(s.nodes[this.labelAt]);
+      this.labelAt += 1;
+    }
+    this.labelLeft -= count;
+    if (this.labelLeft > 0 && !this.labelQueued) {
+      this.labelQueued = true;
+      requestAnimationFrame(() => {
+        this.labelQueued = false;
+        this.labelSome();
+      });
+    }
+  }
+
+  /**
+   * Accessible name of one node's button: "n3, leader, paused. Crash n3 now".
+   * @private
+   * @param {import('./model.js').NodeState} node
+   */
+  labelButton(node) {
+    const b = this.buttons[node.id];
+    if (!b) return;
+    b.classList.toggle('service', node.role === 'service');
+    /** @type {string[]} */
+    const notes = [node.role];
+    if (node.paused) notes.push('paused');
+    if (node.slowMs > 0) notes.push(`slow +${node.slowMs} ms`);
+    if (this.picked.has(node.id)) notes.push('picked for side A');
+    const state = node.alive ? notes.join(', ') : 'crashed';
+    const action = node.alive ? `Crash n${node.id} now` : `Recover n${node.id} now`;
+    const label = `n${node.id}, ${state}. ${action}`;
+    if (b.getAttribute('aria-label') !== label) {
+      b.setAttribute('aria-label', label);
+      b.title = label;
     }
   }
 }

@@ -23,7 +23,9 @@
 //   BASE_URL=http://127.0.0.1:8000 node tests/browser/bench-frame.js
 // FRAMES (default 300) sets the frames per run, RUN_MS (default 60000)
 // the longest a run may take, ONLY (a regular expression) picks the runs
-// by label, and FIRST=0 skips the first-render loads.
+// by label, FIRST=0 skips the first-render loads, and WORST=1 prints the
+// three frames with the longest script of each run, split into the
+// simulation and the views' drawing.
 import { baseUrl, launchBrowser } from './helpers.js';
 import { openAtSpeed, ready } from './page.js';
 
@@ -137,6 +139,11 @@ try {
       frame: stats(got.stats.map((e) => e[1])),
       frames: got.stats.length,
       over16: got.stats.filter((e) => e[1] > 16).length,
+      // The frames with the longest script: [script, frame, simulation, drawing].
+      worst: got.stats
+        .slice()
+        .sort((a, b) => b[0] - a[0])
+        .slice(0, 3),
       gap: got.gaps.reduce((a, b) => Math.max(a, b), 0),
       played: (simTo - simFrom) / wallMs / 10 ** speed,
     });
@@ -152,6 +159,10 @@ try {
         `${ms(r.script.p50)}${ms(r.script.p95)}${ms(r.script.max)} | ` +
         `${ms(r.frame.p50)}${ms(r.frame.p95)}${ms(r.frame.max)} | ${String(r.over16).padStart(5)}      ${ms(r.gap)}  ${r.played < 0.1 ? r.played.toPrecision(2) : r.played.toFixed(2)}x of asked`,
     );
+    if (process.env.WORST === '1') {
+      const parts = r.worst.map((e) => `script ${e[0].toFixed(1)} (sim ${e[2].toFixed(1)}, views ${e[3].toFixed(1)}), frame ${e[1].toFixed(1)}`);
+      console.log(`${''.padEnd(8)}longest scripts: ${parts.join('; ')}`);
+    }
   }
 
   // First render: a fresh page, default scenario, 7 loads.
