@@ -23,6 +23,7 @@ import { Panes } from './panes.js';
 import { ROLE_COLOURS } from './palette.js';
 import { Narration, presetPlayground } from './presets.js';
 import { providePageScenario } from './page-scenario.js';
+import { Readouts } from './readouts.js';
 import { ScenarioFile } from './scenario-file.js';
 
 import { Shortcuts } from './shortcuts.js';
@@ -349,21 +350,22 @@ async function main() {
   // number rewritten 60 times a second cannot be read anyway, and every
   // change costs the browser style and paint); the drawings change every
   // frame, and a pause or any other change writes everything at once.
-  let readoutsAt = -Infinity;
+  // The three groups of readouts (status; time, scrubber and speed;
+  // metrics) take turns, a third of READOUT_MS apart, so their style,
+  // layout and paint fall on different frames.
+  const readouts = new Readouts(3, READOUT_MS);
   const render = () => {
     const snapshot = model.snapshot();
-    const now = performance.now();
-    const readouts = !model.playing || now - readoutsAt >= READOUT_MS;
-    if (readouts) readoutsAt = now;
+    const due = readouts.due(model.playing, performance.now());
     faults.render(snapshot);
     view.render(snapshot);
-    if (readouts) status.render(snapshot, model);
+    if (due[0]) status.render(snapshot, model);
     roleLegend(snapshot);
     log.sync(model);
-    controls.render(readouts);
+    controls.render(due[1]);
     inspector.render(model);
-    if (readouts) timeline.render();
-    panes.render(snapshot, readouts);
+    if (due[1]) timeline.render();
+    panes.render(snapshot, due[2]);
     editor.render();
   };
   // Every change is drawn at once (at most once per frame while playing),
