@@ -107,7 +107,7 @@ function notArrived(f, nowMs) {
       end += width;
     }
   }
-  return { rows: kept.slice(0, end), width, col };
+  return { rows: kept.subarray(0, end), width, col };
 }
 
 /** Slowest and fastest play speed, simulated ms per real ms. */
