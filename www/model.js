@@ -91,19 +91,25 @@ function columns(names) {
   return Object.fromEntries(names.map((name, i) => [name, i]));
 }
 
+/** Rows `notArrived` writes into, reused frame after frame (a new array
+ * of up to 224 KB a frame would bring on garbage collections). */
+let notArrivedRows = new Float64Array(0);
+
 /**
- * The messages of `f` that have not arrived by `nowMs`, as new rows.
+ * The messages of `f` that have not arrived by `nowMs`, as rows in a
+ * buffer reused by the next call.
  * @param {Flights} f
  * @param {number} nowMs
  * @returns {Flights}
  */
 function notArrived(f, nowMs) {
   const { rows, width, col } = f;
-  const kept = new Float64Array(rows.length);
+  if (notArrivedRows.length < rows.length) notArrivedRows = new Float64Array(rows.length);
+  const kept = notArrivedRows;
   let end = 0;
   for (let o = 0; o + width <= rows.length; o += width) {
     if (rows[o + col.arrive_ms] > nowMs) {
-      kept.set(rows.subarray(o, o + width), end);
+      for (let k = 0; k < width; k++) kept[end + k] = rows[o + k];
       end += width;
     }
   }
