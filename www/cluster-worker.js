@@ -14,8 +14,8 @@
  * - `dots` {rows, width, col, nowMs, style}: the flight rows to draw;
  * - `drop`: the view is gone.
  *
- * It answers each still drawing with `{id, ms}`, what it cost (the page
- * spaces costly ones out). Drawing happens at most once per animation
+ * It answers each still drawing with `{id, ms, at}`: what it cost and
+ * when it was done (ms since the epoch). Drawing happens at most once per animation
  * frame of the worker: of what arrived in between, only the latest of
  * each kind per view is drawn.
  * @module cluster-worker
@@ -76,7 +76,10 @@ function drawPending() {
       fresh(v.stillCtx, v.dpr);
       // Only the nodes, cuts and leader are read by drawStill.
       drawStill(/** @type {any} */ (v.stillCtx), g, s.scene, { picked: new Set(s.picked) });
-      self.postMessage({ id, ms: performance.now() - started });
+      // `at`: when it was done, as a time since the epoch (the page's
+      // clock has another origin).
+      const done = performance.now();
+      self.postMessage({ id, ms: done - started, at: performance.timeOrigin + done });
     }
     const f = v.dotsPending;
     if (f) {
