@@ -5,10 +5,13 @@
  * delivered or lost) is drawn once into an offscreen layer as it happens,
  * and a frame only copies that layer, adds the messages still on the wire
  * and draws the axis and the line of now. The layer is wider than the
- * plot, so a following window just copies a part further right; when
- * "now" reaches the layer's right edge, its content is moved left once.
- * The window's left edge is kept on whole device pixels, so the copies
- * are exact.
+ * plot and used round and round: a column stands for every time that is
+ * a layer's width of device pixels apart, the columns just ahead of now
+ * are cleared as now comes near, and a frame copies the window's part
+ * in at most two pieces. (It was moved left once now reached its right
+ * edge: a copy of the whole layer, 10 to 30 ms in software, every half a
+ * window of played time.) The window's left edge is kept on whole device
+ * pixels, so the copies are exact.
  *
  * Only while nothing after now is known (not after going back) and the
  * window has a fixed span (not "whole run"); spacetime.js draws those
@@ -37,6 +40,17 @@ import {
 
 /** The layer is this much wider than the plot (room to follow now). */
 const ROOM = 1.5;
+
+/** Device pixels ahead of now kept clear: what a frame bakes may reach
+ * that far right of now (arrow heads, marks). */
+const AHEAD = 24;
+
+/**
+ * `a` modulo `m`, from 0 to `m - 1`.
+ * @param {number} a
+ * @param {number} m
+ */
+const wrap = (a, m) => ((a % m) + m) % m;
 
 /**
  * What a frame showed, for the diagram's data attributes and text
@@ -139,18 +153,20 @@ function layer() {
 
 export class LivePlot {
   constructor() {
-    /** What is settled, from `originPx` on. @private */
+    /** What is settled: time pixel `p` (device pixels from time 0) is
+     * drawn in column `wrap(p - originPx, width)`. @private */
     this.base = layer();
-    /** For moving the base's content left. @private */
-    this.spare = layer();
     /** The node labels. @private */
     this.labels = layer();
     /** The time axis's labels, written each frame. @private */
     this.axis = layer();
     /** What the layers were drawn for; '' forces a rebuild. @private */
     this.key = '';
-    /** Time of the base's left edge, in device pixels from time 0. @private */
+    /** The time pixel of the base's column 0 at the rebuild. @private */
     this.originPx = 0;
+    /** Columns are clear (or hold this lap's drawing) up to this time
+     * pixel. @private */
+    this.clearedPx = 0;
     /** Drawn into the base up to here, ms. @private */
     this.bakedMs = 0;
     /** Messages drawn: ids that are multiples of this. */
@@ -227,30 +243,40 @@ export class LivePlot {
     if (
       fullKey !== this.key ||
       now < this.bakedMs ||
-      winPx < this.originPx ||
+      winPx < Math.max(this.originPx, this.clearedPx - widthDev + 1) ||
+      nowPx + AHEAD - winPx >= widthDev ||
       now - this.bakedMs > win.span / 4 ||
       tooBusy
     ) {
       this.rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx);
       this.key = fullKey;
       rebuilt = true;
-    } else if (nowPx - this.originPx + 8 > widthDev) {
-      // Out of room on the right: move the content left to the window's edge.
-      const shift = winPx - this.originPx;
-      const spare = this.spare;
-      spare.ctx.setTransform(1, 0, 0, 1, 0, 0);
-      spare.ctx.clearRect(0, 0, widthDev, heightDev);
-      spare.ctx.drawImage(this.base.canvas, -shift, 0);
-      this.spare = this.base;
-      this.base = spare;
-      this.originPx = winPx;
+    }
+    // Clear the columns about to be drawn in (they hold a lap ago, left
+    // of the window).
+    const clearTo = Math.max(nowPx + AHEAD, winPx + plotDev);
+    if (clearTo > this.clearedPx) {
+      const b = this.base.ctx;
+      b.setTransform(1, 0, 0, 1, 0, 0);
+      const count = Math.min(widthDev, clearTo - this.clearedPx);
+      const from = wrap(this.clearedPx + 1 - this.originPx, widthDev);
+      const first = Math.min(count, widthDev - from);
+      b.clearRect(from, 0, first, heightDev);
+      if (count > first) b.clearRect(0, 0, count - first, heightDev);
+      this.clearedPx = clearTo;
     }
 
-    // Draw what settled since the last frame into the base.
-    const originMs = this.originPx * pxMs;
+    // Draw what settled since the last frame into the base. The scene is
+    // placed from the start of the lap (a layer's width of time pixels)
+    // the last frame's drawing ended in, two laps wide (a frame's stretch
+    // is shorter than a lap); each lap it touches is painted shifted to
+    // its columns, clipped to the columns that stand for it now.
+    const bakedPx = Math.floor(this.bakedMs * scaleDev);
+    const lapPx = this.originPx + Math.floor((bakedPx - this.originPx) / widthDev) * widthDev;
+    const originMs = lapPx * pxMs;
     /** @type {import('./spacetime.js').Frame} */
-    const baseFrame = { ...frame, left: 0, plotWidth: widthDev / dpr, width: widthDev / dpr };
-    const baseWin = { t0: originMs, span: widthDev * pxMs };
+    const baseFrame = { ...frame, left: 0, plotWidth: (2 * widthDev) / dpr, width: (2 * widthDev) / dpr };
+    const baseWin = { t0: originMs, span: 2 * widthDev * pxMs };
     const scene = buildScene(store, baseWin, baseFrame, kinds, this.arrows, {
       from: this.bakedMs,
       to: now,
@@ -259,8 +285,24 @@ export class LivePlot {
     });
     scene.dashPhase = originMs * (scaleDev / dpr);
     const b = this.base.ctx;
-    b.setTransform(dpr, 0, 0, dpr, 0, 0);
-    paintContent(b, scene);
+    // Time pixels the drawing may touch, and those the columns hold now.
+    const reachFrom = Math.floor((this.bakedMs - lookBack(store, win.span)) * scaleDev) - AHEAD;
+    const reachTo = nowPx + AHEAD;
+    const heldFrom = this.clearedPx - widthDev + 1;
+    for (const lap of [-1, 0, 1]) {
+      const lapFrom = lapPx + lap * widthDev;
+      const from = Math.max(lapFrom, heldFrom, reachFrom);
+      const to = Math.min(lapFrom + widthDev, this.clearedPx + 1, reachTo + 1);
+      if (to <= from) continue;
+      b.save();
+      b.setTransform(1, 0, 0, 1, 0, 0);
+      b.beginPath();
+      b.rect(from - lapFrom, 0, to - from, heightDev);
+      b.clip();
+      b.setTransform(dpr, 0, 0, dpr, -lap * widthDev, 0);
+      paintContent(b, scene);
+      b.restore();
+    }
     this.bakedMs = now;
     // The rate check counts what settled after the rebuild's first bake.
     this.bakedArrows = this.fresh ? 0 : this.bakedArrows + scene.arrowCount;
@@ -271,7 +313,7 @@ export class LivePlot {
     // window stayed put, only the part right of what changed is drawn
     // again: from the earlier of the last frame's now and the oldest
     // message on the wire, less room for arrow heads and marks.
-    const shiftCss = (winPx - this.originPx) / dpr;
+    const shiftCss = (winPx - lapPx) / dpr;
     let fromDev = 0;
     const same = `${ctx.canvas.width}x${ctx.canvas.height}@${yDev}`;
     if (!rebuilt && winPx === this.drawnWinPx && same === this.drawnWidth) {
@@ -313,17 +355,14 @@ export class LivePlot {
     const skip = Math.max(0, fromDev - leftDev);
     const bandDev = Math.min(ctx.canvas.height, heightDev - yDev);
     if (skip < plotDev && bandDev > 0) {
-      ctx.drawImage(
-        this.base.canvas,
-        winPx - this.originPx + skip,
-        yDev,
-        plotDev - skip,
-        bandDev,
-        leftDev + skip,
-        0,
-        plotDev - skip,
-        bandDev,
-      );
+      // The window's columns, in two pieces where they wrap round.
+      const from = wrap(winPx + skip - this.originPx, widthDev);
+      const count = plotDev - skip;
+      const first = Math.min(count, widthDev - from);
+      ctx.drawImage(this.base.canvas, from, yDev, first, bandDev, leftDev + skip, 0, first, bandDev);
+      if (count > first) {
+        ctx.drawImage(this.base.canvas, 0, yDev, count - first, bandDev, leftDev + skip + first, 0, count - first, bandDev);
+      }
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, -yDev);
     ctx.save();
@@ -386,14 +425,11 @@ export class LivePlot {
    * @param {number} winPx
    */
   rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx) {
-    for (const l of [this.base, this.spare]) {
-      if (l.canvas.width !== widthDev) l.canvas.width = widthDev;
-      if (l.canvas.height !== heightDev) l.canvas.height = heightDev;
-    }
-    // The spare is cleared when it is used (a shift); clearing a layer as
-    // tall as 1,024 rows costs milliseconds in software.
-    this.base.ctx.setTransform(1, 0, 0, 1, 0, 0);
-    this.base.ctx.clearRect(0, 0, widthDev, heightDev);
+    const l = this.base;
+    if (l.canvas.width !== widthDev) l.canvas.width = widthDev;
+    if (l.canvas.height !== heightDev) l.canvas.height = heightDev;
+    l.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    l.ctx.clearRect(0, 0, widthDev, heightDev);
     const labels = this.labels;
     const labelsWidth = Math.ceil(frame.left * dpr);
     labels.canvas.width = labelsWidth;
@@ -402,6 +438,7 @@ export class LivePlot {
     paintLabels(labels.ctx, frame, participants);
 
     this.originPx = winPx;
+    this.clearedPx = winPx + widthDev - 1;
     const now = store.nowMs;
     const originMs = winPx * (win.span / (frame.plotWidth * dpr));
     this.bakedMs = originMs - 1e-9;
