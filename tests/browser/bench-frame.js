@@ -160,7 +160,8 @@ try {
         `${ms(r.frame.p50)}${ms(r.frame.p95)}${ms(r.frame.max)} | ${String(r.over16).padStart(5)}      ${ms(r.gap)}  ${r.played < 0.1 ? r.played.toPrecision(2) : r.played.toFixed(2)}x of asked`,
     );
     if (process.env.WORST === '1') {
-      const parts = r.worst.map((e) => `script ${e[0].toFixed(1)} (sim ${e[2].toFixed(1)}, views ${e[3].toFixed(1)}), frame ${e[1].toFixed(1)}`);
+      const f1 = (/** @type {number | undefined} */ x) => (x === undefined ? 'n/a' : x.toFixed(1));
+      const parts = r.worst.map((e) => `script ${f1(e[0])} (sim ${f1(e[2])}, views ${f1(e[3])}), frame ${f1(e[1])}`);
       console.log(`${''.padEnd(8)}longest scripts: ${parts.join('; ')}`);
     }
   }
