@@ -49,6 +49,8 @@
  *   resource)
  * @property {number[]} ring ring order (position -> id)
  * @property {'ring' | 'cluster'} layout
+ * @property {boolean} [playing] whether the run is playing (views may put
+ *   off costly drawing then, never for a change made while paused)
  */
 
 import { ROLE_NAMES } from './palette.js';
@@ -519,6 +521,7 @@ export class Model {
       participants: pg.node_count(),
       ring: Array.from(pg.ring()),
       layout: layout === 'ring' ? 'ring' : 'cluster',
+      playing: this.playing,
     };
   }
 }

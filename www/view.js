@@ -19,9 +19,9 @@ const STILL_CHEAP_MS = 2;
 const STILL_SPACING = 10;
 /** And at least this long (ms): frames are slow when it is costly. */
 const STILL_MIN_GAP_MS = 250;
-/** Buttons whose names a frame checks at most: all at once up to this
- * many nodes; 1,024 nodes changing role are renamed over four frames (a
- * frame renaming all of them took about 5 ms). */
+/** Buttons whose names a frame checks at most while playing: all at once
+ * up to this many nodes; 1,024 nodes changing role are renamed over four
+ * frames (a frame renaming all of them took about 5 ms). */
 const LABEL_CHUNK = 256;
 
 export class ClusterView {
@@ -125,7 +125,8 @@ export class ClusterView {
       this.labelSource = s;
       this.labelLeft = s.nodes.length;
     }
-    this.labelSome();
+    // While paused (a click) every name is written at once.
+    this.labelSome(s.playing ? LABEL_CHUNK : Infinity);
   }
 
   /**
@@ -143,8 +144,10 @@ export class ClusterView {
   drawStillLayer(s, still, marks) {
     const started = performance.now();
     const wait = this.stillAt + Math.max(STILL_MIN_GAP_MS, this.stillCost * STILL_SPACING) - started;
-    // Never when the layer was just cleared (a resize): it would show nothing.
-    if (this.stillCost > STILL_CHEAP_MS && wait > 0 && this.stillDrawn !== '') {
+    // Only while playing (a change made while paused, a click, is drawn
+    // and named at once), and never when the layer was just cleared (a
+    // resize): it would show nothing.
+    if (s.playing && this.stillCost > STILL_CHEAP_MS && wait > 0 && this.stillDrawn !== '') {
       if (this.stillTimer === null) {
         this.stillTimer = setTimeout(() => {
           this.stillTimer = null;
@@ -256,16 +259,17 @@ export class ClusterView {
   }
 
   /**
-   * Writes the names of the next `LABEL_CHUNK` buttons (going round the
-   * nodes), and asks the next animation frame to go on while some are
-   * left, so the names always catch up, playing or not.
+   * Writes the names of the next `chunk` buttons (going round the nodes),
+   * and asks the next animation frame to go on while some are left, so
+   * the names always catch up.
    * @private
+   * @param {number} [chunk]
    */
-  labelSome() {
+  labelSome(chunk = LABEL_CHUNK) {
     const s = this.labelSource;
     if (!s || this.labelLeft === 0) return;
     const n = s.nodes.length;
-    const count = Math.min(this.labelLeft, LABEL_CHUNK);
+    const count = Math.min(this.labelLeft, chunk);
     for (let k = 0; k < count; k++) {
       this.labelAt %= n;
       this.labelButton(s.nodes[this.labelAt]);
