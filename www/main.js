@@ -382,9 +382,10 @@ async function main() {
   // `window.__frameStats = []` before the page loads; nothing is timed
   // otherwise. Each entry is [script, frame, simulation, drawing] in ms:
   // the page's own work in the animation frame, the whole frame on the
-  // main thread (from the callback until the first task after the browser's style, layout,
-  // paint and commit of that frame, which a message posted now waits
-  // for), and the script's simulation and views' drawing parts.
+  // main thread (from the callback until the first task after the
+  // browser's style, layout, paint and commit of that frame, which a
+  // message posted now waits for), and the script's simulation and
+  // views' drawing parts.
   const frameStats = /** @type {{__frameStats?: number[][]}} */ (/** @type {unknown} */ (window)).__frameStats;
   const afterFrame = new MessageChannel();
   /** @type {number[][]} */

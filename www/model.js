@@ -93,21 +93,20 @@ function columns(names) {
   return Object.fromEntries(names.map((name, i) => [name, i]));
 }
 
-/** Rows `notArrived` writes into, reused frame after frame (a new array
- * of up to 224 KB a frame would bring on garbage collections). */
-let notArrivedRows = new Float64Array(0);
-
 /**
- * The messages of `f` that have not arrived by `nowMs`, as rows in a
- * buffer reused by the next call.
+ * The messages of `f` that have not arrived by `nowMs`, as rows in
+ * `scratch.rows` (reused frame after frame: a new array of up to 224 KB a
+ * frame would bring on garbage collections; so the result lasts until
+ * the next call with the same scratch).
  * @param {Flights} f
  * @param {number} nowMs
+ * @param {{rows: Float64Array}} scratch
  * @returns {Flights}
  */
-function notArrived(f, nowMs) {
+function notArrived(f, nowMs, scratch) {
   const { rows, width, col } = f;
-  if (notArrivedRows.length < rows.length) notArrivedRows = new Float64Array(rows.length);
-  const kept = notArrivedRows;
+  if (scratch.rows.length < rows.length) scratch.rows = new Float64Array(rows.length);
+  const kept = scratch.rows;
   let end = 0;
   for (let o = 0; o + width <= rows.length; o += width) {
     if (rows[o + col.arrive_ms] > nowMs) {
@@ -255,6 +254,8 @@ export class Model {
     /** The last sample of the messages on the wire (see `flights`).
      * @private @type {{flights: Flights, at: number, cost: number, revision: number} | null} */
     this.flightCache = null;
+    /** Where `notArrived` writes this model's rows. @private */
+    this.scratch = { rows: new Float64Array(0) };
     /** The node count of a playground (see `nodeTotal`).
      * @private @type {{pg: Playground, total: number} | null} */
     this.counted = null;
@@ -485,7 +486,7 @@ export class Model {
       cache.cost > COSTLY_SAMPLE_MS &&
       started - cache.at < cache.cost * 20
     ) {
-      return notArrived(cache.flights, this.playground.now_ms());
+      return notArrived(cache.flights, this.playground.now_ms(), this.scratch);
     }
     // Above MAX_DRAWN_FLIGHTS, an even sample (spread over the message ids,
     // in the core so only the sample crosses from wasm): the dots would
