@@ -17,6 +17,7 @@
 pub mod algorithms;
 pub mod checks;
 pub mod clock;
+pub mod decimal;
 pub mod engine;
 pub mod experiment;
 pub mod fuzz;
