@@ -484,7 +484,12 @@ impl Invitation {
         let now = ctx.local_now_us();
         self.group = group;
         self.phase = Phase::Coordinating;
-        self.up = self.accepted.drain(..).map(|m| (m, now)).collect();
+        // Inserted one by one: collecting into a map sorts the pairs first,
+        // with a sort of its own in the wasm.
+        self.up = BTreeMap::new();
+        for m in self.accepted.drain(..) {
+            self.up.insert(m, now);
+        }
         let mut members: Vec<NodeId> = self.up.keys().copied().collect();
         members.push(self.id);
         members.sort_unstable();

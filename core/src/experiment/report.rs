@@ -11,7 +11,7 @@ use crate::Scenario;
 use crate::algorithms;
 use crate::stats::Stats;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The `sweep --json` object of one scenario over a seed range.
 #[derive(Debug, Clone, Serialize)]
@@ -84,20 +84,21 @@ impl SweepReport {
     pub fn of(base: &Scenario, seeds: SeedRange, records: &[RunRecord]) -> Self {
         let runs = records.len() as u64;
         let kinds = kinds_of(base);
-        let by_kind_mean = kinds
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                let total: u64 = records
-                    .iter()
-                    .map(|r| r.by_kind.get(i).copied().unwrap_or(0))
-                    .sum();
-                (k.to_string(), total as f64 / runs.max(1) as f64)
-            })
-            .collect();
+        // Inserted one by one: collecting into a map sorts the pairs first,
+        // with a sort of its own in the wasm.
+        let mut by_kind_mean = BTreeMap::new();
+        for (i, k) in kinds.iter().enumerate() {
+            let total: u64 = records
+                .iter()
+                .map(|r| r.by_kind.get(i).copied().unwrap_or(0))
+                .sum();
+            by_kind_mean.insert(k.to_string(), total as f64 / runs.max(1) as f64);
+        }
         let first: Vec<f64> = records.iter().filter_map(|r| r.first_leader_ms).collect();
         let recovery: Vec<f64> = records.iter().filter_map(|r| r.recovery_ms).collect();
-        let hashes: BTreeSet<&str> = records.iter().map(|r| r.trace_hash.as_str()).collect();
+        let mut hashes: Vec<&str> = records.iter().map(|r| r.trace_hash.as_str()).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
         Self {
             runs,
             algorithm: base.algorithm.clone(),
