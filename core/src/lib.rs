@@ -34,6 +34,7 @@ pub mod stats;
 pub mod time;
 pub mod trace;
 pub mod travel;
+pub mod vec_map;
 pub mod workloads;
 
 pub use scenario::{Scenario, ScenarioError};
