@@ -46,18 +46,21 @@ wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm/election_web.wasm"
 # them to put the copies of each generic function side by side (22 KB less
 # gzipped, same code; README, "Where the bytes go"), then wasm-opt sorts
 # the functions and strips the name and producers sections (26 KB of the
-# gzipped wasm that only debuggers read). wasm-opt runs no optimization
-# pass: its -O levels made the wasm larger gzipped and slower.
+# gzipped wasm that only debuggers read). Besides, wasm-opt only merges
+# functions with identical bodies and drops unreachable ones (1 KB); it
+# runs no optimization pass: its -O levels made the wasm larger gzipped
+# and slower.
 bindgen="$WASM_TARGET_DIR/bindgen"
 log "wasm-bindgen --target web --out-dir target/wasm/bindgen --no-typescript"
 rm -rf "$bindgen"
 wasm-bindgen --target web --out-dir "$bindgen" --no-typescript "$wasm"
-log "wasm-order.py, wasm-opt --reorder-functions-by-name --strip-debug --strip-producers -> www/pkg"
+log "wasm-order.py, wasm-opt (merge identical functions, drop unused ones, order by name, strip names) -> www/pkg"
 python3 scripts/wasm-order.py "$bindgen/election_web_bg.wasm" "$bindgen/ordered.wasm"
 rm -rf www/pkg
 mkdir -p www/pkg
 # shellcheck disable=SC2086  # one flag per word
-"$WASM_OPT_BIN" $WASM_OPT_FEATURES --reorder-functions-by-name --strip-debug --strip-producers \
+"$WASM_OPT_BIN" $WASM_OPT_FEATURES --duplicate-function-elimination --remove-unused-module-elements \
+    --reorder-functions-by-name --strip-debug --strip-producers \
     "$bindgen/ordered.wasm" -o www/pkg/election_web_bg.wasm
 for f in "$bindgen"/*; do
     case "$(basename "$f")" in
