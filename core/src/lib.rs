@@ -24,6 +24,7 @@ pub mod fuzz;
 pub mod metrics;
 pub mod network;
 pub mod presets;
+pub mod pretty_json;
 pub mod protocol;
 pub mod queue;
 pub mod rng;

@@ -194,9 +194,9 @@ impl ExperimentReport {
 pub fn json_text(e: &Experiment, records: &[RunRecord]) -> Result<String, ExperimentError> {
     e.check_records(records)?;
     let text = if e.is_grouped() {
-        serde_json::to_string_pretty(&ExperimentReport::of(e, records))
+        crate::pretty_json::to_string_pretty(&ExperimentReport::of(e, records))
     } else {
-        serde_json::to_string_pretty(&SweepReport::of(
+        crate::pretty_json::to_string_pretty(&SweepReport::of(
             &e.groups()[0].scenario,
             e.seeds(),
             records,
