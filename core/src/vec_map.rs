@@ -120,11 +120,6 @@ impl<K, V> VecMap<K, V> {
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
     }
-
-    /// Heap bytes held (for memory estimates).
-    pub fn heap_bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<(K, V)>()
-    }
 }
 
 /// Inserted one by one (later pairs replace earlier ones with the same
