@@ -10,8 +10,8 @@ use crate::scenario::Scenario;
 use crate::time::{Micros, to_ms};
 use crate::trace::TraceEvent;
 use crate::travel::{Checkpoint, Landmark};
+use crate::vec_map::VecMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Message counts of a run.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -30,8 +30,10 @@ pub struct MessageCounts {
     pub election: u64,
     /// Sent with purpose background.
     pub background: u64,
-    /// Sent, by kind (every kind of the algorithm, zeros included).
-    pub by_kind: BTreeMap<String, u64>,
+    /// Sent, by kind (every kind of the algorithm, zeros included), by
+    /// ascending kind name (a [`VecMap`]: in the wasm, a `BTreeMap` of
+    /// strings to counts was B-tree code for this one table).
+    pub by_kind: VecMap<String, u64>,
 }
 
 /// Writes to a resource node.
@@ -261,9 +263,7 @@ fn summarize(sim: &dyn Simulation, end_us: Micros, settled: bool, truncated: boo
     let m = sim.metrics();
     let s = sim.scenario();
     let leaders = sim.leaders().to_vec();
-    // Inserted one by one: collecting would sort the pairs first, with a
-    // sort instantiated for this one type (5 KB of wasm).
-    let mut by_kind = BTreeMap::new();
+    let mut by_kind = VecMap::new();
     for (kind, &count) in sim.kinds().iter().zip(&m.by_kind) {
         by_kind.insert(kind.to_string(), count);
     }

@@ -8,7 +8,10 @@
 //! binary search and a shift, and iterates in the same ascending key
 //! order, so runs (and their trace hashes) are unchanged.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::borrow::Borrow;
 use std::fmt;
+use std::ops::Index;
 
 /// An ordered map from `K` to `V` on a `Vec` sorted by key: the
 /// `BTreeMap` methods the algorithms use, with the same iteration order.
@@ -31,8 +34,11 @@ impl<K: Ord, V> VecMap<K, V> {
         Self::default()
     }
 
-    fn find(&self, key: &K) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(k, _)| k.cmp(key))
+    fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
     /// Sets `key` to `value`, returning the value it replaced.
@@ -60,22 +66,34 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 
     /// The value of `key`.
-    pub fn get(&self, key: &K) -> Option<&V> {
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
         self.find(key).ok().map(|i| &self.entries[i].1)
     }
 
     /// The value of `key`, to change.
-    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
         self.find(key).ok().map(|i| &mut self.entries[i].1)
     }
 
     /// Whether `key` has a value.
-    pub fn contains_key(&self, key: &K) -> bool {
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
         self.find(key).is_ok()
     }
 
     /// Removes `key`, returning its value.
-    pub fn remove(&mut self, key: &K) -> Option<V> {
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
         self.find(key).ok().map(|i| self.entries.remove(i).1)
     }
 }
@@ -131,6 +149,36 @@ impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
             map.insert(k, v);
         }
         map
+    }
+}
+
+/// `map[&key]`, as for `BTreeMap`: panics when `key` has no value (for
+/// tests and literals; the engine uses [`VecMap::get`]).
+impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> Index<&Q> for VecMap<K, V> {
+    type Output = V;
+
+    fn index(&self, key: &Q) -> &V {
+        self.get(key).expect("no entry for this key in the VecMap")
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a VecMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+/// Serialized as `BTreeMap` serializes: a map, keys ascending.
+impl<K: Serialize, V: Serialize> Serialize for VecMap<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (k, v) in &self.entries {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
 }
 

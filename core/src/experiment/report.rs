@@ -10,8 +10,8 @@ use super::{Experiment, ExperimentError};
 use crate::Scenario;
 use crate::algorithms;
 use crate::stats::Stats;
+use crate::vec_map::VecMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The `sweep --json` object of one scenario over a seed range.
 #[derive(Debug, Clone, Serialize)]
@@ -43,7 +43,7 @@ pub struct SweepReport {
     /// Runs that ended without exactly one leader.
     pub runs_without_single_leader_at_end: u64,
     /// Mean messages sent per run, by kind.
-    pub by_kind_mean: BTreeMap<String, f64>,
+    pub by_kind_mean: VecMap<String, f64>,
     /// Property violations, summed over all runs.
     pub violations: u64,
     /// Runs with at least one violation.
@@ -84,9 +84,7 @@ impl SweepReport {
     pub fn of(base: &Scenario, seeds: SeedRange, records: &[RunRecord]) -> Self {
         let runs = records.len() as u64;
         let kinds = kinds_of(base);
-        // Inserted one by one: collecting into a map sorts the pairs first,
-        // with a sort of its own in the wasm.
-        let mut by_kind_mean = BTreeMap::new();
+        let mut by_kind_mean = VecMap::new();
         for (i, k) in kinds.iter().enumerate() {
             let total: u64 = records
                 .iter()
