@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the web crate (package election-web) for wasm32-unknown-unknown with
 # the `wasm` profile (Cargo.toml: chosen by measurement, see the README's
-# Budgets section) and generates the JS bindings into www/pkg/ with
-# wasm-bindgen, without the name and producers sections (26 KB of the
-# gzipped wasm that only debuggers read).
+# Budgets section), generates the JS bindings with wasm-bindgen and writes
+# the module into www/pkg/ with its functions ordered for gzip and without
+# the name and producers sections (see below).
 # Run scripts/setup.sh first (test.sh and serve.sh do).
 #
 # The wasm build uses its own target dir, target/wasm, and the toolchain that
@@ -18,6 +18,7 @@ cd "$REPO_ROOT"
 T0=$SECONDS
 wasm_toolchain_detect || die "no wasm32 toolchain is set up; run scripts/setup.sh"
 command -v wasm-bindgen >/dev/null 2>&1 || die "wasm-bindgen not found; run scripts/setup.sh"
+[[ -x "$WASM_OPT_BIN" ]] || die "wasm-opt not found; run scripts/setup.sh (npm ci: package.json pins binaryen)"
 have="$(wasm-bindgen --version | awk '{print $2}')"
 [[ "$have" == "$WASM_BINDGEN_VERSION" ]] ||
     die "wasm-bindgen CLI is $have, want $WASM_BINDGEN_VERSION; run scripts/setup.sh"
@@ -40,10 +41,8 @@ CARGO_TARGET_DIR="$WASM_TARGET_DIR" wasm_cargo build --profile wasm --target "$W
 wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm/election_web.wasm"
 [[ -f "$wasm" ]] || die "$wasm not found (is web/ a cdylib named election-web?)"
 
-log "wasm-bindgen --target web --out-dir www/pkg --no-typescript --remove-name-section --remove-producers-section"
-rm -rf www/pkg
-wasm-bindgen --target web --out-dir www/pkg --no-typescript --remove-name-section \
-    --remove-producers-section "$wasm"
+log "wasm_package: wasm-bindgen, wasm-order.py, wasm-opt (merge identical functions, drop unused ones, order by name, strip names) -> www/pkg"
+wasm_package "$wasm" www/pkg "$WASM_TARGET_DIR/bindgen"
 
 log "sizes:"
 for f in www/pkg/election_web_bg.wasm www/pkg/election_web.js; do

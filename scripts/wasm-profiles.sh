@@ -20,7 +20,6 @@ OPTS="${1:-3 s z}"
 LTOS="${2:-fat off}"
 WASM_OPTS="${3:-none -O3 -Oz}"
 REPEAT="${REPEAT:-5}"
-WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 [[ -x "$WASM_OPT_BIN" ]] || die "wasm-opt not found; run npm ci (package.json pins binaryen)"
 wasm_toolchain_detect || die "no wasm32 toolchain is set up; run scripts/setup.sh"
 
@@ -34,9 +33,10 @@ for opt in $OPTS; do
             CARGO_TARGET_DIR="$OUT/target-$opt-$lto" \
             wasm_cargo build -q --profile wasm --target "$WASM_TARGET" -p election-web
         base="$OUT/o$opt-lto$lto"
-        rm -rf "$base"
-        wasm-bindgen --target web --out-dir "$base" --no-typescript --remove-name-section \
-            --remove-producers-section "$OUT/target-$opt-$lto/$WASM_TARGET/wasm/election_web.wasm"
+        # The shipped form (functions ordered for gzip, names stripped), so
+        # that the sizes compare with www/pkg.
+        wasm_package "$OUT/target-$opt-$lto/$WASM_TARGET/wasm/election_web.wasm" "$base" \
+            "$OUT/bindgen-$opt-$lto"
         for wo in $WASM_OPTS; do
             dir="$base"
             if [[ "$wo" != none ]]; then

@@ -7,6 +7,7 @@ use crate::error::CliError;
 use crate::load::{display_name, load_preset, load_scenario};
 use clap::{Args, ValueEnum};
 use election_core::Scenario;
+use election_core::decimal::parse_decimal;
 use election_core::scenario::{MAX_TIME_US, RingOrder, StartSet};
 use election_core::time::Micros;
 use std::path::PathBuf;
@@ -57,8 +58,9 @@ pub fn parse_start(text: &str) -> Result<StartSet, String> {
 /// returned in microseconds.
 pub fn parse_until_ms(text: &str) -> Result<Micros, String> {
     let max_ms = MAX_TIME_US / 1000;
-    match text.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 && x * 1000.0 <= MAX_TIME_US as f64 => {
+    // The page's URL parameters read numbers the same way.
+    match parse_decimal(text.trim()) {
+        Some(x) if x >= 0.0 && x * 1000.0 <= MAX_TIME_US as f64 => {
             Ok((x * 1000.0).round() as Micros)
         }
         _ => Err(format!(
@@ -126,8 +128,8 @@ pub struct ScenarioArgs {
 fn latency_pair(text: &str) -> Result<serde_json::Value, String> {
     let parts: Vec<&str> = text.split(['-', ',']).map(str::trim).collect();
     let number = |t: &str| {
-        t.parse::<f64>()
-            .map_err(|_| format!("--latency-ms: expected a range like 5-10, got {text:?}"))
+        parse_decimal(t)
+            .ok_or_else(|| format!("--latency-ms: expected a range like 5-10, got {text:?}"))
     };
     match parts.as_slice() {
         [one] => {

@@ -8,8 +8,8 @@
 
 use crate::protocol::{NodeId, Role, Safety};
 use crate::time::Micros;
+use crate::vec_map::VecMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// A failed property check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -31,7 +31,7 @@ pub struct Checker {
     same_component: bool,
     split: bool,
     /// Consensus: the leader of each term seen so far.
-    term_leader: BTreeMap<u64, NodeId>,
+    term_leader: VecMap<u64, NodeId>,
     /// Highest term each node has announced, by node id (a plain table:
     /// node ids are dense, and a map per key type is code in the wasm).
     last_term: Vec<Option<u64>>,
@@ -66,7 +66,7 @@ impl Checker {
             safety,
             same_component: false,
             split: false,
-            term_leader: BTreeMap::new(),
+            term_leader: VecMap::new(),
             last_term: Vec::new(),
             last_vote: Vec::new(),
             lease_holders: Vec::new(),

@@ -17,12 +17,14 @@
 pub mod algorithms;
 pub mod checks;
 pub mod clock;
+pub mod decimal;
 pub mod engine;
 pub mod experiment;
 pub mod fuzz;
 pub mod metrics;
 pub mod network;
 pub mod presets;
+pub mod pretty_json;
 pub mod protocol;
 pub mod queue;
 pub mod rng;
@@ -33,6 +35,7 @@ pub mod stats;
 pub mod time;
 pub mod trace;
 pub mod travel;
+pub mod vec_map;
 pub mod workloads;
 
 pub use scenario::{Scenario, ScenarioError};

@@ -10,8 +10,8 @@ use crate::scenario::Scenario;
 use crate::time::{Micros, to_ms};
 use crate::trace::TraceEvent;
 use crate::travel::{Checkpoint, Landmark};
+use crate::vec_map::VecMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Message counts of a run.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -30,8 +30,10 @@ pub struct MessageCounts {
     pub election: u64,
     /// Sent with purpose background.
     pub background: u64,
-    /// Sent, by kind (every kind of the algorithm, zeros included).
-    pub by_kind: BTreeMap<String, u64>,
+    /// Sent, by kind (every kind of the algorithm, zeros included), by
+    /// ascending kind name (a [`VecMap`]: in the wasm, a `BTreeMap` of
+    /// strings to counts was B-tree code for this one table).
+    pub by_kind: VecMap<String, u64>,
 }
 
 /// Writes to a resource node.
@@ -247,56 +249,62 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn summary(&mut self) -> RunSummary {
         let settled = self.settled();
-        let m = self.metrics();
-        let s = Engine::scenario(self);
-        let leaders = self.leaders().to_vec();
-        RunSummary {
-            algorithm: s.algorithm.clone(),
-            nodes: s.nodes,
-            seed: s.seed,
-            end_ms: to_ms(self.end_us().unwrap_or(self.now())),
-            leader: if leaders.len() == 1 {
-                Some(leaders[0])
-            } else {
-                None
-            },
-            leaders,
-            first_leader_ms: m.first_leader_us.map(to_ms),
-            messages: MessageCounts {
-                sent: m.sent,
-                delivered: m.delivered,
-                dropped: m.dropped,
-                duplicated: m.duplicated,
-                in_flight: m.in_flight,
-                election: m.election,
-                background: m.background,
-                by_kind: P::KINDS
-                    .iter()
-                    .zip(&m.by_kind)
-                    .map(|(k, &c)| (k.to_string(), c))
-                    .collect(),
-            },
-            elections: m.elections,
-            leader_changes: m.leader_changes,
-            split_brain_ms: to_ms(m.split_brain_us),
-            leaderless_ms: to_ms(m.leaderless_us),
-            recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
-            recovery_election_messages: m.recovery().map(|(_, c)| c),
-            writes: WriteCounts {
-                accepted: m.writes_accepted,
-                rejected: m.writes_rejected,
-                stale_accepted: m.stale_writes_accepted,
-            },
-            violations: self
-                .violations()
-                .iter()
-                .map(ViolationReport::from)
-                .collect(),
-            events: m.events,
-            settled,
-            truncated: self.truncated(),
-            trace_hash: format!("{:016x}", self.trace_hash()),
-        }
+        let end_us = self.end_us().unwrap_or(self.now());
+        let truncated = self.truncated();
+        summarize(self, end_us, settled, truncated)
+    }
+}
+
+/// The summary of `sim`, given what only the engine knows. Not generic
+/// (it reads the engine through the object-safe trait), so the page's
+/// wasm holds it once instead of once per algorithm.
+#[inline(never)]
+fn summarize(sim: &dyn Simulation, end_us: Micros, settled: bool, truncated: bool) -> RunSummary {
+    let m = sim.metrics();
+    let s = sim.scenario();
+    let leaders = sim.leaders().to_vec();
+    let mut by_kind = VecMap::new();
+    for (kind, &count) in sim.kinds().iter().zip(&m.by_kind) {
+        by_kind.insert(kind.to_string(), count);
+    }
+    RunSummary {
+        algorithm: s.algorithm.clone(),
+        nodes: s.nodes,
+        seed: s.seed,
+        end_ms: to_ms(end_us),
+        leader: if leaders.len() == 1 {
+            Some(leaders[0])
+        } else {
+            None
+        },
+        leaders,
+        first_leader_ms: m.first_leader_us.map(to_ms),
+        messages: MessageCounts {
+            sent: m.sent,
+            delivered: m.delivered,
+            dropped: m.dropped,
+            duplicated: m.duplicated,
+            in_flight: m.in_flight,
+            election: m.election,
+            background: m.background,
+            by_kind,
+        },
+        elections: m.elections,
+        leader_changes: m.leader_changes,
+        split_brain_ms: to_ms(m.split_brain_us),
+        leaderless_ms: to_ms(m.leaderless_us),
+        recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
+        recovery_election_messages: m.recovery().map(|(_, c)| c),
+        writes: WriteCounts {
+            accepted: m.writes_accepted,
+            rejected: m.writes_rejected,
+            stale_accepted: m.stale_writes_accepted,
+        },
+        violations: sim.violations().iter().map(ViolationReport::from).collect(),
+        events: m.events,
+        settled,
+        truncated,
+        trace_hash: format!("{:016x}", sim.trace_hash()),
     }
 }
 

@@ -26,7 +26,9 @@ impl Stats {
             return None;
         }
         let mut sorted = values.to_vec();
-        sorted.sort_by(f64::total_cmp);
+        // Unstable: values equal under `total_cmp` are the same bits, so
+        // the order is the same, and the unstable sort is the smaller code.
+        sorted.sort_unstable_by(f64::total_cmp);
         let rank = |p: f64| {
             let r = (p * sorted.len() as f64).ceil() as usize;
             sorted[r.clamp(1, sorted.len()) - 1]

@@ -335,8 +335,8 @@ impl Event {
             }
             Event::Timer { node, timer } => format!("n{node}: timer {timer} fires"),
             Event::Role { node, role, term } => match term {
-                Some(t) => format!("n{node} becomes {role:?} in term {t}").to_lowercase(),
-                None => format!("n{node} becomes {role:?}").to_lowercase(),
+                Some(t) => format!("n{node} becomes {role:?} in term {t}").to_ascii_lowercase(),
+                None => format!("n{node} becomes {role:?}").to_ascii_lowercase(),
             },
             Event::Leader {
                 node,

@@ -20,16 +20,14 @@ pub fn scenario_error(e: &ScenarioError) -> JsValue {
 }
 
 /// A plain JS object (maps as objects, `None` as `null`) for a small
-/// serializable value. Integers beyond 2^53 (a hand-picked huge seed)
-/// cannot be plain JS numbers; for those the value goes through JSON text
-/// instead and comes out rounded, exactly as `JSON.parse` would give it.
+/// serializable value: its JSON text (the CLI's `--json` output is the
+/// same text), parsed by `JSON.parse`. Integers beyond 2^53 (a
+/// hand-picked huge seed) come out rounded, as `JSON.parse` gives them.
+///
+/// Not serde-wasm-bindgen: every type sent through it needed a second
+/// serializer in the wasm besides its serde_json one (the trace event
+/// enum's alone was 15 KB); one JSON serializer per type serves both.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    match value.serialize(&serializer) {
-        Ok(v) => Ok(v),
-        Err(_) => {
-            let text = serde_json::to_string(value).map_err(|e| error(&e.to_string(), ""))?;
-            js_sys::JSON::parse(&text)
-        }
-    }
+    let text = serde_json::to_string(value).map_err(|e| error(&e.to_string(), ""))?;
+    js_sys::JSON::parse(&text)
 }

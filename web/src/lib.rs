@@ -10,7 +10,7 @@
 //! Everything about the algorithms stays in `election-core`; this crate
 //! only converts. Per-frame data (nodes, messages on the wire) crosses as
 //! flat `Float64Array`s laid out by [`views`]; small occasional objects
-//! (summary, log lines, algorithm list) go through serde-wasm-bindgen.
+//! (summary, log lines, algorithm list) go through JSON text ([`js::to_js`]).
 //! Errors reach JavaScript as `Error` objects whose message is the
 //! scenario error's text (which names the field) and whose `field`
 //! property is that field.

@@ -126,7 +126,7 @@
 use super::detector::leader_timeout;
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::{Micros, to_ms};
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 use std::fmt;
 
 /// Message kind names.
@@ -288,7 +288,7 @@ pub struct Invitation {
     group: Group,
     /// Coordinator: the other members and when (local time) each last
     /// checked in (the paper's `Up`).
-    up: BTreeMap<NodeId, i64>,
+    up: VecMap<NodeId, i64>,
     /// Member: the member list the coordinator's READY gave.
     roster: Vec<NodeId>,
     /// Member: READY (or, if READY was lost, a YES) confirmed the group.
@@ -298,7 +298,7 @@ pub struct Invitation {
     /// Coordinator: a search's answer window is open.
     searching: bool,
     /// Coordinators that answered this search, with their group sizes.
-    found: BTreeMap<NodeId, u32>,
+    found: VecMap<NodeId, u32>,
     /// Coordinators to invite once the priority delay is over.
     pending: Vec<NodeId>,
     /// Merging: the group being formed.
@@ -608,12 +608,12 @@ impl Protocol for Invitation {
                 coordinator: id,
                 counter: *counter,
             },
-            up: BTreeMap::new(),
+            up: VecMap::new(),
             roster: Vec::new(),
             confirmed: false,
             counter: *counter,
             searching: false,
-            found: BTreeMap::new(),
+            found: VecMap::new(),
             pending: Vec::new(),
             forming: None,
             accepted: Vec::new(),

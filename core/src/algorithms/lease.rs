@@ -472,7 +472,7 @@ impl Elector {
             ("kind", "candidate".to_string()),
             ("service", format!("n{}", self.service)),
             ("resource", format!("n{}", self.resource)),
-            ("role", format!("{:?}", self.role).to_lowercase()),
+            ("role", format!("{:?}", self.role).to_ascii_lowercase()),
             (
                 "leading (believes it holds the lease)",
                 self.leading.to_string(),

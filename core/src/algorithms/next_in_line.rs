@@ -431,7 +431,10 @@ impl NextInLine {
                 .collect(),
             None => (0..self.n).rev().filter(|&x| x != me).collect(),
         };
-        line.sort_unstable_by(|a, b| b.cmp(a));
+        // Ascending then reversed: the wasm then shares the one ascending
+        // sort of node ids instead of holding another for descending.
+        line.sort_unstable();
+        line.reverse();
         line.dedup();
         Self::cancel_election_timers(ctx);
         ctx.cancel_timer(Timer::LeaderTimeout);
@@ -632,7 +635,8 @@ impl Protocol for NextInLine {
                     }
                 } else {
                     l.push(from);
-                    l.sort_unstable_by(|a, b| b.cmp(a));
+                    l.sort_unstable();
+                    l.reverse();
                     let now = names(l);
                     ctx.note_with(|| format!("n{from} joins the line of succession, now {now}"));
                     self.line_changed();

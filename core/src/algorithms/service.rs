@@ -37,7 +37,7 @@
 //! every client at once.
 
 use crate::protocol::{Boot, Config, Ctx, NodeId, Role};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vec_map::VecMap;
 use std::fmt;
 
 /// A session id, handed out by the service.
@@ -137,17 +137,18 @@ impl Persistent {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Store {
     /// Open sessions and their clients.
-    pub sessions: BTreeMap<SessionId, NodeId>,
+    pub sessions: VecMap<SessionId, NodeId>,
     /// Znodes under `/election`, by sequence number.
-    pub znodes: BTreeMap<u64, Znode>,
+    pub znodes: VecMap<u64, Znode>,
     /// The next sequence number.
     pub next_seq: u64,
     /// The next session id.
     pub next_session: SessionId,
     /// The Lease object.
     pub lease: LeaseRecord,
-    /// Watches by znode: the sessions to notify once on its deletion.
-    pub watches: BTreeMap<u64, BTreeSet<SessionId>>,
+    /// Watches by znode: the sessions to notify once on its deletion,
+    /// ascending.
+    pub watches: VecMap<u64, Vec<SessionId>>,
 }
 
 /// The service's own timer.
@@ -181,7 +182,7 @@ pub struct Service {
     store: Store,
     session_timeout_us: u64,
     /// Local time of the last request of each session (volatile).
-    last_heard: BTreeMap<SessionId, i64>,
+    last_heard: VecMap<SessionId, i64>,
     sessions_expired: u64,
     notifications_sent: u64,
 }
@@ -192,7 +193,7 @@ impl Service {
         Self {
             store: store.clone(),
             session_timeout_us: config.timing.session_timeout_us,
-            last_heard: BTreeMap::new(),
+            last_heard: VecMap::new(),
             sessions_expired: 0,
             notifications_sent: 0,
         }
@@ -268,7 +269,9 @@ impl Service {
         if let Some(existing) = self.store.znodes.values().find(|z| z.session == session) {
             return Some(*existing);
         }
-        let owner = self.store.sessions[&session];
+        let Some(&owner) = self.store.sessions.get(&session) else {
+            return None; // touched just above, so it exists
+        };
         let znode = Znode {
             seq: self.store.next_seq,
             owner,
@@ -295,7 +298,10 @@ impl Service {
         if !self.store.znodes.contains_key(&seq) {
             return false;
         }
-        self.store.watches.entry(seq).or_default().insert(session);
+        let watchers = self.store.watches.get_or_insert(seq, Vec::new());
+        if let Err(at) = watchers.binary_search(&session) {
+            watchers.insert(at, session);
+        }
         true
     }
 
@@ -329,7 +335,7 @@ impl Service {
         self.last_heard.remove(&session);
         self.sessions_expired += 1;
         for watchers in self.store.watches.values_mut() {
-            watchers.remove(&session);
+            watchers.retain(|&s| s != session);
         }
         self.store.watches.retain(|_, w| !w.is_empty());
         let deleted: Vec<u64> = self

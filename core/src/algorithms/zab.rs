@@ -146,7 +146,7 @@ use super::detector::leader_timeout;
 use super::resource::Resource;
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 use std::fmt;
 
 /// Message kind names.
@@ -397,9 +397,9 @@ pub struct Server {
     round: u64,
     proposal: Vote,
     /// Votes of the current round, by sender (itself included).
-    recv: BTreeMap<NodeId, Ballot>,
+    recv: VecMap<NodeId, Ballot>,
     /// Answers of FOLLOWING/LEADING servers, by sender.
-    out_of_election: BTreeMap<NodeId, Ballot>,
+    out_of_election: VecMap<NodeId, Ballot>,
     notify_wait_us: Micros,
     finalizing: bool,
     /// The vote this server decided on; its answer to LOOKING peers.
@@ -408,7 +408,7 @@ pub struct Server {
     /// Prospective leader: the epoch it proposed.
     proposed_epoch: Option<u64>,
     established: bool,
-    learners: BTreeMap<NodeId, Learner>,
+    learners: VecMap<NodeId, Learner>,
     /// Follower: accepted the leader's epoch (took its history).
     synced: bool,
     /// Leader: transactions in its epoch.
@@ -458,15 +458,15 @@ impl Server {
             state: ServerState::Following,
             round: 0,
             proposal: own,
-            recv: BTreeMap::new(),
-            out_of_election: BTreeMap::new(),
+            recv: VecMap::new(),
+            out_of_election: VecMap::new(),
             notify_wait_us: finalize_wait(config),
             finalizing: false,
             decided: None,
             leader: None,
             proposed_epoch: None,
             established: false,
-            learners: BTreeMap::new(),
+            learners: VecMap::new(),
             synced: false,
             txns: 0,
             next_write_us: 0,
@@ -866,12 +866,15 @@ impl Server {
             return; // not leading: the connection is refused
         }
         let now = ctx.local_now_us();
-        let learner = self.learners.entry(from).or_insert(Learner {
-            accepted_epoch,
-            acked: false,
-            fresh: false,
-            heard_us: now,
-        });
+        let learner = self.learners.get_or_insert(
+            from,
+            Learner {
+                accepted_epoch,
+                acked: false,
+                fresh: false,
+                heard_us: now,
+            },
+        );
         learner.accepted_epoch = accepted_epoch;
         learner.heard_us = now;
         if self.state == ServerState::Looking {
@@ -1113,7 +1116,7 @@ impl Server {
 
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let opt = |v: Option<NodeId>| v.map_or("none".to_string(), |l| format!("n{l}"));
-        let votes = |m: &BTreeMap<NodeId, Ballot>| {
+        let votes = |m: &VecMap<NodeId, Ballot>| {
             if m.is_empty() {
                 return "none".to_string();
             }

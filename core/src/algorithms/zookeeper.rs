@@ -664,7 +664,7 @@ impl Client {
             ("service", format!("n{}", self.service)),
             ("resource", format!("n{}", self.resource)),
             ("phase", format!("{:?}", self.phase)),
-            ("watch", format!("{:?}", self.watch).to_lowercase()),
+            ("watch", format!("{:?}", self.watch).to_ascii_lowercase()),
             ("session", opt(self.session, &|s| s.to_string())),
             ("znode", opt(self.znode, &|s| format!("#{s}"))),
             ("term (latest znode)", self.term.to_string()),

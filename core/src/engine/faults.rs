@@ -11,14 +11,7 @@ impl<P: Protocol> Engine<P> {
                 let found = self.leaders.first().copied();
                 if found.is_none() {
                     self.hash_words(&[13]);
-                    emit!(
-                        self,
-                        Event::FaultSkipped {
-                            detail: format!(
-                                "{what} the leader: no node leads right now, nothing happens"
-                            ),
-                        }
-                    );
+                    emit!(self, leaderless_skip(what));
                 }
                 found
             }
@@ -78,28 +71,6 @@ impl<P: Protocol> Engine<P> {
                     );
                 }
             }
-            FaultAction::Partition(groups) => {
-                self.network.partition(groups);
-                let mut shown: Vec<Vec<NodeId>> = vec![Vec::new(); groups.len() + 1];
-                for (id, &g) in self.network.group.iter().enumerate() {
-                    shown[g as usize].push(id as NodeId);
-                }
-                shown.retain(|g| !g.is_empty());
-                self.hash_words(&[15]);
-                for (id, &g) in self.network.group.iter().enumerate() {
-                    self.hasher.write_u64(((id as u64) << 32) | u64::from(g));
-                }
-                emit!(self, Event::Partition { groups: shown });
-                self.leaders_dirty = true;
-                self.agreement_dirty = true;
-            }
-            FaultAction::Heal => {
-                self.network.heal();
-                self.hash_words(&[16]);
-                emit!(self, Event::Heal);
-                self.leaders_dirty = true;
-                self.agreement_dirty = true;
-            }
             FaultAction::Slow { node, extra_us } => {
                 if let Some(id) = self.resolve(*node, "slow down") {
                     self.slots[id as usize].slow_us = *extra_us;
@@ -126,39 +97,20 @@ impl<P: Protocol> Engine<P> {
                     );
                 }
             }
-            FaultAction::Cut { from, to } => {
-                self.network.cuts.insert((*from, *to));
-                self.hash_words(&[18, u64::from(*from), u64::from(*to)]);
-                emit!(
-                    self,
-                    Event::Cut {
-                        from: *from,
-                        to: *to,
-                    }
-                );
-            }
-            FaultAction::Uncut { from, to } => {
-                self.network.cuts.remove(&(*from, *to));
-                self.hash_words(&[19, u64::from(*from), u64::from(*to)]);
-                emit!(
-                    self,
-                    Event::Uncut {
-                        from: *from,
-                        to: *to,
-                    }
-                );
-            }
-            FaultAction::Network(spec) => {
-                self.network.spec = spec.clone();
-                self.hash_words(&[20, spec.latency_us.0, spec.latency_us.1]);
-                emit!(
-                    self,
-                    Event::Network {
-                        latency_ms: (to_ms(spec.latency_us.0), to_ms(spec.latency_us.1)),
-                        drop: spec.drop,
-                        duplicate: spec.duplicate,
-                    }
-                );
+            FaultAction::Partition(_)
+            | FaultAction::Heal
+            | FaultAction::Cut { .. }
+            | FaultAction::Uncut { .. }
+            | FaultAction::Network(_) => {
+                let change = change_network(&mut self.network, &fault.action, self.record);
+                self.hash_words(&change.words);
+                if let Some(event) = change.event {
+                    self.record_event(event);
+                }
+                if change.regrouped {
+                    self.leaders_dirty = true;
+                    self.agreement_dirty = true;
+                }
             }
         }
     }
@@ -238,5 +190,100 @@ impl<P: Protocol> Engine<P> {
                 },
             );
         }
+    }
+}
+
+/// The trace event of a fault aimed at the leader when no node leads.
+/// Not generic and never inlined: one copy in the wasm, not one per
+/// algorithm and fault kind.
+#[inline(never)]
+fn leaderless_skip(what: &str) -> Event {
+    Event::FaultSkipped {
+        detail: format!("{what} the leader: no node leads right now, nothing happens"),
+    }
+}
+
+/// What a fault on the network itself did.
+struct NetworkChange {
+    /// Words for the trace hash (after the time).
+    words: Vec<u64>,
+    /// Its trace event, built only when recording.
+    event: Option<Event>,
+    /// Whether the partition groups changed (leaders and agreement must
+    /// be looked at again).
+    regrouped: bool,
+}
+
+/// Applies a partition, heal, link cut or network change, which touch
+/// only the network: not generic, so the page's wasm holds this once
+/// instead of inside every algorithm's engine. Other faults change
+/// nothing here.
+#[inline(never)]
+fn change_network(network: &mut Network, action: &FaultAction, record: bool) -> NetworkChange {
+    let (words, event, regrouped) = match action {
+        FaultAction::Partition(groups) => {
+            network.partition(groups);
+            let mut words = vec![15];
+            for (id, &g) in network.group.iter().enumerate() {
+                words.push(((id as u64) << 32) | u64::from(g));
+            }
+            let event = record.then(|| {
+                let mut shown: Vec<Vec<NodeId>> = vec![Vec::new(); groups.len() + 1];
+                for (id, &g) in network.group.iter().enumerate() {
+                    shown[g as usize].push(id as NodeId);
+                }
+                shown.retain(|g| !g.is_empty());
+                Event::Partition { groups: shown }
+            });
+            (words, event, true)
+        }
+        FaultAction::Heal => {
+            network.heal();
+            (vec![16], record.then_some(Event::Heal), true)
+        }
+        FaultAction::Cut { from, to } => {
+            network.cuts.insert((*from, *to));
+            let event = Event::Cut {
+                from: *from,
+                to: *to,
+            };
+            (
+                vec![18, u64::from(*from), u64::from(*to)],
+                record.then_some(event),
+                false,
+            )
+        }
+        FaultAction::Uncut { from, to } => {
+            network.cuts.remove(&(*from, *to));
+            let event = Event::Uncut {
+                from: *from,
+                to: *to,
+            };
+            (
+                vec![19, u64::from(*from), u64::from(*to)],
+                record.then_some(event),
+                false,
+            )
+        }
+        FaultAction::Network(spec) => {
+            network.spec = spec.clone();
+            let event = record.then(|| Event::Network {
+                latency_ms: (to_ms(spec.latency_us.0), to_ms(spec.latency_us.1)),
+                drop: spec.drop,
+                duplicate: spec.duplicate,
+            });
+            (vec![20, spec.latency_us.0, spec.latency_us.1], event, false)
+        }
+        FaultAction::Crash(_)
+        | FaultAction::Recover(_)
+        | FaultAction::Pause { .. }
+        | FaultAction::Clock { .. }
+        | FaultAction::Slow { .. }
+        | FaultAction::Flaky { .. } => (Vec::new(), None, false),
+    };
+    NetworkChange {
+        words,
+        event,
+        regrouped,
     }
 }

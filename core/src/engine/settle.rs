@@ -37,9 +37,13 @@ impl<P: Protocol> Engine<P> {
             return self.majority_agrees();
         }
         let group = &self.network.group;
-        let mut leader_of_group: BTreeMap<u32, NodeId> = BTreeMap::new();
+        // By partition group (small numbers: see `Network::partition`).
+        let mut leader_of_group: Vec<Option<NodeId>> = vec![None; group_count(group)];
         for &l in &self.leaders {
-            if leader_of_group.insert(group[l as usize], l).is_some() {
+            if leader_of_group[group[l as usize] as usize]
+                .replace(l)
+                .is_some()
+            {
                 return false;
             }
         }
@@ -49,7 +53,7 @@ impl<P: Protocol> Engine<P> {
             }
             slot.role != Role::Candidate
                 && slot.leader.is_some()
-                && slot.leader == leader_of_group.get(&group[id]).copied()
+                && slot.leader == leader_of_group[group[id] as usize]
         })
     }
 
@@ -60,13 +64,14 @@ impl<P: Protocol> Engine<P> {
     pub(super) fn majority_agrees(&self) -> bool {
         let n = self.config.n as usize;
         let group = &self.network.group;
-        let mut size: BTreeMap<u32, usize> = BTreeMap::new();
+        let mut size = vec![0usize; group_count(group)];
         for &g in &group[..n] {
-            *size.entry(g).or_insert(0) += 1;
+            size[g as usize] += 1;
         }
-        let Some((&majority, _)) = size.iter().find(|&(_, &count)| 2 * count > n) else {
+        let Some(majority) = size.iter().position(|&count| 2 * count > n) else {
             return false;
         };
+        let majority = majority as u32;
         let mut leaders = self
             .leaders
             .iter()
@@ -118,4 +123,11 @@ impl<P: Protocol> Engine<P> {
         }
         self.leaders = leaders;
     }
+}
+
+/// How many partition groups `group` (each node's group number) can name:
+/// tables by group are this long. Plain `Vec`s rather than maps keyed by
+/// group keep `BTreeMap` insertion and entry code out of the wasm.
+fn group_count(group: &[u32]) -> usize {
+    group.iter().max().map_or(0, |&g| g as usize + 1)
 }

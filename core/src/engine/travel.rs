@@ -4,6 +4,20 @@
 use super::*;
 use crate::travel::{Checkpoint, Landmark};
 
+/// A copy of `value`, never inlined: the engine's parts that do not
+/// depend on the algorithm are then copied by one function in the wasm
+/// instead of eleven inlined copies, one per algorithm's engine.
+#[inline(never)]
+fn cold_clone<T: Clone>(value: &T) -> T {
+    value.clone()
+}
+
+/// [`Network::checkpoint_copy`], never inlined (see [`cold_clone`]).
+#[inline(never)]
+fn network_copy(network: &Network, now: Micros) -> Network {
+    network.checkpoint_copy(now)
+}
+
 impl<P: Protocol> Engine<P> {
     /// A copy of everything but the recorded trace (the checkpoint keeps
     /// only its length). Messages on the wire (`flights`) are copied: they
@@ -11,25 +25,25 @@ impl<P: Protocol> Engine<P> {
     /// the page draws them right after a restore.
     fn copy_without_trace(&self) -> Self {
         Self {
-            scenario: self.scenario.clone(),
-            config: self.config.clone(),
+            scenario: cold_clone(&self.scenario),
+            config: cold_clone(&self.config),
             now: self.now,
             queue: self.queue.clone(),
             rng: self.rng.clone(),
-            network: self.network.checkpoint_copy(self.now),
+            network: network_copy(&self.network, self.now),
             slots: self.slots.clone(),
-            metrics: self.metrics.clone(),
-            checker: self.checker.clone(),
+            metrics: cold_clone(&self.metrics),
+            checker: cold_clone(&self.checker),
             hasher: self.hasher.clone(),
             record: self.record,
             trace: Vec::new(),
             trace_len: 0,
-            flights: self.flights.clone(),
+            flights: cold_clone(&self.flights),
             outbox: Vec::new(),
             next_msg_id: self.next_msg_id,
             next_generation: self.next_generation,
             pending_faults: self.pending_faults,
-            leaders: self.leaders.clone(),
+            leaders: cold_clone(&self.leaders),
             leaders_dirty: self.leaders_dirty,
             agreement: self.agreement,
             agreement_dirty: self.agreement_dirty,

@@ -89,7 +89,7 @@ pub fn param_value(text: &str) -> Value {
         t.parse::<i64>()
             .map(Value::from)
             .ok()
-            .or_else(|| t.parse::<f64>().ok().map(Value::from))
+            .or_else(|| crate::decimal::parse_decimal(t).map(Value::from))
     };
     if let Some(x) = number(text) {
         return x;

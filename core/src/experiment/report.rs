@@ -10,8 +10,8 @@ use super::{Experiment, ExperimentError};
 use crate::Scenario;
 use crate::algorithms;
 use crate::stats::Stats;
+use crate::vec_map::VecMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// The `sweep --json` object of one scenario over a seed range.
 #[derive(Debug, Clone, Serialize)]
@@ -43,7 +43,7 @@ pub struct SweepReport {
     /// Runs that ended without exactly one leader.
     pub runs_without_single_leader_at_end: u64,
     /// Mean messages sent per run, by kind.
-    pub by_kind_mean: BTreeMap<String, f64>,
+    pub by_kind_mean: VecMap<String, f64>,
     /// Property violations, summed over all runs.
     pub violations: u64,
     /// Runs with at least one violation.
@@ -84,20 +84,19 @@ impl SweepReport {
     pub fn of(base: &Scenario, seeds: SeedRange, records: &[RunRecord]) -> Self {
         let runs = records.len() as u64;
         let kinds = kinds_of(base);
-        let by_kind_mean = kinds
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                let total: u64 = records
-                    .iter()
-                    .map(|r| r.by_kind.get(i).copied().unwrap_or(0))
-                    .sum();
-                (k.to_string(), total as f64 / runs.max(1) as f64)
-            })
-            .collect();
+        let mut by_kind_mean = VecMap::new();
+        for (i, k) in kinds.iter().enumerate() {
+            let total: u64 = records
+                .iter()
+                .map(|r| r.by_kind.get(i).copied().unwrap_or(0))
+                .sum();
+            by_kind_mean.insert(k.to_string(), total as f64 / runs.max(1) as f64);
+        }
         let first: Vec<f64> = records.iter().filter_map(|r| r.first_leader_ms).collect();
         let recovery: Vec<f64> = records.iter().filter_map(|r| r.recovery_ms).collect();
-        let hashes: BTreeSet<&str> = records.iter().map(|r| r.trace_hash.as_str()).collect();
+        let mut hashes: Vec<&str> = records.iter().map(|r| r.trace_hash.as_str()).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
         Self {
             runs,
             algorithm: base.algorithm.clone(),
@@ -193,9 +192,9 @@ impl ExperimentReport {
 pub fn json_text(e: &Experiment, records: &[RunRecord]) -> Result<String, ExperimentError> {
     e.check_records(records)?;
     let text = if e.is_grouped() {
-        serde_json::to_string_pretty(&ExperimentReport::of(e, records))
+        crate::pretty_json::to_string_pretty(&ExperimentReport::of(e, records))
     } else {
-        serde_json::to_string_pretty(&SweepReport::of(
+        crate::pretty_json::to_string_pretty(&SweepReport::of(
             &e.groups()[0].scenario,
             e.seeds(),
             records,

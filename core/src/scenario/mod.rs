@@ -267,7 +267,7 @@ impl Scenario {
 
     /// The canonical JSON text, pretty-printed.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(&self.to_json()).unwrap_or_default()
+        crate::pretty_json::to_string_pretty(&self.to_json()).unwrap_or_default()
     }
 
     /// Participants plus the algorithm's extra nodes (a coordination

@@ -43,9 +43,9 @@ fn number(key: &str, text: &str) -> Result<Value, ScenarioError> {
     if let Ok(i) = t.parse::<u64>() {
         return Ok(json!(i));
     }
-    match t.parse::<f64>() {
-        Ok(x) if x.is_finite() => Ok(json!(x)),
-        _ => Err(ScenarioError::new(
+    match crate::decimal::parse_decimal(t) {
+        Some(x) => Ok(json!(x)),
+        None => Err(ScenarioError::new(
             key,
             format!("must be a number, got {t:?}"),
         )),
