@@ -2,32 +2,42 @@
 //! scheduled, the same way every run.
 //!
 //! Simulation time never goes back, so the queue is a radix heap (Ahuja,
-//! Mehlhorn, Orlin and Tarjan, 1990) rather than a binary heap: an event
-//! sits in the bucket named by the highest bit in which its time differs
-//! from the last time popped, and only moves to lower buckets, so each
-//! event is touched a few times instead of sifted through log n levels.
-//! Events due at exactly the current time wait in a FIFO in the order they
-//! were scheduled, which keeps ties deterministic.
+//! Mehlhorn, Orlin and Tarjan, 1990) rather than a binary heap, with
+//! 64-way digits (6 bits of the time per level, as in a hierarchical
+//! timing wheel): an event sits at the level of the highest 6-bit digit
+//! in which its time differs from the last time popped, in the bucket of
+//! its own digit there. Level 0 buckets hold one exact time each, so a
+//! pop takes the front of the first non-empty one (found in a 64-bit
+//! occupancy mask). When level 0 is empty, the first bucket of the lowest
+//! non-empty level is spread over the levels below it. An event moves
+//! down at most once per level: once for a message 1-4 ms away, at most
+//! four times for a timer a minute away (a binary radix heap moved a
+//! message about ten times and scanned its bucket for the minimum every
+//! time).
 //!
 //! Ties need no sequence number: every bucket holds its events in the
-//! order they were pushed. A push appends to a bucket; a refill empties
-//! the lowest non-empty bucket into lower buckets, which are all empty at
-//! that moment (it is the lowest), in the order it held them. So each
-//! bucket, and the FIFO filled from one bucket and then by pushes, stays
-//! in push order, and events of one time come out in push order.
+//! order they were pushed. A push appends to a bucket; spreading a
+//! bucket moves its events, in order, into lower levels, which are all
+//! empty at that moment (it is on the lowest non-empty level). So every
+//! bucket stays in push order, and events of one time come out in push
+//! order.
 
 use crate::time::Micros;
 use std::cell::Cell;
 use std::collections::VecDeque;
 
-const BUCKETS: usize = 65;
+/// Bits of the time per level.
+const DIGIT_BITS: u32 = 6;
+/// Buckets per level.
+const WIDTH: usize = 1 << DIGIT_BITS;
+/// Levels for a 64-bit time.
+const LEVELS: usize = 64_usize.div_ceil(DIGIT_BITS as usize);
 
 /// A scheduled event with its time. The payload travels with its key:
 /// the buckets are read and written front to back, while a separate
 /// payload table indexed by slot was read at a random place on every pop
 /// (a cache miss per event on large runs). No sequence number: the
-/// buckets keep push order (see the module doc), and 8 bytes less per
-/// entry is 8 bytes less moved every time an entry changes bucket.
+/// buckets keep push order (see the module doc).
 #[derive(Clone)]
 struct Entry<E> {
     at: Micros,
@@ -41,21 +51,25 @@ struct Entry<E> {
 /// its bucket), so a time-travel checkpoint taken after a burst does not
 /// copy the burst's emptied storage.
 pub struct EventQueue<E> {
-    /// Bucket 0: events due at `last`, in push order.
-    now_fifo: VecDeque<Entry<E>>,
-    /// Bucket `b` holds events whose `at ^ last` has its highest set bit
-    /// at `b - 1`, in push order.
-    buckets: Vec<Vec<Entry<E>>>,
+    /// `buckets[level * WIDTH + digit]`: the events whose time agrees with
+    /// `last` above `level` and has `digit` at `level`, in push order.
+    /// At level 0 that is one exact time.
+    buckets: Vec<VecDeque<Entry<E>>>,
+    /// Bit `digit` of `occupied[level]` is set when that bucket is not
+    /// empty.
+    occupied: [u64; LEVELS],
     last: Micros,
     len: usize,
+    /// The earliest time, once `peek_time` had to look for it in a
+    /// bucket above level 0.
     min_cache: Cell<Option<Micros>>,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         Self {
-            now_fifo: VecDeque::new(),
-            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            buckets: (0..LEVELS * WIDTH).map(|_| VecDeque::new()).collect(),
+            occupied: [0; LEVELS],
             last: 0,
             len: 0,
             min_cache: Cell::new(None),
@@ -66,10 +80,14 @@ impl<E> Default for EventQueue<E> {
 impl<E: Clone> Clone for EventQueue<E> {
     fn clone(&self) -> Self {
         Self {
-            now_fifo: self.now_fifo.iter().cloned().collect(),
-            // `to_vec` allocates exactly the live entries, not the
+            // Collecting allocates exactly the live entries, not the
             // capacity a burst left behind.
-            buckets: self.buckets.iter().map(|b| b.to_vec()).collect(),
+            buckets: self
+                .buckets
+                .iter()
+                .map(|b| b.iter().cloned().collect())
+                .collect(),
+            occupied: self.occupied,
             last: self.last,
             len: self.len,
             min_cache: self.min_cache.clone(),
@@ -77,23 +95,35 @@ impl<E: Clone> Clone for EventQueue<E> {
     }
 }
 
-fn bucket_of(at: Micros, last: Micros) -> usize {
-    (64 - (at ^ last).leading_zeros()) as usize
+/// The level at which `at` is stored when the last popped time is `last`.
+#[inline]
+fn level_of(at: Micros, last: Micros) -> usize {
+    let differ = at ^ last;
+    if differ < WIDTH as u64 {
+        0
+    } else {
+        ((63 - differ.leading_zeros()) / DIGIT_BITS) as usize
+    }
+}
+
+/// The digit of `at` at `level`.
+#[inline]
+fn digit_of(at: Micros, level: usize) -> usize {
+    ((at >> (level as u32 * DIGIT_BITS)) & (WIDTH as u64 - 1)) as usize
 }
 
 impl<E> EventQueue<E> {
     /// Schedules `event` at `at` (not before the last popped time; an
     /// earlier time is treated as the last popped time).
+    #[inline]
     pub fn push(&mut self, at: Micros, event: E) {
         debug_assert!(at >= self.last, "time went back: {at} < {}", self.last);
         let at = at.max(self.last);
         self.len += 1;
-        let entry = Entry { at, event };
-        if at == self.last {
-            self.now_fifo.push_back(entry);
-        } else {
-            self.buckets[bucket_of(at, self.last)].push(entry);
-        }
+        let level = level_of(at, self.last);
+        let digit = digit_of(at, level);
+        self.buckets[level * WIDTH + digit].push_back(Entry { at, event });
+        self.occupied[level] |= 1 << digit;
         if let Some(min) = self.min_cache.get() {
             if at < min {
                 self.min_cache.set(Some(at));
@@ -101,55 +131,92 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// Moves the earliest non-empty bucket down so that `now_fifo` holds
-    /// the events due next.
-    fn refill(&mut self) {
-        let Some(b) = (1..BUCKETS).find(|&b| !self.buckets[b].is_empty()) else {
-            return;
+    /// The first non-empty level-0 bucket, at or after `last`'s digit.
+    #[inline]
+    fn next_at_level0(&self) -> Option<usize> {
+        let from = digit_of(self.last, 0);
+        let mask = self.occupied[0] & (u64::MAX << from);
+        (mask != 0).then(|| mask.trailing_zeros() as usize)
+    }
+
+    /// The lowest non-empty level above 0 and its first non-empty bucket.
+    fn lowest_above_level0(&self) -> Option<(usize, usize)> {
+        (1..LEVELS).find_map(|level| {
+            let mask = self.occupied[level];
+            (mask != 0).then(|| (level, mask.trailing_zeros() as usize))
+        })
+    }
+
+    /// Spreads the first bucket of the lowest non-empty level (level 0
+    /// being empty) over the levels below it. Returns false when the
+    /// queue is empty.
+    #[inline(never)]
+    fn spread(&mut self) -> bool {
+        let Some((level, digit)) = self.lowest_above_level0() else {
+            return false;
         };
-        let mut items = std::mem::take(&mut self.buckets[b]);
-        // `peek_time` has usually just found the minimum.
-        let last = match self.min_cache.get() {
-            Some(min) => min,
-            None => items.iter().map(|e| e.at).min().unwrap_or(self.last),
+        // Every event left is at or after the start of this bucket: the
+        // levels below are empty and the other buckets of this level and
+        // above hold later times. Advancing `last` there (it need not be
+        // an event's time; the next pop sets it to one) puts the events
+        // of this bucket on lower levels.
+        let span_bits = (level as u32 + 1) * DIGIT_BITS;
+        let above = if span_bits >= 64 {
+            0
+        } else {
+            self.last & !((1u64 << span_bits) - 1)
         };
-        self.last = last;
-        // `now_fifo` is empty (a refill only happens then), so the due
-        // events go straight into it, in the bucket's (push) order.
+        self.last = above | ((digit as u64) << (level as u32 * DIGIT_BITS));
+        let index = level * WIDTH + digit;
+        let mut items = std::mem::take(&mut self.buckets[index]);
+        self.occupied[level] &= !(1 << digit);
         for entry in items.drain(..) {
-            if entry.at == last {
-                self.now_fifo.push_back(entry);
-            } else {
-                self.buckets[bucket_of(entry.at, last)].push(entry);
-            }
+            let to = level_of(entry.at, self.last);
+            let d = digit_of(entry.at, to);
+            self.buckets[to * WIDTH + d].push_back(entry);
+            self.occupied[to] |= 1 << d;
         }
         // Give the bucket's allocation back for reuse.
-        if self.buckets[b].is_empty() {
-            self.buckets[b] = items;
-        }
+        self.buckets[index] = items;
+        true
     }
 
     /// Removes and returns the earliest event.
+    #[inline]
     pub fn pop(&mut self) -> Option<(Micros, E)> {
-        if self.now_fifo.is_empty() {
-            self.refill();
+        let digit = loop {
+            if let Some(digit) = self.next_at_level0() {
+                break digit;
+            }
+            if !self.spread() {
+                return None;
+            }
+        };
+        let bucket = &mut self.buckets[digit];
+        let entry = bucket.pop_front()?;
+        if bucket.is_empty() {
+            self.occupied[0] &= !(1 << digit);
         }
-        let entry = self.now_fifo.pop_front()?;
+        self.last = entry.at;
         self.len -= 1;
         self.min_cache.set(None);
-        Some((self.last, entry.event))
+        Some((entry.at, entry.event))
     }
 
     /// Time of the earliest event.
+    #[inline]
     pub fn peek_time(&self) -> Option<Micros> {
-        if !self.now_fifo.is_empty() {
-            return Some(self.last);
+        if let Some(digit) = self.next_at_level0() {
+            return self.buckets[digit].front().map(|e| e.at);
         }
         if let Some(min) = self.min_cache.get() {
             return Some(min);
         }
-        let bucket = self.buckets[1..].iter().find(|b| !b.is_empty())?;
-        let min = bucket.iter().map(|e| e.at).min();
+        let (level, digit) = self.lowest_above_level0()?;
+        let min = self.buckets[level * WIDTH + digit]
+            .iter()
+            .map(|e| e.at)
+            .min();
         self.min_cache.set(min);
         min
     }
@@ -182,8 +249,7 @@ mod tests {
         }
         q.push(500, 5000);
         let mut copy = q.clone();
-        let stored: usize =
-            copy.buckets.iter().map(Vec::capacity).sum::<usize>() + copy.now_fifo.capacity();
+        let stored: usize = copy.buckets.iter().map(VecDeque::capacity).sum();
         assert_eq!(stored, 11, "only the scheduled events are copied");
         let rest: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         let copied: Vec<_> = std::iter::from_fn(|| copy.pop()).collect();
@@ -260,5 +326,31 @@ mod tests {
             }
             assert!(reference.is_empty(), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn times_far_apart_reach_the_top_level() {
+        // Differences in the top bits put events on the last level, whose
+        // digit covers the highest bits of the time.
+        let mut q = EventQueue::default();
+        let times = [
+            u64::MAX,
+            1 << 63,
+            5,
+            u64::MAX - 1,
+            1 << 62,
+            5,
+            0,
+            (1 << 63) + 7,
+        ];
+        for (i, &at) in times.iter().enumerate() {
+            q.push(at, i);
+        }
+        let mut want: Vec<(Micros, usize)> = times.iter().copied().zip(0..).collect();
+        want.sort();
+        assert_eq!(q.peek_time(), Some(0));
+        let got: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(got, want);
+        assert!(q.is_empty());
     }
 }
