@@ -41,8 +41,11 @@ mod commands;
 mod events;
 mod faults;
 mod settle;
+mod timers;
 mod travel;
 mod views;
+
+use timers::Timers;
 
 /// Most events one run may process before it is cut short.
 pub const MAX_EVENTS: u64 = 50_000_000;
@@ -125,7 +128,7 @@ struct Slot<P: Protocol> {
     paused_until: Option<Micros>,
     slow_us: Micros,
     clock: LocalClock,
-    timers: Vec<ArmedTimer<P::Timer>>,
+    timers: Timers<P::Timer>,
     role: Role,
     term: Option<u64>,
     leader: Option<NodeId>,
@@ -237,7 +240,7 @@ impl<P: Protocol> Engine<P> {
                     paused_until: None,
                     slow_us: 0,
                     clock: LocalClock::default(),
-                    timers: Vec::new(),
+                    timers: Timers::default(),
                     role: Role::Follower,
                     term: None,
                     leader: None,
