@@ -51,10 +51,14 @@ struct Entry<E> {
 /// its bucket), so a time-travel checkpoint taken after a burst does not
 /// copy the burst's emptied storage.
 pub struct EventQueue<E> {
-    /// `buckets[level * WIDTH + digit]`: the events whose time agrees with
-    /// `last` above `level` and has `digit` at `level`, in push order.
-    /// At level 0 that is one exact time.
-    buckets: Vec<VecDeque<Entry<E>>>,
+    /// `now[digit]`: level 0, the events at the time that agrees with
+    /// `last` above the lowest digit and has `digit` there, in push order
+    /// (popped from the front).
+    now: Vec<VecDeque<Entry<E>>>,
+    /// `upper[(level - 1) * WIDTH + digit]`: the events whose time agrees
+    /// with `last` above `level` and has `digit` at `level`, in push order
+    /// (only appended to, then emptied whole).
+    upper: Vec<Vec<Entry<E>>>,
     /// Bit `digit` of `occupied[level]` is set when that bucket is not
     /// empty.
     occupied: [u64; LEVELS],
@@ -68,7 +72,8 @@ pub struct EventQueue<E> {
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         Self {
-            buckets: (0..LEVELS * WIDTH).map(|_| VecDeque::new()).collect(),
+            now: (0..WIDTH).map(|_| VecDeque::new()).collect(),
+            upper: (WIDTH..LEVELS * WIDTH).map(|_| Vec::new()).collect(),
             occupied: [0; LEVELS],
             last: 0,
             len: 0,
@@ -82,11 +87,12 @@ impl<E: Clone> Clone for EventQueue<E> {
         Self {
             // Collecting allocates exactly the live entries, not the
             // capacity a burst left behind.
-            buckets: self
-                .buckets
+            now: self
+                .now
                 .iter()
                 .map(|b| b.iter().cloned().collect())
                 .collect(),
+            upper: self.upper.iter().map(|b| b.to_vec()).collect(),
             occupied: self.occupied,
             last: self.last,
             len: self.len,
@@ -122,13 +128,23 @@ impl<E> EventQueue<E> {
         self.len += 1;
         let level = level_of(at, self.last);
         let digit = digit_of(at, level);
-        self.buckets[level * WIDTH + digit].push_back(Entry { at, event });
-        self.occupied[level] |= 1 << digit;
+        self.put(level, digit, Entry { at, event });
         if let Some(min) = self.min_cache.get() {
             if at < min {
                 self.min_cache.set(Some(at));
             }
         }
+    }
+
+    /// Stores `entry` in bucket `digit` of `level`, after the others there.
+    #[inline(always)]
+    fn put(&mut self, level: usize, digit: usize, entry: Entry<E>) {
+        if level == 0 {
+            self.now[digit].push_back(entry);
+        } else {
+            self.upper[(level - 1) * WIDTH + digit].push(entry);
+        }
+        self.occupied[level] |= 1 << digit;
     }
 
     /// The first non-empty level-0 bucket, at or after `last`'s digit.
@@ -147,6 +163,19 @@ impl<E> EventQueue<E> {
         })
     }
 
+    /// The earliest time bucket `digit` of `level` (above 0) can hold:
+    /// `last` above that level, `digit` at it, zeros below.
+    fn bucket_start(&self, level: usize, digit: usize) -> Micros {
+        let shift = level as u32 * DIGIT_BITS;
+        let span_bits = shift + DIGIT_BITS;
+        let above = if span_bits >= 64 {
+            0
+        } else {
+            self.last & !((1u64 << span_bits) - 1)
+        };
+        above | ((digit as u64) << shift)
+    }
+
     /// Spreads the first bucket of the lowest non-empty level (level 0
     /// being empty) over the levels below it. Returns false when the
     /// queue is empty.
@@ -160,24 +189,17 @@ impl<E> EventQueue<E> {
         // above hold later times. Advancing `last` there (it need not be
         // an event's time; the next pop sets it to one) puts the events
         // of this bucket on lower levels.
-        let span_bits = (level as u32 + 1) * DIGIT_BITS;
-        let above = if span_bits >= 64 {
-            0
-        } else {
-            self.last & !((1u64 << span_bits) - 1)
-        };
-        self.last = above | ((digit as u64) << (level as u32 * DIGIT_BITS));
-        let index = level * WIDTH + digit;
-        let mut items = std::mem::take(&mut self.buckets[index]);
+        self.last = self.bucket_start(level, digit);
+        let index = (level - 1) * WIDTH + digit;
+        let mut items = std::mem::take(&mut self.upper[index]);
         self.occupied[level] &= !(1 << digit);
         for entry in items.drain(..) {
             let to = level_of(entry.at, self.last);
             let d = digit_of(entry.at, to);
-            self.buckets[to * WIDTH + d].push_back(entry);
-            self.occupied[to] |= 1 << d;
+            self.put(to, d, entry);
         }
         // Give the bucket's allocation back for reuse.
-        self.buckets[index] = items;
+        self.upper[index] = items;
         true
     }
 
@@ -192,7 +214,7 @@ impl<E> EventQueue<E> {
                 return None;
             }
         };
-        let bucket = &mut self.buckets[digit];
+        let bucket = &mut self.now[digit];
         let entry = bucket.pop_front()?;
         if bucket.is_empty() {
             self.occupied[0] &= !(1 << digit);
@@ -207,18 +229,48 @@ impl<E> EventQueue<E> {
     #[inline]
     pub fn peek_time(&self) -> Option<Micros> {
         if let Some(digit) = self.next_at_level0() {
-            return self.buckets[digit].front().map(|e| e.at);
+            return self.now[digit].front().map(|e| e.at);
         }
         if let Some(min) = self.min_cache.get() {
             return Some(min);
         }
         let (level, digit) = self.lowest_above_level0()?;
-        let min = self.buckets[level * WIDTH + digit]
+        let min = self.upper[(level - 1) * WIDTH + digit]
             .iter()
             .map(|e| e.at)
             .min();
         self.min_cache.set(min);
         min
+    }
+
+    /// Whether the earliest event is due at or before `t`: the same answer
+    /// as comparing [`EventQueue::peek_time`] with `t`, but when the next
+    /// events are still in a bucket above level 0, that bucket's range of
+    /// times nearly always answers without looking for its earliest event
+    /// (the run loop asks before every event).
+    #[inline]
+    pub fn due_by(&self, t: Micros) -> bool {
+        match self.next_at_level0() {
+            Some(digit) => self.now[digit].front().is_some_and(|e| e.at <= t),
+            None => self.due_by_above_level0(t),
+        }
+    }
+
+    /// [`EventQueue::due_by`] when level 0 is empty.
+    #[inline(never)]
+    fn due_by_above_level0(&self, t: Micros) -> bool {
+        let Some((level, digit)) = self.lowest_above_level0() else {
+            return false;
+        };
+        let first = self.bucket_start(level, digit);
+        let end = first | ((1u64 << (level as u32 * DIGIT_BITS)) - 1);
+        if first > t {
+            false
+        } else if end <= t {
+            true
+        } else {
+            self.peek_time().is_some_and(|min| min <= t)
+        }
     }
 
     /// Number of scheduled events.
@@ -249,7 +301,8 @@ mod tests {
         }
         q.push(500, 5000);
         let mut copy = q.clone();
-        let stored: usize = copy.buckets.iter().map(VecDeque::capacity).sum();
+        let stored: usize = copy.now.iter().map(VecDeque::capacity).sum::<usize>()
+            + copy.upper.iter().map(Vec::capacity).sum::<usize>();
         assert_eq!(stored, 11, "only the scheduled events are copied");
         let rest: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         let copied: Vec<_> = std::iter::from_fn(|| copy.pop()).collect();
@@ -352,5 +405,27 @@ mod tests {
         let got: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(got, want);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn due_by_agrees_with_peek_time() {
+        for seed in 0..50 {
+            let mut rng = SimRng::new(seed, Stream::Engine);
+            let mut q = EventQueue::default();
+            let mut now = 0;
+            for i in 0..2000u64 {
+                if rng.below(3) > 0 {
+                    let span = 1 << rng.below(24);
+                    q.push(now + rng.below(span), i);
+                } else if let Some((at, _)) = q.pop() {
+                    now = at;
+                }
+                let span = 1 << rng.below(24);
+                let t = now + rng.below(span);
+                let want = q.peek_time().is_some_and(|next| next <= t);
+                assert_eq!(q.due_by(t), want, "seed {seed} step {i} t {t}");
+                assert_eq!(q.due_by(now), q.peek_time().is_some_and(|n| n <= now));
+            }
+        }
     }
 }

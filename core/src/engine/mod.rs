@@ -454,7 +454,7 @@ impl<P: Protocol> Engine<P> {
     /// Processes every event up to and including `t`, then sets the clock
     /// to `t`.
     pub fn run_until(&mut self, t: Micros) {
-        while self.queue.peek_time().is_some_and(|next| next <= t) {
+        while self.queue.due_by(t) {
             if self.metrics.events >= MAX_EVENTS {
                 self.truncated = true;
                 break;
@@ -490,15 +490,12 @@ impl<P: Protocol> Engine<P> {
                         break t;
                     }
                 }
-                match self.queue.peek_time() {
-                    Some(next) if next <= DEFAULT_RUN_LIMIT_US => {}
-                    _ => {
-                        if self.settled() {
-                            break self.now;
-                        }
-                        self.run_until(DEFAULT_RUN_LIMIT_US);
-                        break DEFAULT_RUN_LIMIT_US;
+                if !self.queue.due_by(DEFAULT_RUN_LIMIT_US) {
+                    if self.settled() {
+                        break self.now;
                     }
+                    self.run_until(DEFAULT_RUN_LIMIT_US);
+                    break DEFAULT_RUN_LIMIT_US;
                 }
                 if self.metrics.events >= MAX_EVENTS {
                     self.truncated = true;
