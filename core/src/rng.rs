@@ -35,6 +35,7 @@ impl SimRng {
     }
 
     /// The next raw 64 random bits.
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.inner.next_u64()
     }
@@ -46,6 +47,7 @@ impl SimRng {
     /// low half at or above `bound` is accepted without computing it (a
     /// 64-bit division, on every latency draw before): the same draws and
     /// results, nearly without dividing (Lemire 2019).
+    #[inline]
     pub fn below(&mut self, bound: u64) -> u64 {
         debug_assert!(bound > 0);
         let mut threshold = None;
@@ -59,6 +61,7 @@ impl SimRng {
     }
 
     /// A uniform integer in `lo..=hi`; returns `lo` when `hi <= lo`.
+    #[inline]
     pub fn between(&mut self, lo: u64, hi: u64) -> u64 {
         if hi <= lo {
             return lo;
@@ -71,6 +74,7 @@ impl SimRng {
 
     /// True with probability `p` (0 never draws, 1 always draws nothing
     /// either, so adding a certainty does not shift later numbers).
+    #[inline]
     pub fn chance(&mut self, p: f64) -> bool {
         if p <= 0.0 {
             return false;
