@@ -107,10 +107,8 @@ impl<T> IndexMut<usize> for Timers<T> {
 
 impl<'a, T> IntoIterator for &'a Timers<T> {
     type Item = &'a ArmedTimer<T>;
-    type IntoIter = std::iter::Chain<
-        std::option::Iter<'a, ArmedTimer<T>>,
-        std::slice::Iter<'a, ArmedTimer<T>>,
-    >;
+    type IntoIter =
+        std::iter::Chain<std::option::Iter<'a, ArmedTimer<T>>, std::slice::Iter<'a, ArmedTimer<T>>>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.first.iter().chain(self.rest.iter())
@@ -197,7 +195,10 @@ mod tests {
                 assert_eq!(timers.len(), reference.len());
                 let fields = |a: &ArmedTimer<u8>| (a.queued_at, a.local_deadline);
                 assert!(
-                    (&timers).into_iter().map(fields).eq(reference.iter().map(fields)),
+                    (&timers)
+                        .into_iter()
+                        .map(fields)
+                        .eq(reference.iter().map(fields)),
                     "seed {seed} step {step}"
                 );
             }
