@@ -2,27 +2,45 @@
 //! scheduled, the same way every run.
 //!
 //! Simulation time never goes back, so the queue is a radix heap (Ahuja,
-//! Mehlhorn, Orlin and Tarjan, 1990) rather than a binary heap: an event
-//! sits in the bucket named by the highest bit in which its time differs
-//! from the last time popped, and only moves to lower buckets, so each
-//! event is touched a few times instead of sifted through log n levels.
-//! Events due at exactly the current time wait in a FIFO ordered by their
-//! sequence number, which keeps ties deterministic.
+//! Mehlhorn, Orlin and Tarjan, 1990) rather than a binary heap, with
+//! 64-way digits (6 bits of the time per level, as in a hierarchical
+//! timing wheel): an event sits at the level of the highest 6-bit digit
+//! in which its time differs from the last time popped, in the bucket of
+//! its own digit there. Level 0 buckets hold one exact time each, so a
+//! pop takes the front of the first non-empty one (found in a 64-bit
+//! occupancy mask). When level 0 is empty, the first bucket of the lowest
+//! non-empty level is spread over the levels below it. An event moves
+//! down at most once per level: once for a message 1-4 ms away, at most
+//! four times for a timer a minute away (a binary radix heap moved a
+//! message about ten times and scanned its bucket for the minimum every
+//! time).
+//!
+//! Ties need no sequence number: every bucket holds its events in the
+//! order they were pushed. A push appends to a bucket; spreading a
+//! bucket moves its events, in order, into lower levels, which are all
+//! empty at that moment (it is on the lowest non-empty level). So every
+//! bucket stays in push order, and events of one time come out in push
+//! order.
 
 use crate::time::Micros;
 use std::cell::Cell;
 use std::collections::VecDeque;
 
-const BUCKETS: usize = 65;
+/// Bits of the time per level.
+const DIGIT_BITS: u32 = 6;
+/// Buckets per level.
+const WIDTH: usize = 1 << DIGIT_BITS;
+/// Levels for a 64-bit time.
+const LEVELS: usize = 64_usize.div_ceil(DIGIT_BITS as usize);
 
-/// A scheduled event with its time and sequence number. The payload
-/// travels with its key: the buckets are read and written front to back,
-/// while a separate payload table indexed by slot was read at a random
-/// place on every pop (a cache miss per event on large runs).
+/// A scheduled event with its time. The payload travels with its key:
+/// the buckets are read and written front to back, while a separate
+/// payload table indexed by slot was read at a random place on every pop
+/// (a cache miss per event on large runs). No sequence number: the
+/// buckets keep push order (see the module doc).
 #[derive(Clone)]
 struct Entry<E> {
     at: Micros,
-    seq: u64,
     event: E,
 }
 
@@ -33,28 +51,31 @@ struct Entry<E> {
 /// its bucket), so a time-travel checkpoint taken after a burst does not
 /// copy the burst's emptied storage.
 pub struct EventQueue<E> {
-    /// Bucket 0: events due at `last`, by `seq`.
-    now_fifo: VecDeque<Entry<E>>,
-    /// Bucket `b` holds events whose `at ^ last` has its highest set bit
-    /// at `b - 1`.
-    buckets: Vec<Vec<Entry<E>>>,
-    /// Reused buffer for the events due at a new `last` (one refill per
-    /// distinct time would otherwise allocate every time).
-    due: Vec<Entry<E>>,
+    /// `now[digit]`: level 0, the events at the time that agrees with
+    /// `last` above the lowest digit and has `digit` there, in push order
+    /// (popped from the front).
+    now: Vec<VecDeque<Entry<E>>>,
+    /// `upper[(level - 1) * WIDTH + digit]`: the events whose time agrees
+    /// with `last` above `level` and has `digit` at `level`, in push order
+    /// (only appended to, then emptied whole).
+    upper: Vec<Vec<Entry<E>>>,
+    /// Bit `digit` of `occupied[level]` is set when that bucket is not
+    /// empty.
+    occupied: [u64; LEVELS],
     last: Micros,
-    next_seq: u64,
     len: usize,
+    /// The earliest time, once `peek_time` had to look for it in a
+    /// bucket above level 0.
     min_cache: Cell<Option<Micros>>,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         Self {
-            now_fifo: VecDeque::new(),
-            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
-            due: Vec::new(),
+            now: (0..WIDTH).map(|_| VecDeque::new()).collect(),
+            upper: (WIDTH..LEVELS * WIDTH).map(|_| Vec::new()).collect(),
+            occupied: [0; LEVELS],
             last: 0,
-            next_seq: 0,
             len: 0,
             min_cache: Cell::new(None),
         }
@@ -64,38 +85,50 @@ impl<E> Default for EventQueue<E> {
 impl<E: Clone> Clone for EventQueue<E> {
     fn clone(&self) -> Self {
         Self {
-            now_fifo: self.now_fifo.iter().cloned().collect(),
-            // `to_vec` allocates exactly the live entries, not the
+            // Collecting allocates exactly the live entries, not the
             // capacity a burst left behind.
-            buckets: self.buckets.iter().map(|b| b.to_vec()).collect(),
-            due: Vec::new(),
+            now: self
+                .now
+                .iter()
+                .map(|b| b.iter().cloned().collect())
+                .collect(),
+            upper: self.upper.iter().map(|b| b.to_vec()).collect(),
+            occupied: self.occupied,
             last: self.last,
-            next_seq: self.next_seq,
             len: self.len,
             min_cache: self.min_cache.clone(),
         }
     }
 }
 
-fn bucket_of(at: Micros, last: Micros) -> usize {
-    (64 - (at ^ last).leading_zeros()) as usize
+/// The level at which `at` is stored when the last popped time is `last`.
+#[inline]
+fn level_of(at: Micros, last: Micros) -> usize {
+    let differ = at ^ last;
+    if differ < WIDTH as u64 {
+        0
+    } else {
+        ((63 - differ.leading_zeros()) / DIGIT_BITS) as usize
+    }
+}
+
+/// The digit of `at` at `level`.
+#[inline]
+fn digit_of(at: Micros, level: usize) -> usize {
+    ((at >> (level as u32 * DIGIT_BITS)) & (WIDTH as u64 - 1)) as usize
 }
 
 impl<E> EventQueue<E> {
     /// Schedules `event` at `at` (not before the last popped time; an
     /// earlier time is treated as the last popped time).
+    #[inline]
     pub fn push(&mut self, at: Micros, event: E) {
         debug_assert!(at >= self.last, "time went back: {at} < {}", self.last);
         let at = at.max(self.last);
-        let seq = self.next_seq;
-        self.next_seq += 1;
         self.len += 1;
-        let entry = Entry { at, seq, event };
-        if at == self.last {
-            self.now_fifo.push_back(entry);
-        } else {
-            self.buckets[bucket_of(at, self.last)].push(entry);
-        }
+        let level = level_of(at, self.last);
+        let digit = digit_of(at, level);
+        self.put(level, digit, Entry { at, event });
         if let Some(min) = self.min_cache.get() {
             if at < min {
                 self.min_cache.set(Some(at));
@@ -103,61 +136,141 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// Moves the earliest non-empty bucket down so that `now_fifo` holds
-    /// the events due next.
-    fn refill(&mut self) {
-        let Some(b) = (1..BUCKETS).find(|&b| !self.buckets[b].is_empty()) else {
-            return;
+    /// Stores `entry` in bucket `digit` of `level`, after the others there.
+    #[inline(always)]
+    fn put(&mut self, level: usize, digit: usize, entry: Entry<E>) {
+        if level == 0 {
+            self.now[digit].push_back(entry);
+        } else {
+            self.upper[(level - 1) * WIDTH + digit].push(entry);
+        }
+        self.occupied[level] |= 1 << digit;
+    }
+
+    /// The first non-empty level-0 bucket, at or after `last`'s digit.
+    #[inline]
+    fn next_at_level0(&self) -> Option<usize> {
+        let from = digit_of(self.last, 0);
+        let mask = self.occupied[0] & (u64::MAX << from);
+        (mask != 0).then(|| mask.trailing_zeros() as usize)
+    }
+
+    /// The lowest non-empty level above 0 and its first non-empty bucket.
+    fn lowest_above_level0(&self) -> Option<(usize, usize)> {
+        (1..LEVELS).find_map(|level| {
+            let mask = self.occupied[level];
+            (mask != 0).then(|| (level, mask.trailing_zeros() as usize))
+        })
+    }
+
+    /// The earliest time bucket `digit` of `level` (above 0) can hold:
+    /// `last` above that level, `digit` at it, zeros below.
+    fn bucket_start(&self, level: usize, digit: usize) -> Micros {
+        let shift = level as u32 * DIGIT_BITS;
+        let span_bits = shift + DIGIT_BITS;
+        let above = if span_bits >= 64 {
+            0
+        } else {
+            self.last & !((1u64 << span_bits) - 1)
         };
-        let mut items = std::mem::take(&mut self.buckets[b]);
-        // `peek_time` has usually just found the minimum.
-        let last = match self.min_cache.get() {
-            Some(min) => min,
-            None => items.iter().map(|e| e.at).min().unwrap_or(self.last),
+        above | ((digit as u64) << shift)
+    }
+
+    /// Spreads the first bucket of the lowest non-empty level (level 0
+    /// being empty) over the levels below it. Returns false when the
+    /// queue is empty.
+    #[inline(never)]
+    fn spread(&mut self) -> bool {
+        let Some((level, digit)) = self.lowest_above_level0() else {
+            return false;
         };
-        self.last = last;
-        let mut due = std::mem::take(&mut self.due);
+        // Every event left is at or after the start of this bucket: the
+        // levels below are empty and the other buckets of this level and
+        // above hold later times. Advancing `last` there (it need not be
+        // an event's time; the next pop sets it to one) puts the events
+        // of this bucket on lower levels.
+        self.last = self.bucket_start(level, digit);
+        let index = (level - 1) * WIDTH + digit;
+        let mut items = std::mem::take(&mut self.upper[index]);
+        self.occupied[level] &= !(1 << digit);
         for entry in items.drain(..) {
-            if entry.at == last {
-                due.push(entry);
-            } else {
-                self.buckets[bucket_of(entry.at, last)].push(entry);
-            }
+            let to = level_of(entry.at, self.last);
+            let d = digit_of(entry.at, to);
+            self.put(to, d, entry);
         }
-        if due.len() > 1 {
-            due.sort_unstable_by_key(|e| e.seq);
-        }
-        self.now_fifo.extend(due.drain(..));
-        self.due = due;
         // Give the bucket's allocation back for reuse.
-        if self.buckets[b].is_empty() {
-            self.buckets[b] = items;
-        }
+        self.upper[index] = items;
+        true
     }
 
     /// Removes and returns the earliest event.
+    #[inline]
     pub fn pop(&mut self) -> Option<(Micros, E)> {
-        if self.now_fifo.is_empty() {
-            self.refill();
+        let digit = loop {
+            if let Some(digit) = self.next_at_level0() {
+                break digit;
+            }
+            if !self.spread() {
+                return None;
+            }
+        };
+        let bucket = &mut self.now[digit];
+        let entry = bucket.pop_front()?;
+        if bucket.is_empty() {
+            self.occupied[0] &= !(1 << digit);
         }
-        let entry = self.now_fifo.pop_front()?;
+        self.last = entry.at;
         self.len -= 1;
         self.min_cache.set(None);
-        Some((self.last, entry.event))
+        Some((entry.at, entry.event))
     }
 
     /// Time of the earliest event.
+    #[inline]
     pub fn peek_time(&self) -> Option<Micros> {
-        if !self.now_fifo.is_empty() {
-            return Some(self.last);
+        if let Some(digit) = self.next_at_level0() {
+            return self.now[digit].front().map(|e| e.at);
         }
         if let Some(min) = self.min_cache.get() {
             return Some(min);
         }
-        let bucket = self.buckets[1..].iter().find(|b| !b.is_empty())?;
-        let min = bucket.iter().map(|e| e.at).min();
+        let (level, digit) = self.lowest_above_level0()?;
+        let min = self.upper[(level - 1) * WIDTH + digit]
+            .iter()
+            .map(|e| e.at)
+            .min();
         self.min_cache.set(min);
         min
+    }
+
+    /// Whether the earliest event is due at or before `t`: the same answer
+    /// as comparing [`EventQueue::peek_time`] with `t`, but when the next
+    /// events are still in a bucket above level 0, that bucket's range of
+    /// times nearly always answers without looking for its earliest event
+    /// (the run loop asks before every event).
+    #[inline]
+    pub fn due_by(&self, t: Micros) -> bool {
+        match self.next_at_level0() {
+            Some(digit) => self.now[digit].front().is_some_and(|e| e.at <= t),
+            None => self.due_by_above_level0(t),
+        }
+    }
+
+    /// [`EventQueue::due_by`] when level 0 is empty.
+    #[inline(never)]
+    fn due_by_above_level0(&self, t: Micros) -> bool {
+        let Some((level, digit)) = self.lowest_above_level0() else {
+            return false;
+        };
+        let first = self.bucket_start(level, digit);
+        let end = first | ((1u64 << (level as u32 * DIGIT_BITS)) - 1);
+        if first > t {
+            false
+        } else if end <= t {
+            true
+        } else {
+            self.peek_time().is_some_and(|min| min <= t)
+        }
     }
 
     /// Number of scheduled events.
@@ -188,8 +301,8 @@ mod tests {
         }
         q.push(500, 5000);
         let mut copy = q.clone();
-        let stored: usize =
-            copy.buckets.iter().map(Vec::capacity).sum::<usize>() + copy.now_fifo.capacity();
+        let stored: usize = copy.now.iter().map(VecDeque::capacity).sum::<usize>()
+            + copy.upper.iter().map(Vec::capacity).sum::<usize>();
         assert_eq!(stored, 11, "only the scheduled events are copied");
         let rest: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         let copied: Vec<_> = std::iter::from_fn(|| copy.pop()).collect();
@@ -237,6 +350,81 @@ mod tests {
                     }
                 }
                 assert_eq!(q.len(), reference.len());
+            }
+        }
+    }
+
+    #[test]
+    fn ties_keep_push_order_through_refills() {
+        // Many events per time, pushed in shuffled time order between
+        // pops, so that ties reach the FIFO through several refills: they
+        // must still come out in push order (no sequence number is kept).
+        for seed in 0..50 {
+            let mut rng = SimRng::new(seed, Stream::Engine);
+            let mut q = EventQueue::default();
+            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
+            let mut now = 0;
+            for pushed in 0..3000u64 {
+                let at = now + rng.below(4) * (1 << rng.below(12));
+                q.push(at, pushed);
+                reference.insert((at, pushed));
+                if rng.below(2) == 0 {
+                    let got = q.pop();
+                    assert_eq!(got, reference.pop_first(), "seed {seed}");
+                    now = got.map_or(now, |(at, _)| at);
+                }
+            }
+            while let Some(got) = q.pop() {
+                assert_eq!(Some(got), reference.pop_first(), "seed {seed}");
+            }
+            assert!(reference.is_empty(), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn times_far_apart_reach_the_top_level() {
+        // Differences in the top bits put events on the last level, whose
+        // digit covers the highest bits of the time.
+        let mut q = EventQueue::default();
+        let times = [
+            u64::MAX,
+            1 << 63,
+            5,
+            u64::MAX - 1,
+            1 << 62,
+            5,
+            0,
+            (1 << 63) + 7,
+        ];
+        for (i, &at) in times.iter().enumerate() {
+            q.push(at, i);
+        }
+        let mut want: Vec<(Micros, usize)> = times.iter().copied().zip(0..).collect();
+        want.sort();
+        assert_eq!(q.peek_time(), Some(0));
+        let got: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(got, want);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn due_by_agrees_with_peek_time() {
+        for seed in 0..50 {
+            let mut rng = SimRng::new(seed, Stream::Engine);
+            let mut q = EventQueue::default();
+            let mut now = 0;
+            for i in 0..2000u64 {
+                if rng.below(3) > 0 {
+                    let span = 1 << rng.below(24);
+                    q.push(now + rng.below(span), i);
+                } else if let Some((at, _)) = q.pop() {
+                    now = at;
+                }
+                let span = 1 << rng.below(24);
+                let t = now + rng.below(span);
+                let want = q.peek_time().is_some_and(|next| next <= t);
+                assert_eq!(q.due_by(t), want, "seed {seed} step {i} t {t}");
+                assert_eq!(q.due_by(now), q.peek_time().is_some_and(|n| n <= now));
             }
         }
     }

@@ -85,6 +85,11 @@ pub struct ChangRoberts {
     leader: Option<NodeId>,
     successor: NodeId,
     largest_seen: NodeId,
+    /// The role this node last announced (none yet after a start or a
+    /// recovery). The engine ignores an announcement of the role a node
+    /// already has; a forwarding node would announce `Follower` with every
+    /// message it passes on, so it does not make that announcement at all.
+    announced: Option<Role>,
 }
 
 type C<'a> = Ctx<'a, Msg, Timer>;
@@ -98,6 +103,14 @@ fn lap_bound(config: &Config) -> Micros {
 }
 
 impl ChangRoberts {
+    /// Announces `role`, unless it is the role this node has already.
+    fn announce(&mut self, ctx: &mut C<'_>, role: Role) {
+        if self.announced != Some(role) {
+            self.announced = Some(role);
+            ctx.set_role(role, None);
+        }
+    }
+
     fn arm_follower_watchdog(&self, ctx: &mut C<'_>) {
         let t = leader_timeout(ctx);
         ctx.set_timer(Timer::Watchdog, t);
@@ -115,7 +128,7 @@ impl ChangRoberts {
         self.largest_seen = self.largest_seen.max(self.id);
         ctx.election_started();
         ctx.cancel_timer(Timer::Heartbeat);
-        ctx.set_role(Role::Candidate, None);
+        self.announce(ctx, Role::Candidate);
         ctx.set_leader(None);
         ctx.send(self.successor, Msg::Election(self.id));
         self.arm_participant_watchdog(ctx);
@@ -130,7 +143,7 @@ impl ChangRoberts {
         // following the next leader's heartbeat in a later election.
         self.largest_seen = self.id;
         ctx.cancel_timer(Timer::Heartbeat);
-        ctx.set_role(Role::Follower, None);
+        self.announce(ctx, Role::Follower);
         ctx.set_leader(Some(leader));
         self.arm_follower_watchdog(ctx);
     }
@@ -152,11 +165,12 @@ impl Protocol for ChangRoberts {
             leader: None,
             successor: config.ring_next(id, 1),
             largest_seen: id,
+            announced: None,
         }
     }
 
     fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
-        ctx.set_role(Role::Follower, None);
+        self.announce(ctx, Role::Follower);
         match boot {
             Boot::Fresh { initiate: true } => self.start_election(ctx),
             Boot::Fresh { initiate: false } | Boot::Recover => self.arm_follower_watchdog(ctx),
@@ -174,7 +188,7 @@ impl Protocol for ChangRoberts {
                     ctx.cancel_timer(Timer::Heartbeat);
                     ctx.set_leader(None);
                 }
-                ctx.set_role(Role::Follower, None);
+                self.announce(ctx, Role::Follower);
                 ctx.send(self.successor, Msg::Election(j));
                 self.arm_participant_watchdog(ctx);
             }
@@ -190,7 +204,7 @@ impl Protocol for ChangRoberts {
                 self.leading = true;
                 self.leader = Some(self.id);
                 ctx.note("its own id came back round the ring: it has the largest id and leads");
-                ctx.set_role(Role::Leader, None);
+                self.announce(ctx, Role::Leader);
                 ctx.set_leader(Some(self.id));
                 ctx.send(self.successor, Msg::Elected(self.id));
                 ctx.cancel_timer(Timer::Watchdog);
@@ -323,6 +337,7 @@ impl Protocol for ChangRoberts {
 mod tests {
     //! One event in, the exact commands out (Chang & Roberts 1979).
     use super::*;
+    use crate::protocol::Command;
     use crate::protocol::testing::{commands, config, sends};
 
     fn node(id: NodeId, n: u32) -> (ChangRoberts, Config) {
@@ -347,6 +362,31 @@ mod tests {
             r.on_message(ctx, 1, Msg::Election(4))
         });
         assert_eq!(sends(&out), vec![(3, Msg::Election(4))]);
+    }
+
+    #[test]
+    fn a_forwarding_node_announces_its_role_once() {
+        // The engine ignores a role a node already has; the node does not
+        // repeat it with every message it passes on.
+        let (mut r, c) = node(1, 5);
+        let roles = |out: &[Command<Msg, Timer>]| {
+            out.iter()
+                .filter(|c| matches!(c, Command::Role { .. }))
+                .count()
+        };
+        let out = commands(&mut r, 1, &c, |r, ctx| {
+            r.on_message(ctx, 0, Msg::Election(3))
+        });
+        assert_eq!(roles(&out), 1);
+        let out = commands(&mut r, 1, &c, |r, ctx| {
+            r.on_message(ctx, 0, Msg::Election(4))
+        });
+        assert_eq!(roles(&out), 0);
+        assert_eq!(sends(&out), vec![(2, Msg::Election(4))]);
+        // A recovered node starts from scratch and announces again.
+        let mut r = ChangRoberts::new(1, &c, &());
+        let out = commands(&mut r, 1, &c, |r, ctx| r.on_start(ctx, Boot::Recover));
+        assert_eq!(roles(&out), 1);
     }
 
     #[test]

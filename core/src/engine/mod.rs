@@ -41,8 +41,11 @@ mod commands;
 mod events;
 mod faults;
 mod settle;
+mod timers;
 mod travel;
 mod views;
+
+use timers::Timers;
 
 /// Most events one run may process before it is cut short.
 pub const MAX_EVENTS: u64 = 50_000_000;
@@ -125,7 +128,7 @@ struct Slot<P: Protocol> {
     paused_until: Option<Micros>,
     slow_us: Micros,
     clock: LocalClock,
-    timers: Vec<ArmedTimer<P::Timer>>,
+    timers: Timers<P::Timer>,
     role: Role,
     term: Option<u64>,
     leader: Option<NodeId>,
@@ -237,7 +240,7 @@ impl<P: Protocol> Engine<P> {
                     paused_until: None,
                     slow_us: 0,
                     clock: LocalClock::default(),
-                    timers: Vec::new(),
+                    timers: Timers::default(),
                     role: Role::Follower,
                     term: None,
                     leader: None,
@@ -451,7 +454,7 @@ impl<P: Protocol> Engine<P> {
     /// Processes every event up to and including `t`, then sets the clock
     /// to `t`.
     pub fn run_until(&mut self, t: Micros) {
-        while self.queue.peek_time().is_some_and(|next| next <= t) {
+        while self.queue.due_by(t) {
             if self.metrics.events >= MAX_EVENTS {
                 self.truncated = true;
                 break;
@@ -487,15 +490,12 @@ impl<P: Protocol> Engine<P> {
                         break t;
                     }
                 }
-                match self.queue.peek_time() {
-                    Some(next) if next <= DEFAULT_RUN_LIMIT_US => {}
-                    _ => {
-                        if self.settled() {
-                            break self.now;
-                        }
-                        self.run_until(DEFAULT_RUN_LIMIT_US);
-                        break DEFAULT_RUN_LIMIT_US;
+                if !self.queue.due_by(DEFAULT_RUN_LIMIT_US) {
+                    if self.settled() {
+                        break self.now;
                     }
+                    self.run_until(DEFAULT_RUN_LIMIT_US);
+                    break DEFAULT_RUN_LIMIT_US;
                 }
                 if self.metrics.events >= MAX_EVENTS {
                     self.truncated = true;

@@ -1,0 +1,99 @@
+// @ts-check
+// Compares wasm builds on the benchmark workloads (core/src/workloads.rs)
+// on a shared, busy machine: the builds run interleaved (one run of each
+// in turn, so a burst of other load hits them alike) and each run is
+// timed by this process's CPU time (process.cpuUsage: user + system) as
+// well as by wall time. CPU time leaves out the time other processes
+// held the CPU, which is most of the spread in scripts/bench.sh's wall
+// times when others build or test; cache sharing still shows in it.
+// Prints one line per workload and build: median and minimum of each.
+//
+//   node scripts/bench-ab.mjs [--repeat N] [--only id,id] DIR [DIR ...]
+//
+// Each DIR is a wasm-bindgen output directory (election_web.js and
+// election_web_bg.wasm), e.g. www/pkg and a copy of an earlier build.
+
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+let repeat = 15;
+/** @type {string[] | null} */
+let only = null;
+/** @type {string[]} */
+const dirs = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--repeat') {
+    repeat = Number(args[++i]);
+    if (!Number.isInteger(repeat) || repeat < 1 || repeat > 1000) {
+      console.error('--repeat: want a whole number from 1 to 1000');
+      process.exit(2);
+    }
+  } else if (args[i] === '--only') {
+    only = String(args[++i] ?? '').split(',').filter(Boolean);
+  } else if (args[i].startsWith('--')) {
+    console.error(`unknown option ${args[i]}; usage: bench-ab.mjs [--repeat N] [--only id,id] DIR [DIR ...]`);
+    process.exit(2);
+  } else {
+    dirs.push(path.resolve(args[i]));
+  }
+}
+if (dirs.length === 0) {
+  console.error('give at least one build directory (with election_web.js and election_web_bg.wasm)');
+  process.exit(2);
+}
+
+const builds = [];
+for (const dir of dirs) {
+  const glue = path.join(dir, 'election_web.js');
+  const wasm = path.join(dir, 'election_web_bg.wasm');
+  if (!existsSync(glue) || !existsSync(wasm)) {
+    console.error(`${dir}: no election_web.js and election_web_bg.wasm there`);
+    process.exit(2);
+  }
+  const pkg = await import(pathToFileURL(glue).href);
+  pkg.initSync({ module: readFileSync(wasm) });
+  builds.push({ dir, pkg });
+}
+
+/** @type {string[]} */
+const ids = builds[0].pkg.bench_workloads();
+if (only) {
+  const bad = only.find((id) => !ids.includes(id));
+  if (bad) {
+    console.error(`--only: no workload named '${bad}'; the workloads are ${ids.join(', ')}`);
+    process.exit(2);
+  }
+}
+
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const label = (/** @type {string} */ dir) => path.relative(process.cwd(), dir) || '.';
+const width = Math.max(...dirs.map((d) => label(d).length));
+for (const id of ids) {
+  if (only && !only.includes(id)) continue;
+  // Warm-up: the JIT tiers up wasm functions on first use.
+  for (const b of builds) b.pkg.bench_run(id);
+  const cpu = builds.map(() => /** @type {number[]} */ ([]));
+  const wall = builds.map(() => /** @type {number[]} */ ([]));
+  for (let r = 0; r < repeat; r++) {
+    builds.forEach((b, i) => {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      b.pkg.bench_run(id);
+      const t1 = performance.now();
+      const c = process.cpuUsage(c0);
+      cpu[i].push((c.user + c.system) / 1000);
+      wall[i].push(t1 - t0);
+    });
+  }
+  builds.forEach((b, i) => {
+    console.log(
+      `${id.padEnd(12)} ${label(b.dir).padEnd(width)}  cpu ms median ${median(cpu[i]).toFixed(2).padStart(7)}` +
+        ` min ${Math.min(...cpu[i]).toFixed(2).padStart(7)}   wall ms median ${median(wall[i]).toFixed(2).padStart(7)}` +
+        ` min ${Math.min(...wall[i]).toFixed(2).padStart(7)}`,
+    );
+  });
+}
