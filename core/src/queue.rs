@@ -33,6 +33,9 @@ const WIDTH: usize = 1 << DIGIT_BITS;
 /// Levels for a 64-bit time.
 const LEVELS: usize = 64_usize.div_ceil(DIGIT_BITS as usize);
 
+/// The most entries a drained bucket keeps room for.
+const KEEP_CAPACITY: usize = 256;
+
 /// A scheduled event with its time. The payload travels with its key:
 /// the buckets are read and written front to back, while a separate
 /// payload table indexed by slot was read at a random place on every pop
@@ -198,8 +201,13 @@ impl<E> EventQueue<E> {
             let d = digit_of(entry.at, to);
             self.put(to, d, entry);
         }
-        // Give the bucket's allocation back for reuse.
-        self.upper[index] = items;
+        // Give the bucket's allocation back for reuse, unless a burst made
+        // it large: every one of the 704 buckets would otherwise keep the
+        // largest size it ever had (a long run's memory crept up as more
+        // buckets had their burst).
+        if items.capacity() <= KEEP_CAPACITY {
+            self.upper[index] = items;
+        }
         true
     }
 
