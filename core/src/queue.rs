@@ -245,7 +245,9 @@ impl<E> EventQueue<E> {
         {
             // The levels below are empty: the staged ones take their place.
             debug_assert_eq!(stage.start, self.last);
-            let Stage { now, upper, rest, .. } = *stage;
+            let Stage {
+                now, upper, rest, ..
+            } = *stage;
             for (d, bucket) in now.into_iter().enumerate() {
                 if !bucket.is_empty() {
                     self.now[d] = VecDeque::from(bucket);
