@@ -131,6 +131,9 @@ const MAX_FRAME_MS = 100;
  * each dot costs rasterizing time after the frame. */
 const MAX_DRAWN_FLIGHTS = 4000;
 
+/** Fewest messages the sample holds when sampling is costly (see Model.flights). */
+const MIN_DRAWN_FLIGHTS = 1000;
+
 /** Wall-clock budget of one frame's simulation work, ms. */
 const SIM_BUDGET_MS = 6;
 
@@ -254,6 +257,8 @@ export class Model {
     /** The last sample of the messages on the wire (see `flights`).
      * @private @type {{flights: Flights, at: number, cost: number, revision: number} | null} */
     this.flightCache = null;
+    /** Messages the next sample may hold (fewer while sampling is costly). */
+    this.sampleMax = MAX_DRAWN_FLIGHTS;
     /** Where `notArrived` writes this model's rows. @private */
     this.scratch = { rows: new Float64Array(0) };
     /** The node count of a playground (see `nodeTotal`).
@@ -493,12 +498,20 @@ export class Model {
     // cover the canvas anyway, and the counts elsewhere stay exact. Keeps
     // a pathological frame (500,000 in flight) drawable. The rows stay as
     // they came (one Float64Array): the views draw from them directly.
+    const max = this.sampleMax;
     const flights = {
-      rows: this.playground.flights_sampled(MAX_DRAWN_FLIGHTS),
+      rows: this.playground.flights_sampled(max),
       width: this.flightWidth,
       col: this.flightCol,
     };
-    this.flightCache = { flights, at: started, cost: performance.now() - started, revision: this.revision };
+    const cost = performance.now() - started;
+    this.flightCache = { flights, at: started, cost, revision: this.revision };
+    // With half a million on the wire each sampled message is a search in
+    // the core (a sample of 4,000 took 7 to 18 ms in one call): a costly
+    // sample is halved next time, down to MIN_DRAWN_FLIGHTS, and a cheap
+    // one grows back, so no single call blocks a frame long.
+    if (cost > 2 * COSTLY_SAMPLE_MS) this.sampleMax = Math.max(MIN_DRAWN_FLIGHTS, max >> 1);
+    else if (cost < COSTLY_SAMPLE_MS / 2) this.sampleMax = Math.min(MAX_DRAWN_FLIGHTS, max * 2);
     return flights;
   }
 

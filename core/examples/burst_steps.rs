@@ -1,0 +1,56 @@
+//! Times each queue event of the 1024-node Bully burst natively and
+//! prints the slow ones (a tool for finding long single steps).
+use election_core::algorithms;
+use election_core::scenario::query::from_query_pairs;
+use std::time::Instant;
+
+fn main() {
+    let pairs: Vec<(String, String)> = [
+        ("algorithm", "bully"),
+        ("nodes", "1024"),
+        ("seed", "1"),
+        ("start", "all"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    let scenario = from_query_pairs(&pairs).unwrap();
+    let mut sim = algorithms::build(&scenario, true);
+    let mut slow = 0;
+    let mut n = 0u64;
+    let t = Instant::now();
+    let mut hist = [0u64; 8];
+    while n < 3_000_000 {
+        let t0 = Instant::now();
+        if !sim.step() {
+            break;
+        }
+        let us = t0.elapsed().as_micros() as u64;
+        n += 1;
+        let b = match us {
+            0..=9 => 0,
+            10..=99 => 1,
+            100..=999 => 2,
+            1000..=9999 => 3,
+            _ => 4,
+        };
+        hist[b] += 1;
+        if us > 500 && slow < 40 {
+            slow += 1;
+            println!(
+                "step {n}: {us} us at {} us, in flight {}",
+                sim.now_us(),
+                sim.metrics().in_flight
+            );
+        }
+    }
+    println!(
+        "{n} steps in {:?}; <10us {} <100us {} <1ms {} <10ms {} more {}",
+        t.elapsed(),
+        hist[0],
+        hist[1],
+        hist[2],
+        hist[3],
+        hist[4]
+    );
+}
