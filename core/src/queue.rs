@@ -15,16 +15,6 @@
 //! message about ten times and scanned its bucket for the minimum every
 //! time).
 //!
-//! A bucket far above level 0 can hold most of the queue (a thousand
-//! Bully nodes all starting at once put half a million messages within a
-//! few milliseconds, so into one level-2 bucket), and spreading it in one
-//! pop took 4 ms natively and about 10 ms in wasm, one long frame in the
-//! page. So a big bucket is spread ahead of time, a few events per pop
-//! and per push (see [`Stage`]): where an event of a bucket lands when it is spread
-//! depends only on its time and the bucket's start, so it can be sorted
-//! into a staging copy of the lower levels early, and the spread itself
-//! only swaps those in.
-//!
 //! Ties need no sequence number: every bucket holds its events in the
 //! order they were pushed. A push appends to a bucket; spreading a
 //! bucket moves its events, in order, into lower levels, which are all
@@ -57,33 +47,6 @@ struct Entry<E> {
     event: E,
 }
 
-/// Buckets with more events than this are spread ahead of time.
-const STAGE_FROM: usize = 1024;
-
-/// Events staged per push and per pop while a big bucket waits to be
-/// spread: more than one, so staging keeps ahead of the pushes into it.
-const STAGE_PER_POP: usize = 8;
-
-/// A big bucket (above level 0) being spread ahead of time: its events,
-/// front first, sorted into `now` and `upper`, where spreading would put
-/// them once `last` is `start`. Every event of the bucket is in `now` or
-/// `upper` (staged, the earliest pushed), then `rest`, then the bucket
-/// itself (pushed since staging began), each part in push order, so each
-/// destination receives its events in push order as a plain spread would.
-#[derive(Clone)]
-struct Stage<E> {
-    level: usize,
-    digit: usize,
-    /// The bucket's start: `last` when it is spread.
-    start: Micros,
-    /// Level-0 destinations, by digit.
-    now: Vec<Vec<Entry<E>>>,
-    /// Destinations on levels `1..level`, at `(level - 1) * WIDTH + digit`.
-    upper: Vec<Vec<Entry<E>>>,
-    /// Events taken from the bucket, not yet staged.
-    rest: std::vec::IntoIter<Entry<E>>,
-}
-
 /// A deterministic priority queue of timed events for a clock that never
 /// goes back: every push must be at or after the time of the last pop.
 ///
@@ -107,8 +70,6 @@ pub struct EventQueue<E> {
     /// The earliest time, once `peek_time` had to look for it in a
     /// bucket above level 0.
     min_cache: Cell<Option<Micros>>,
-    /// The big bucket being spread ahead of time, if any.
-    stage: Option<Box<Stage<E>>>,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -120,7 +81,6 @@ impl<E> Default for EventQueue<E> {
             last: 0,
             len: 0,
             min_cache: Cell::new(None),
-            stage: None,
         }
     }
 }
@@ -140,7 +100,6 @@ impl<E: Clone> Clone for EventQueue<E> {
             last: self.last,
             len: self.len,
             min_cache: self.min_cache.clone(),
-            stage: self.stage.clone(),
         }
     }
 }
@@ -173,11 +132,6 @@ impl<E> EventQueue<E> {
         let level = level_of(at, self.last);
         let digit = digit_of(at, level);
         self.put(level, digit, Entry { at, event });
-        if self.len > STAGE_FROM {
-            // A burst of pushes (a broadcast to a thousand nodes) can fill
-            // a big bucket between two pops: staging keeps pace with them.
-            self.stage_some();
-        }
         if let Some(min) = self.min_cache.get() {
             if at < min {
                 self.min_cache.set(Some(at));
@@ -242,33 +196,6 @@ impl<E> EventQueue<E> {
         let index = (level - 1) * WIDTH + digit;
         let mut items = std::mem::take(&mut self.upper[index]);
         self.occupied[level] &= !(1 << digit);
-        if let Some(stage) = self
-            .stage
-            .take_if(|stage| stage.level == level && stage.digit == digit)
-        {
-            // The levels below are empty: the staged ones take their place.
-            debug_assert_eq!(stage.start, self.last);
-            let Stage {
-                now, upper, rest, ..
-            } = *stage;
-            for (d, bucket) in now.into_iter().enumerate() {
-                if !bucket.is_empty() {
-                    self.now[d] = VecDeque::from(bucket);
-                    self.occupied[0] |= 1 << d;
-                }
-            }
-            for (i, bucket) in upper.into_iter().enumerate() {
-                if !bucket.is_empty() {
-                    self.upper[i] = bucket;
-                    self.occupied[i / WIDTH + 1] |= 1 << (i % WIDTH);
-                }
-            }
-            for entry in rest {
-                let to = level_of(entry.at, self.last);
-                let d = digit_of(entry.at, to);
-                self.put(to, d, entry);
-            }
-        }
         for entry in items.drain(..) {
             let to = level_of(entry.at, self.last);
             let d = digit_of(entry.at, to);
@@ -303,66 +230,7 @@ impl<E> EventQueue<E> {
         self.last = entry.at;
         self.len -= 1;
         self.min_cache.set(None);
-        if self.len > STAGE_FROM {
-            self.stage_some();
-        }
         Some((entry.at, entry.event))
-    }
-
-    /// Stages a few events of the next big bucket (see [`Stage`]),
-    /// starting a stage when there is none and the first bucket of the
-    /// lowest non-empty level from 2 up is big (it is spread next once
-    /// levels 0 and 1 empty; a level-1 bucket spans 64 us and is spread
-    /// in a fraction of a millisecond).
-    #[inline]
-    fn stage_some(&mut self) {
-        if self.stage.is_none() {
-            let Some((level, digit)) = (2..LEVELS).find_map(|level| {
-                let mask = self.occupied[level];
-                (mask != 0).then(|| (level, mask.trailing_zeros() as usize))
-            }) else {
-                return;
-            };
-            let index = (level - 1) * WIDTH + digit;
-            if self.upper[index].len() <= STAGE_FROM {
-                return;
-            }
-            let start = self.bucket_start(level, digit);
-            let rest = std::mem::take(&mut self.upper[index]).into_iter();
-            self.stage = Some(Box::new(Stage {
-                level,
-                digit,
-                start,
-                now: (0..WIDTH).map(|_| Vec::new()).collect(),
-                upper: (WIDTH..level * WIDTH).map(|_| Vec::new()).collect(),
-                rest,
-            }));
-        }
-        let Some(stage) = self.stage.as_deref_mut() else {
-            return;
-        };
-        for _ in 0..STAGE_PER_POP {
-            let entry = match stage.rest.next() {
-                Some(entry) => entry,
-                None => {
-                    // Staged all it held: go on with what was pushed to
-                    // the bucket since.
-                    let index = (stage.level - 1) * WIDTH + stage.digit;
-                    if self.upper[index].is_empty() {
-                        return;
-                    }
-                    stage.rest = std::mem::take(&mut self.upper[index]).into_iter();
-                    continue;
-                }
-            };
-            let to = level_of(entry.at, stage.start);
-            let d = digit_of(entry.at, to);
-            if to == 0 {
-                stage.now[d].push(entry);
-            } else {
-                stage.upper[(to - 1) * WIDTH + d].push(entry);
-            }
-        }
     }
 
     /// Time of the earliest event.
@@ -375,26 +243,10 @@ impl<E> EventQueue<E> {
             return Some(min);
         }
         let (level, digit) = self.lowest_above_level0()?;
-        let mut min = self.upper[(level - 1) * WIDTH + digit]
+        let min = self.upper[(level - 1) * WIDTH + digit]
             .iter()
             .map(|e| e.at)
             .min();
-        if let Some(stage) = self
-            .stage
-            .as_deref()
-            .filter(|stage| stage.level == level && stage.digit == digit)
-        {
-            // The staged destinations are in time order: the first
-            // non-empty one holds the staged minimum.
-            let staged = stage
-                .now
-                .iter()
-                .chain(&stage.upper)
-                .find(|b| !b.is_empty())
-                .and_then(|b| b.iter().map(|e| e.at).min());
-            let rest = stage.rest.as_slice().iter().map(|e| e.at).min();
-            min = [min, staged, rest].into_iter().flatten().min();
-        }
         self.min_cache.set(min);
         min
     }
@@ -538,54 +390,6 @@ mod tests {
     }
 
     #[test]
-    fn big_buckets_spread_ahead_of_time_keep_the_order() {
-        // Far more events than STAGE_FROM within a few thousand
-        // microseconds, pushed between pops as a crowded network does,
-        // so that big level-2 buckets are staged while others are pushed
-        // to and popped: the order must be the sorted (time, push) order.
-        for seed in 0..6 {
-            let mut rng = SimRng::new(seed, Stream::Engine);
-            let mut q = EventQueue::default();
-            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
-            let mut now = 0;
-            let mut pushed = 0u64;
-            for _ in 0..20_000 {
-                let far = 4_000 + rng.below(20_000);
-                let at = now + rng.between(1_000, far);
-                q.push(at, pushed);
-                reference.insert((at, pushed));
-                pushed += 1;
-            }
-            for step in 0..60_000 {
-                if rng.below(3) > 0 {
-                    let span = 1 << rng.below(16);
-                    let at = now + rng.below(span);
-                    q.push(at, pushed);
-                    reference.insert((at, pushed));
-                    pushed += 1;
-                }
-                if step % 7 == 0 {
-                    let copy = q.clone();
-                    assert_eq!(copy.peek_time(), q.peek_time(), "seed {seed}");
-                }
-                assert_eq!(
-                    q.peek_time(),
-                    reference.first().map(|&(at, _)| at),
-                    "seed {seed} step {step}"
-                );
-                let got = q.pop();
-                assert_eq!(got, reference.pop_first(), "seed {seed} step {step}");
-                now = got.map_or(now, |(at, _)| at);
-                assert_eq!(q.len(), reference.len());
-            }
-            while let Some(got) = q.pop() {
-                assert_eq!(Some(got), reference.pop_first(), "seed {seed}");
-            }
-            assert!(reference.is_empty(), "seed {seed}");
-        }
-    }
-
-    #[test]
     fn times_far_apart_reach_the_top_level() {
         // Differences in the top bits put events on the last level, whose
         // digit covers the highest bits of the time.
@@ -630,6 +434,55 @@ mod tests {
                 assert_eq!(q.due_by(t), want, "seed {seed} step {i} t {t}");
                 assert_eq!(q.due_by(now), q.peek_time().is_some_and(|n| n <= now));
             }
+        }
+    }
+
+    #[test]
+    fn big_buckets_keep_the_order() {
+        // Tens of thousands of events within a few thousand microseconds,
+        // pushed between pops as a crowded network does, so that big
+        // buckets are spread while others are pushed to and popped, and
+        // copies taken meanwhile: the order must be the sorted
+        // (time, push) order.
+        for seed in 0..6 {
+            let mut rng = SimRng::new(seed, Stream::Engine);
+            let mut q = EventQueue::default();
+            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
+            let mut now = 0;
+            let mut pushed = 0u64;
+            for _ in 0..20_000 {
+                let far = 4_000 + rng.below(20_000);
+                let at = now + rng.between(1_000, far);
+                q.push(at, pushed);
+                reference.insert((at, pushed));
+                pushed += 1;
+            }
+            for step in 0..60_000 {
+                if rng.below(3) > 0 {
+                    let span = 1 << rng.below(16);
+                    let at = now + rng.below(span);
+                    q.push(at, pushed);
+                    reference.insert((at, pushed));
+                    pushed += 1;
+                }
+                if step % 7 == 0 {
+                    let copy = q.clone();
+                    assert_eq!(copy.peek_time(), q.peek_time(), "seed {seed}");
+                }
+                assert_eq!(
+                    q.peek_time(),
+                    reference.first().map(|&(at, _)| at),
+                    "seed {seed} step {step}"
+                );
+                let got = q.pop();
+                assert_eq!(got, reference.pop_first(), "seed {seed} step {step}");
+                now = got.map_or(now, |(at, _)| at);
+                assert_eq!(q.len(), reference.len());
+            }
+            while let Some(got) = q.pop() {
+                assert_eq!(Some(got), reference.pop_first(), "seed {seed}");
+            }
+            assert!(reference.is_empty(), "seed {seed}");
         }
     }
 }
