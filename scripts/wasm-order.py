@@ -23,45 +23,9 @@ keeps the new names (f000000, f000001, ...) until wasm-opt's
 import re
 import sys
 
-MAGIC = b"\0asm\1\0\0\0"
+from wasmbin import MAGIC, sections, uleb, uleb_bytes
+
 HASH_SUFFIX = re.compile(r"::h[0-9a-f]{16}$")
-
-
-def uleb(data, i):
-    """The unsigned LEB128 number at data[i] and the index after it."""
-    value = shift = 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
-
-
-def uleb_bytes(value):
-    """value as unsigned LEB128."""
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def sections(data):
-    """(id, payload start, payload end, section start) of every section."""
-    out = []
-    i = len(MAGIC)
-    while i < len(data):
-        sid = data[i]
-        size, start = uleb(data, i + 1)
-        out.append((sid, start, start + size, i))
-        i = start + size
-    return out
 
 
 def skip_limits(data, i):

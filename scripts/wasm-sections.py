@@ -10,23 +10,13 @@ section by function; see the README's Budgets section).
 import gzip
 import sys
 
+from wasmbin import sections, uleb
+
 NAMES = {
     0: "custom", 1: "type", 2: "import", 3: "function", 4: "table", 5: "memory",
     6: "global", 7: "export", 8: "start", 9: "element", 10: "code", 11: "data",
     12: "datacount",
 }
-
-
-def leb(data, i):
-    """Reads an unsigned LEB128 at i; returns (value, next index)."""
-    value = shift = 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
 
 
 def main(path):
@@ -36,30 +26,27 @@ def main(path):
         sys.exit(f"wasm-sections: cannot read {path}: {e.strerror}")
     if data[:4] != b"\0asm":
         sys.exit(f"wasm-sections: {path} is not a wasm module (no \\0asm magic)")
-    i = 8
     total = len(data)
     print(f"{'section':32} {'bytes':>9} {'%':>6} {'gzip -9':>9}")
     features = []
-    while i < len(data):
-        sid = data[i]
-        size, i = leb(data, i + 1)
-        body = data[i:i + size]
+    for sid, start, end, _ in sections(data):
+        size = end - start
+        body = data[start:end]
         name = NAMES.get(sid, f"id {sid}")
         if sid == 0:
-            nlen, j = leb(body, 0)
+            nlen, j = uleb(body, 0)
             cname = body[j:j + nlen].decode("utf-8", "replace")
             name = f"custom '{cname}'"
             if cname == "target_features":
                 j += nlen
-                count, j = leb(body, j)
+                count, j = uleb(body, j)
                 for _ in range(count):
                     prefix = chr(body[j])
-                    flen, j = leb(body, j + 1)
+                    flen, j = uleb(body, j + 1)
                     features.append(prefix + body[j:j + flen].decode())
                     j += flen
         gz = len(gzip.compress(body, 9))
         print(f"{name:32} {size:9d} {100 * size / total:6.1f} {gz:9d}")
-        i += size
     print(f"{'total':32} {total:9d} {100.0:6.1f} {len(gzip.compress(data, 9)):9d}")
     if features:
         print("target features:", " ".join(features))
