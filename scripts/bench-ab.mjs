@@ -13,32 +13,16 @@
 // Each DIR is a wasm-bindgen output directory (election_web.js and
 // election_web_bg.wasm), e.g. www/pkg and a copy of an earlier build.
 
-import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { benchArgs } from './bench-args.mjs';
+import { loadWasm } from './wasm-node.mjs';
 
-const args = process.argv.slice(2);
-let repeat = 15;
-/** @type {string[] | null} */
-let only = null;
-/** @type {string[]} */
-const dirs = [];
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--repeat') {
-    repeat = Number(args[++i]);
-    if (!Number.isInteger(repeat) || repeat < 1 || repeat > 1000) {
-      console.error('--repeat: want a whole number from 1 to 1000');
-      process.exit(2);
-    }
-  } else if (args[i] === '--only') {
-    only = String(args[++i] ?? '').split(',').filter(Boolean);
-  } else if (args[i].startsWith('--')) {
-    console.error(`unknown option ${args[i]}; usage: bench-ab.mjs [--repeat N] [--only id,id] DIR [DIR ...]`);
-    process.exit(2);
-  } else {
-    dirs.push(path.resolve(args[i]));
-  }
-}
+const { repeat, only, rest } = benchArgs(process.argv.slice(2), {
+  repeat: 15,
+  usage: 'bench-ab.mjs [--repeat N] [--only id,id] DIR [DIR ...]',
+  positional: true,
+});
+const dirs = rest.map((d) => path.resolve(d));
 if (dirs.length === 0) {
   console.error('give at least one build directory (with election_web.js and election_web_bg.wasm)');
   process.exit(2);
@@ -46,14 +30,13 @@ if (dirs.length === 0) {
 
 const builds = [];
 for (const dir of dirs) {
-  const glue = path.join(dir, 'election_web.js');
-  const wasm = path.join(dir, 'election_web_bg.wasm');
-  if (!existsSync(glue) || !existsSync(wasm)) {
-    console.error(`${dir}: no election_web.js and election_web_bg.wasm there`);
+  let pkg;
+  try {
+    ({ pkg } = await loadWasm(dir));
+  } catch (e) {
+    console.error(`${dir}: ${e instanceof Error ? e.message : e}`);
     process.exit(2);
   }
-  const pkg = await import(pathToFileURL(glue).href);
-  pkg.initSync({ module: readFileSync(wasm) });
   builds.push({ dir, pkg });
 }
 

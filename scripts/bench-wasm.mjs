@@ -7,26 +7,14 @@
 //
 //   node scripts/bench-wasm.mjs [--repeat N] [--only id,id]
 
+import { benchArgs } from './bench-args.mjs';
 import { loadWasm } from './wasm-node.mjs';
 
-const args = process.argv.slice(2);
-let repeat = 5;
-/** @type {string[] | null} */
-let only = null;
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--repeat') {
-    repeat = Number(args[++i]);
-    if (!Number.isInteger(repeat) || repeat < 1 || repeat > 1000) {
-      console.error('--repeat: want a whole number from 1 to 1000');
-      process.exit(2);
-    }
-  } else if (args[i] === '--only') {
-    only = String(args[++i] ?? '').split(',').filter(Boolean);
-  } else {
-    console.error(`unknown argument ${args[i]}; usage: bench-wasm.mjs [--repeat N] [--only id,id]`);
-    process.exit(2);
-  }
-}
+const { repeat, only } = benchArgs(process.argv.slice(2), {
+  repeat: 5,
+  usage: 'bench-wasm.mjs [--repeat N] [--only id,id]',
+  positional: false,
+});
 
 const { pkg, exports } = await loadWasm();
 /** @type {string[]} */

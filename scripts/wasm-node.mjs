@@ -12,14 +12,15 @@ import path from 'node:path';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Imports election_web.js from www/pkg (or from $ELECTION_PKG_DIR, which
- * scripts/wasm-profiles.sh sets to compare build variants) and
- * instantiates its wasm from the file.
+ * Imports election_web.js from `dir`, else $ELECTION_PKG_DIR (which
+ * scripts/wasm-profiles.sh sets to compare build variants), else www/pkg,
+ * and instantiates its wasm from the file.
+ * @param {string} [dir] a wasm-bindgen output directory
  * @returns {Promise<{ pkg: any, exports: any }>} the module's exports and
  *   the raw wasm exports (whose `memory` is the instance's memory).
  */
-export async function loadWasm() {
-  const dir = process.env.ELECTION_PKG_DIR || path.join(ROOT, 'www/pkg');
+export async function loadWasm(dir) {
+  dir ||= process.env.ELECTION_PKG_DIR || path.join(ROOT, 'www/pkg');
   const glue = path.join(dir, 'election_web.js');
   const wasmPath = path.join(dir, 'election_web_bg.wasm');
   let bytes;
