@@ -12,7 +12,7 @@
  */
 
 import { reducedMotion } from './appearance.js';
-import { drawFlightRows } from './flight-dots.js';
+import { drawFlightRows, strokeCross } from './flight-dots.js';
 import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour } from './palette.js';
 
 /**
@@ -455,12 +455,7 @@ function drawCut(ctx, g, from, to) {
   ctx.lineWidth = 1.5;
   ctx.stroke();
   ctx.lineWidth = 2.5;
-  ctx.beginPath();
-  ctx.moveTo(mx - d, my - d);
-  ctx.lineTo(mx + d, my + d);
-  ctx.moveTo(mx + d, my - d);
-  ctx.lineTo(mx - d, my + d);
-  ctx.stroke();
+  strokeCross(ctx, mx, my, d);
   ctx.restore();
 }
 
@@ -551,12 +546,7 @@ function drawNode(ctx, g, node, leader) {
     const d = r * 0.55;
     ctx.strokeStyle = 'rgba(26, 26, 26, 0.55)';
     ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(p.x - d, p.y - d);
-    ctx.lineTo(p.x + d, p.y + d);
-    ctx.moveTo(p.x + d, p.y - d);
-    ctx.lineTo(p.x - d, p.y + d);
-    ctx.stroke();
+    strokeCross(ctx, p.x, p.y, d);
   }
 
   ctx.fillStyle = NODE_INK;

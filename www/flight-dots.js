@@ -190,12 +190,24 @@ function drawOne(ctx, at, nodes, r, rows, o, col, nowMs, style) {
     const d = size + (style.still ? 1.5 : 2);
     ctx.strokeStyle = style.ink;
     ctx.lineWidth = style.still ? 1 : 1.5;
-    ctx.beginPath();
-    ctx.moveTo(x - d, y - d);
-    ctx.lineTo(x + d, y + d);
-    ctx.moveTo(x + d, y - d);
-    ctx.lineTo(x - d, y + d);
-    ctx.stroke();
+    strokeCross(ctx, x, y, d);
   }
   ctx.restore();
+}
+
+/**
+ * Strokes an X of half-size `d` centred on (x, y) with the current stroke
+ * style: a lost message here; a cut link and a crashed node in draw.js.
+ * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
+ * @param {number} x
+ * @param {number} y
+ * @param {number} d
+ */
+export function strokeCross(ctx, x, y, d) {
+  ctx.beginPath();
+  ctx.moveTo(x - d, y - d);
+  ctx.lineTo(x + d, y + d);
+  ctx.moveTo(x + d, y - d);
+  ctx.lineTo(x - d, y + d);
+  ctx.stroke();
 }
