@@ -234,7 +234,14 @@ export class ClusterView {
       b.className = 'node-button';
       b.dataset.testid = `node-${id}`;
       b.addEventListener('click', (e) => (e.shiftKey ? this.onPick(id) : this.onNode(id)));
-      b.addEventListener('pointerenter', () => this.onPoint(id, false));
+      b.addEventListener('pointerenter', () => {
+        // The tooltip is written when pointed at, not with every name:
+        // a changed `title` makes the browser recompute the button's
+        // style (the user agent's sheet has `[title]` rules), and with
+        // 1,024 buttons renamed while playing that repainted them all.
+        b.title = b.getAttribute('aria-label') ?? '';
+        this.onPoint(id, false);
+      });
       b.addEventListener('pointermove', (e) => {
         if ((e.movementX !== 0 || e.movementY !== 0) && this.aimed !== id) {
           this.aimed = id;
@@ -302,9 +309,6 @@ export class ClusterView {
     const state = node.alive ? notes.join(', ') : 'crashed';
     const action = node.alive ? `Crash n${node.id} now` : `Recover n${node.id} now`;
     const label = `n${node.id}, ${state}. ${action}`;
-    if (b.getAttribute('aria-label') !== label) {
-      b.setAttribute('aria-label', label);
-      b.title = label;
-    }
+    if (b.getAttribute('aria-label') !== label) b.setAttribute('aria-label', label);
   }
 }
