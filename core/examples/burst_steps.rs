@@ -1,5 +1,9 @@
 //! Times each queue event of the 1024-node Bully burst natively and
 //! prints the slow ones (a tool for finding long single steps).
+//!
+//! With `AHEAD=k` it does what the page's slices do: before every `k`
+//! events, spreads up to `16 k` (at least 4,096) queued events of a
+//! coming burst ahead of time, timed with the step after it.
 use election_core::algorithms;
 use election_core::scenario::query::from_query_pairs;
 use std::time::Instant;
@@ -20,8 +24,15 @@ fn main() {
     let mut n = 0u64;
     let t = Instant::now();
     let mut hist = [0u64; 8];
+    let ahead: u64 = std::env::var("AHEAD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     while n < 3_000_000 {
         let t0 = Instant::now();
+        if ahead > 0 && n % ahead == 0 {
+            sim.spread_ahead((16 * ahead).max(4096) as usize);
+        }
         if !sim.step() {
             break;
         }

@@ -178,6 +178,13 @@ pub trait Simulation {
     /// it; `None` when none came before `limit` or within `max_steps`
     /// queue events.
     fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark>;
+    /// Does up to `max_moves` of the event queue's work of spreading a
+    /// big bucket of coming events ahead of its turn (see
+    /// [`crate::queue::EventQueue::spread_ahead`]): for callers that run
+    /// the simulation in slices, so that a burst's spreading falls into
+    /// many slices instead of the one event that reaches it. Changes no
+    /// event or its order; returns the events moved.
+    fn spread_ahead(&mut self, max_moves: usize) -> usize;
 }
 
 impl<P: Protocol> Simulation for Engine<P> {
@@ -243,6 +250,9 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn restore(&mut self, checkpoint: &Checkpoint) -> bool {
         Engine::restore(self, checkpoint)
+    }
+    fn spread_ahead(&mut self, max_moves: usize) -> usize {
+        Engine::spread_ahead(self, max_moves)
     }
     fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark> {
         Engine::run_to_landmark(self, limit, max_steps)

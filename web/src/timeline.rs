@@ -56,6 +56,16 @@ pub const COPY_COST_EVENTS: u64 = 16;
 /// to take whenever one is due.
 pub const SMALL_COPY: u64 = 2_000;
 
+/// Queued events of a coming burst that a slice of `max_events` events
+/// may spread ahead of time, per event of the slice (see
+/// [`Timeline::run_until_within`]): moving one costs far less than an
+/// event.
+pub const SPREAD_PER_EVENT: u64 = 16;
+
+/// ... and at least this many, however small the slice (in a burst the
+/// page's slices go down to one event, which may send a thousand messages).
+pub const SPREAD_AT_LEAST: u64 = 4_096;
+
 /// The checkpoints of one history (one scenario) and how far it has run.
 pub struct Timeline {
     /// Ascending by position in the run; the first is time 0.
@@ -194,6 +204,13 @@ impl Timeline {
             return true;
         }
         let cap = sim.metrics().events.saturating_add(max_events.max(1));
+        // A slice also spreads part of a coming burst ahead of its turn
+        // (the same events either way), so that the one event reaching
+        // it does not move hundreds of thousands at once.
+        let moves = max_events
+            .saturating_mul(SPREAD_PER_EVENT)
+            .max(SPREAD_AT_LEAST);
+        sim.spread_ahead(usize::try_from(moves).unwrap_or(usize::MAX));
         self.forward(sim, t, None, cap);
         sim.next_time_us().is_none_or(|next| next > t)
     }

@@ -21,6 +21,12 @@
 //! empty at that moment (it is on the lowest non-empty level). So every
 //! bucket stays in push order, and events of one time come out in push
 //! order.
+//!
+//! A caller running the simulation in slices can have the next big
+//! bucket spread ahead of its turn, a piece at a time (see [`staging`]),
+//! without changing any pop.
+
+mod staging;
 
 use crate::time::Micros;
 use std::cell::Cell;
@@ -70,6 +76,8 @@ pub struct EventQueue<E> {
     /// The earliest time, once `peek_time` had to look for it in a
     /// bucket above level 0.
     min_cache: Cell<Option<Micros>>,
+    /// Big buckets being spread ahead of their turn (see [`staging`]).
+    staging: Vec<staging::Staging<E>>,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -81,6 +89,7 @@ impl<E> Default for EventQueue<E> {
             last: 0,
             len: 0,
             min_cache: Cell::new(None),
+            staging: Vec::new(),
         }
     }
 }
@@ -100,6 +109,7 @@ impl<E: Clone> Clone for EventQueue<E> {
             last: self.last,
             len: self.len,
             min_cache: self.min_cache.clone(),
+            staging: self.staging.clone(),
         }
     }
 }
@@ -187,6 +197,9 @@ impl<E> EventQueue<E> {
         let Some((level, digit)) = self.lowest_above_level0() else {
             return false;
         };
+        if self.finish_staged(level, digit) {
+            return true;
+        }
         // Every event left is at or after the start of this bucket: the
         // levels below are empty and the other buckets of this level and
         // above hold later times. Advancing `last` there (it need not be
@@ -243,10 +256,7 @@ impl<E> EventQueue<E> {
             return Some(min);
         }
         let (level, digit) = self.lowest_above_level0()?;
-        let min = self.upper[(level - 1) * WIDTH + digit]
-            .iter()
-            .map(|e| e.at)
-            .min();
+        let min = self.bucket_min(level, digit);
         self.min_cache.set(min);
         min
     }
