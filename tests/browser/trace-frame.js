@@ -12,7 +12,11 @@
 // shared machine the difference is waiting for one) and the costliest
 // frames one by one (SLOWEST, default 8): each frame is the main thread's
 // work from one BeginMainFrame to the next, with its costliest trace
-// events (self time on a CPU).
+// events (self time on a CPU). INVALIDATIONS=1 also records why style,
+// layout and paint had to be redone: the elements most often invalidated,
+// with the attribute or reason (a `title` rewritten on 1,024 buttons was
+// found this way), and the Paint events' spread. HIDE (a CSS selector)
+// hides those elements first, to see what a part of the page costs.
 import { launchBrowser } from './helpers.js';
 import { openAtSpeed } from './page.js';
 
@@ -23,6 +27,11 @@ try {
   const page = await openAtSpeed(browser, path, speed);
   if (process.env.SCROLL === '1') {
     await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+  }
+  if (process.env.HIDE) {
+    await page.evaluate((sel) => {
+      for (const e of document.querySelectorAll(sel)) /** @type {HTMLElement} */ (e).style.display = 'none';
+    }, process.env.HIDE);
   }
   await page.evaluate(() => {
     const w = /** @type {any} */ (window);
@@ -57,7 +66,9 @@ try {
   const frames0 = await page.evaluate(() => /** @type {any} */ (window).__frames);
   await page.evaluate(() => /** @type {any} */ (window).__mutations.clear());
   await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,cc,viz,blink',
+    categories:
+      'devtools.timeline,disabled-by-default-devtools.timeline,cc,viz,blink' +
+      (process.env.INVALIDATIONS === '1' ? ',disabled-by-default-devtools.timeline.invalidationTracking' : ''),
     transferMode: 'ReportEvents',
   });
   await page.waitForTimeout(Number(process.env.TRACE_MS || 4000));
@@ -147,6 +158,28 @@ try {
         `(${(f.cpu / 1000).toFixed(1)} on a CPU): ` +
         top.map(([name, us]) => `${name} ${(us / 1000).toFixed(1)}`).join(', '),
     );
+  }
+  if (process.env.INVALIDATIONS === '1') {
+    /** @type {Map<string, number>} */
+    const why = new Map();
+    for (const e of events) {
+      if (!/InvalidationTracking$/.test(e.name)) continue;
+      const d = e.args?.data ?? {};
+      const key = `${e.name} ${d.nodeName ?? ''} ${d.changedAttribute ? `[${d.changedAttribute}]` : ''} ${d.reason ?? ''}`;
+      why.set(key, (why.get(key) ?? 0) + 1);
+    }
+    console.log(`invalidations per frame (${frames} frames)`);
+    for (const [k, v] of [...why.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+      console.log(`  ${(v / frames).toFixed(2).padStart(7)}  ${k}`);
+    }
+    const paints = events
+      .filter((e) => e.name === 'Paint' && e.ph === 'X')
+      .map((e) => e.dur / 1000)
+      .sort((a, b) => a - b);
+    if (paints.length > 0) {
+      const at = (/** @type {number} */ p) => paints[Math.min(paints.length - 1, Math.floor(p * paints.length))].toFixed(1);
+      console.log(`Paint: ${paints.length} events, p50 ${at(0.5)}, p90 ${at(0.9)}, max ${at(1)} ms`);
+    }
   }
   console.log(`DOM changes per frame (${frames} frames)`);
   for (const [k, v] of mutations.sort((a, b) => b[1] - a[1]).slice(0, 60)) console.log(`  ${(v / frames).toFixed(2).padStart(7)}  ${k}`);
