@@ -997,6 +997,8 @@ export class SpaceTimeView {
     /** Whether the canvas holds a drawing (a live frame may keep it while
      * its layer is baked). @private */
     this.drawnCanvas = false;
+    /** Whether the live plot's layer is to be made when idle. @private */
+    this.preparing = false;
 
     els.zoomIn.addEventListener('click', () => this.zoom(0.5));
     els.zoomOut.addEventListener('click', () => this.zoom(2));
@@ -1270,6 +1272,7 @@ export class SpaceTimeView {
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(sceneShown(scene));
+    if (!this.model.playing) this.prepareLive(frame, dpr);
     // How long reading the trace, building and painting took: for
     // benchmarks (the canvas is the only place the page says so).
     this.drawnAt = performance.now();
@@ -1347,6 +1350,23 @@ export class SpaceTimeView {
     this.drawnAt = performance.now();
     this.cost = 0;
     this.els.canvas.dataset.renderMs = (this.drawnAt - started + synced).toFixed(2);
+  }
+
+  /**
+   * Has the live plot's layer made at the size playing will need, when
+   * the page is next idle (see `LivePlot.prepare`).
+   * @private
+   * @param {Frame} frame
+   * @param {number} dpr
+   */
+  prepareLive(frame, dpr) {
+    if (this.preparing) return;
+    this.preparing = true;
+    const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ fn) => setTimeout(fn, 200));
+    idle(() => {
+      this.preparing = false;
+      if (!this.model.playing && this.frame === frame) this.live.prepare(frame, dpr);
+    });
   }
 
   /**
