@@ -298,6 +298,7 @@ export class LivePlot {
     const now = store.nowMs;
     const fullKey = `${key}:${win.span}:${frame.plotWidth}:${frame.height}:${frame.nodes}:${dpr}`;
     const nowPx = Math.ceil(now * scaleDev);
+    let rebuilt = false;
     if (
       fullKey !== this.key ||
       now < this.bakedMs ||
@@ -310,6 +311,7 @@ export class LivePlot {
     ) {
       this.rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx);
       this.key = fullKey;
+      rebuilt = true;
       // Cleared (or, at a new size, made: a 1024-node layer is 15 MB)
       // now, within this frame's share.
       this.flush();
@@ -339,7 +341,8 @@ export class LivePlot {
     let arrows = 0;
     /** @type {import('./spacetime.js').Scene | null} */
     let scene = null;
-    while (scene === null ? !this.fresh || this.cursor.next >= store.count || performance.now() - started < LivePlot.bakeMs : this.cursor.next < store.count && performance.now() - started < LivePlot.bakeMs) {
+    const spent = () => performance.now() - started >= LivePlot.bakeMs;
+    while (scene === null ? !rebuilt || !spent() : this.cursor.next < store.count && !spent()) {
       scene = this.bake(store, win, frame, kinds, dpr, widthDev, heightDev, keepFrom);
       arrows += scene.arrowCount;
       // More to bake: have the base drawn now, so the time check counts
@@ -347,7 +350,7 @@ export class LivePlot {
       // read, which the frame's copy would otherwise do all at once).
       if (this.cursor.next < store.count) this.flush();
     }
-    this.behind = this.cursor.next < store.count;
+    this.behind = scene === null || this.cursor.next < store.count;
     if (!this.behind) {
       if (this.fresh) {
         // Caught up: the rate checks count from here.
@@ -362,7 +365,7 @@ export class LivePlot {
       this.live.length = 0;
       if (keep || scene === null) return count ? this.shown(store, win, frame) : null;
     }
-    if (scene) this.paintFrame(ctx, store, win, frame, scene, dpr, yDev);
+    this.paintFrame(ctx, store, win, frame, scene, dpr, yDev);
     return count ? this.shown(store, win, frame) : null;
   }
 
