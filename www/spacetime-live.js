@@ -47,6 +47,10 @@ const ROOM = 1.5;
 const AHEAD = 24;
 
 
+/** Most columns of the base cleared at a time (about 2 MB at 1024
+ * nodes). */
+const CLEAR_COLUMNS = 256;
+
 /** Most rows whose type a rebuild looks at to set the thinning. */
 const SAMPLE_ROWS = 4096;
 
@@ -164,7 +168,7 @@ export class LivePlot {
   static bakeMs = 2.5;
 
   /** Most trace rows read per piece of a bake. */
-  static pieceRows = 16_384;
+  static pieceRows = 4096;
 
   constructor() {
     /** What is settled: time pixel `p` (device pixels from time 0) is
@@ -231,9 +235,10 @@ export class LivePlot {
   }
 
   /**
-   * Gives the base layer the size playing this frame will need, ahead of
-   * time (while paused, when the page is idle): making a canvas that big
-   * (15 MB at 1024 nodes) took the first frame of playing 10 to 15 ms.
+   * Makes the base layer at the size playing this frame will need, ahead
+   * of time (while paused, when the page is idle): the first drawing on a
+   * canvas that big (15 MB at 1024 nodes), which makes its pixels, took
+   * the first frame of playing about 9 ms.
    * @param {import('./spacetime.js').Frame} frame
    * @param {number} dpr
    */
@@ -245,6 +250,9 @@ export class LivePlot {
     l.canvas.width = widthDev;
     l.canvas.height = heightDev;
     this.key = '';
+    // Reading a canvas never drawn on does not make its pixels; a
+    // drawing does.
+    l.ctx.clearRect(0, 0, widthDev, heightDev);
     this.flush();
   }
 
@@ -312,24 +320,7 @@ export class LivePlot {
       this.rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx);
       this.key = fullKey;
       rebuilt = true;
-      // Cleared (or, at a new size, made: a 1024-node layer is 15 MB)
-      // now, within this frame's share.
-      this.flush();
     }
-    // Clear the columns about to be drawn in (they hold a lap ago, left
-    // of the window).
-    const clearTo = Math.max(nowPx + AHEAD, winPx + plotDev);
-    if (clearTo > this.clearedPx) {
-      const b = this.base.ctx;
-      b.setTransform(1, 0, 0, 1, 0, 0);
-      const count = Math.min(widthDev, clearTo - this.clearedPx);
-      const from = wrap(this.clearedPx + 1 - this.originPx, widthDev);
-      const first = Math.min(count, widthDev - from);
-      b.clearRect(from, 0, first, heightDev);
-      if (count > first) b.clearRect(0, 0, count - first, heightDev);
-      this.clearedPx = clearTo;
-    }
-
     // Rows not read yet that left the cache (the oldest, in a run busier
     // than the cache holds) are passed over: a full drawing of the moment
     // does not read them either.
@@ -337,20 +328,30 @@ export class LivePlot {
     // Bake what settled since the last frame, in pieces of at most
     // `pieceRows` trace rows, until now or until the frame's share is
     // spent (the first piece always, unless a rebuild spent the share).
+    // The columns a piece draws in are cleared first (they hold a lap ago,
+    // left of the window), at most `CLEAR_COLUMNS` at a time.
     const keepFrom = win.t0 - lookBack(store, win.span);
     let arrows = 0;
     /** @type {import('./spacetime.js').Scene | null} */
     let scene = null;
     const spent = () => performance.now() - started >= LivePlot.bakeMs;
-    while (scene === null ? !rebuilt || !spent() : this.cursor.next < store.count && !spent()) {
-      scene = this.bake(store, win, frame, kinds, dpr, widthDev, heightDev, keepFrom);
+    for (;;) {
+      const piece = this.nextPiece(store);
+      if (!this.clearUpTo(Math.ceil(piece.to * scaleDev) + AHEAD, widthDev, heightDev, spent)) break;
+      if (scene === null ? rebuilt && spent() : spent()) break;
+      scene = this.bake(store, win, frame, kinds, dpr, widthDev, heightDev, keepFrom, piece.until, piece.to);
       arrows += scene.arrowCount;
+      if (this.cursor.next >= store.count) break;
       // More to bake: have the base drawn now, so the time check counts
       // it (the canvas records drawing calls and draws them when it is
       // read, which the frame's copy would otherwise do all at once).
-      if (this.cursor.next < store.count) this.flush();
+      this.flush();
     }
-    this.behind = scene === null || this.cursor.next < store.count;
+    // The window's columns right of now are shown too (once the rows are
+    // all baked; meanwhile the pieces clear what they draw in).
+    const caughtUp = scene !== null && this.cursor.next >= store.count;
+    const cleared = caughtUp && this.clearUpTo(Math.max(nowPx + AHEAD, winPx + plotDev), widthDev, heightDev, spent);
+    this.behind = !cleared;
     if (!this.behind) {
       if (this.fresh) {
         // Caught up: the rate checks count from here.
@@ -392,9 +393,59 @@ export class LivePlot {
   }
 
   /**
-   * Bakes the next piece of what settled into the base: the rows from
-   * the cursor on, at most `pieceRows` of them, up to the time of the
-   * last one read (now, once all are read). The scene is placed from the
+   * The next piece of a bake: the rows from the cursor on, at most
+   * `pieceRows` of them, up to the time of the last one (now, once all
+   * are read).
+   * @private
+   * @param {import('./trace.js').TraceStore} store
+   * @returns {{until: number, to: number}} trace index to read up to
+   *   (exclusive), and the time to draw up to, ms
+   */
+  nextPiece(store) {
+    const until = Math.min(store.count, this.cursor.next + LivePlot.pieceRows);
+    let to = store.nowMs;
+    if (until < store.count) {
+      const rows = store.window;
+      const { col } = store.schema;
+      const r = rows.lowerBound(col.index, until - 1);
+      if (r < rows.length) to = Math.max(this.bakedMs, rows.data[r * rows.width + col.at_ms]);
+    }
+    return { until, to };
+  }
+
+  /**
+   * Clears the base's columns up to time pixel `px`, `CLEAR_COLUMNS` at a
+   * time while the frame's share lasts (the first step always).
+   * @private
+   * @param {number} px
+   * @param {number} widthDev
+   * @param {number} heightDev
+   * @param {() => boolean} spent whether the frame's share is spent
+   * @returns {boolean} whether they are all clear
+   */
+  clearUpTo(px, widthDev, heightDev, spent) {
+    // Further than a layer's width: every column is cleared.
+    if (px - this.clearedPx > widthDev) this.clearedPx = px - widthDev;
+    let first = true;
+    while (this.clearedPx < px) {
+      if (!first && spent()) return false;
+      first = false;
+      const b = this.base.ctx;
+      b.setTransform(1, 0, 0, 1, 0, 0);
+      const count = Math.min(CLEAR_COLUMNS, px - this.clearedPx);
+      const from = wrap(this.clearedPx + 1 - this.originPx, widthDev);
+      const head = Math.min(count, widthDev - from);
+      b.clearRect(from, 0, head, heightDev);
+      if (count > head) b.clearRect(0, 0, count - head, heightDev);
+      this.clearedPx += count;
+      if (this.clearedPx < px) this.flush();
+    }
+    return true;
+  }
+
+  /**
+   * Bakes a piece of what settled into the base (see `nextPiece`). The
+   * scene is placed from the
    * start of the lap (a layer's width of time pixels) the last bake ended
    * in, two laps wide (a piece's stretch is shorter than a lap); each lap
    * it touches is painted shifted to its columns, clipped to the columns
@@ -409,19 +460,13 @@ export class LivePlot {
    * @param {number} heightDev
    * @param {number} keepFrom ms: sends still on the wire from before this
    *   are forgotten
+   * @param {number} until trace index the piece reads up to (exclusive)
+   * @param {number} to ms the piece draws up to (see `nextPiece`)
    * @returns {import('./spacetime.js').Scene}
    */
-  bake(store, win, frame, kinds, dpr, widthDev, heightDev, keepFrom) {
+  bake(store, win, frame, kinds, dpr, widthDev, heightDev, keepFrom, until, to) {
     const scaleDev = (frame.plotWidth * dpr) / win.span;
     const pxMs = 1 / scaleDev;
-    const until = Math.min(store.count, this.cursor.next + LivePlot.pieceRows);
-    let to = store.nowMs;
-    if (until < store.count) {
-      const rows = store.window;
-      const { col } = store.schema;
-      const r = rows.lowerBound(col.index, until - 1);
-      if (r < rows.length) to = Math.max(this.bakedMs, rows.data[r * rows.width + col.at_ms]);
-    }
     const bakedPx = Math.floor(this.bakedMs * scaleDev);
     const lapPx = this.originPx + Math.floor((bakedPx - this.originPx) / widthDev) * widthDev;
     const originMs = lapPx * pxMs;
@@ -445,7 +490,7 @@ export class LivePlot {
     // Time pixels the drawing may touch, and those the columns hold now.
     const reachFrom = Math.floor((this.bakedMs - lookBack(store, win.span)) * scaleDev) - AHEAD;
     const reachTo = Math.ceil(to * scaleDev) + AHEAD;
-    const heldFrom = this.clearedPx - widthDev + 1;
+    const heldFrom = Math.max(this.originPx, this.clearedPx - widthDev + 1);
     for (const lap of [-1, 0, 1]) {
       const lapFrom = lapPx + lap * widthDev;
       const from = Math.max(lapFrom, heldFrom, reachFrom);
@@ -618,15 +663,14 @@ export class LivePlot {
    * @param {number} winPx
    */
   rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx) {
+    // Clearing a whole canvas is quick (under half a millisecond for the
+    // 15 MB of a 1024-node layer); its first drawing, which makes its
+    // pixels, is not (about 9 ms), hence `prepare`.
     const l = this.base;
-    if (l.canvas.width !== widthDev || l.canvas.height !== heightDev) {
-      // A canvas given a size is clear.
-      l.canvas.width = widthDev;
-      l.canvas.height = heightDev;
-    } else {
-      l.ctx.setTransform(1, 0, 0, 1, 0, 0);
-      l.ctx.clearRect(0, 0, widthDev, heightDev);
-    }
+    if (l.canvas.width !== widthDev) l.canvas.width = widthDev;
+    if (l.canvas.height !== heightDev) l.canvas.height = heightDev;
+    l.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    l.ctx.clearRect(0, 0, widthDev, heightDev);
     const labels = this.labels;
     const labelsWidth = Math.ceil(frame.left * dpr);
     labels.canvas.width = labelsWidth;

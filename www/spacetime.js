@@ -1272,7 +1272,7 @@ export class SpaceTimeView {
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(sceneShown(scene));
-    if (!this.model.playing) this.prepareLive(frame, dpr);
+    if (!this.model.playing) this.prepareLive();
     // How long reading the trace, building and painting took: for
     // benchmarks (the canvas is the only place the page says so).
     this.drawnAt = performance.now();
@@ -1356,16 +1356,15 @@ export class SpaceTimeView {
    * Has the live plot's layer made at the size playing will need, when
    * the page is next idle (see `LivePlot.prepare`).
    * @private
-   * @param {Frame} frame
-   * @param {number} dpr
    */
-  prepareLive(frame, dpr) {
+  prepareLive() {
     if (this.preparing) return;
     this.preparing = true;
     const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ fn) => setTimeout(fn, 200));
     idle(() => {
       this.preparing = false;
-      if (!this.model.playing && this.frame === frame) this.live.prepare(frame, dpr);
+      // The frame drawn last (a scroll may have drawn another since).
+      if (!this.model.playing && this.frame) this.live.prepare(this.frame, window.devicePixelRatio || 1);
     });
   }
 
