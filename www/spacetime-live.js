@@ -47,6 +47,9 @@ const ROOM = 1.5;
 const AHEAD = 24;
 
 
+/** Fewest trace rows per piece of a bake. */
+const MIN_PIECE_ROWS = 256;
+
 /** Most columns of the base cleared at a time (about 2 MB at 1024
  * nodes). */
 const CLEAR_COLUMNS = 256;
@@ -165,17 +168,23 @@ export class LivePlot {
    * frame's drawing; the first piece is always baked): a rebuilt layer's
    * bake of a busy window goes on over the next frames. (A setting, so a
    * test can bake over many frames.) */
-  static bakeMs = 2.5;
+  static bakeMs = 2;
 
-  /** Most trace rows read per piece of a bake. */
+  /** Most trace rows read per piece of a bake. A piece's cost depends on
+   * what its rows hold (in the 1024-node burst, thousands of marks), so
+   * the rows per piece are halved after a piece that took over half the
+   * frame's share and doubled back after a quick one, down to
+   * `MIN_PIECE_ROWS`. */
   static pieceRows = 4096;
 
   constructor() {
     /** What is settled: time pixel `p` (device pixels from time 0) is
      * drawn in column `wrap(p - originPx, width)`. @private */
     this.base = layer();
-    /** The node labels. @private */
+    /** The node labels, and what they were drawn for. @private */
     this.labels = layer();
+    /** @private */
+    this.labelsKey = '';
     /** The time axis's labels, written each frame. @private */
     this.axis = layer();
     /** What the layers were drawn for; '' forces a rebuild. @private */
@@ -189,6 +198,8 @@ export class LivePlot {
     this.bakedMs = 0;
     /** Where the reading of the trace rows stands. @private */
     this.cursor = new RowCursor();
+    /** Rows per piece now (see `pieceRows`). @private */
+    this.pieceRows = LivePlot.pieceRows;
     /** Messages drawn: ids that are multiples of this. */
     this.every = 1;
     /** Arrows baked since the bake caught up with now after the rebuild,
@@ -317,7 +328,7 @@ export class LivePlot {
       Math.floor(this.bakedMs * scaleDev) < winPx - 1 ||
       this.rethin(store, win)
     ) {
-      this.rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx);
+      this.rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx, fullKey);
       this.key = fullKey;
       rebuilt = true;
     }
@@ -339,6 +350,7 @@ export class LivePlot {
       const piece = this.nextPiece(store);
       if (!this.clearUpTo(Math.ceil(piece.to * scaleDev) + AHEAD, widthDev, heightDev, spent)) break;
       if (scene === null ? rebuilt && spent() : spent()) break;
+      const pieceFrom = performance.now();
       scene = this.bake(store, win, frame, kinds, dpr, widthDev, heightDev, keepFrom, piece.until, piece.to);
       arrows += scene.arrowCount;
       if (this.cursor.next >= store.count) break;
@@ -346,6 +358,9 @@ export class LivePlot {
       // it (the canvas records drawing calls and draws them when it is
       // read, which the frame's copy would otherwise do all at once).
       this.flush();
+      const took = performance.now() - pieceFrom;
+      if (took > LivePlot.bakeMs / 2) this.pieceRows = Math.max(MIN_PIECE_ROWS, this.pieceRows >> 1);
+      else if (took < LivePlot.bakeMs / 8) this.pieceRows = Math.min(LivePlot.pieceRows, this.pieceRows * 2);
     }
     // The window's columns right of now are shown too (once the rows are
     // all baked; meanwhile the pieces clear what they draw in).
@@ -402,7 +417,7 @@ export class LivePlot {
    *   (exclusive), and the time to draw up to, ms
    */
   nextPiece(store) {
-    const until = Math.min(store.count, this.cursor.next + LivePlot.pieceRows);
+    const until = Math.min(store.count, this.cursor.next + Math.min(this.pieceRows, LivePlot.pieceRows));
     let to = store.nowMs;
     if (until < store.count) {
       const rows = store.window;
@@ -661,8 +676,9 @@ export class LivePlot {
    * @param {number} widthDev
    * @param {number} heightDev
    * @param {number} winPx
+   * @param {string} key what the layers are drawn for (see `draw`)
    */
-  rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx) {
+  rebuild(store, win, frame, participants, dpr, widthDev, heightDev, winPx, key) {
     // Clearing a whole canvas is quick (under half a millisecond for the
     // 15 MB of a 1024-node layer); its first drawing, which makes its
     // pixels, is not (about 9 ms), hence `prepare`.
@@ -671,12 +687,16 @@ export class LivePlot {
     if (l.canvas.height !== heightDev) l.canvas.height = heightDev;
     l.ctx.setTransform(1, 0, 0, 1, 0, 0);
     l.ctx.clearRect(0, 0, widthDev, heightDev);
-    const labels = this.labels;
-    const labelsWidth = Math.ceil(frame.left * dpr);
-    labels.canvas.width = labelsWidth;
-    labels.canvas.height = heightDev;
-    labels.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    paintLabels(labels.ctx, frame, participants);
+    // The labels only when they change (171 texts at 1024 nodes).
+    const labelsKey = `${key}:${participants}`;
+    if (labelsKey !== this.labelsKey) {
+      this.labelsKey = labelsKey;
+      const labels = this.labels;
+      labels.canvas.width = Math.ceil(frame.left * dpr);
+      labels.canvas.height = heightDev;
+      labels.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      paintLabels(labels.ctx, frame, participants);
+    }
 
     this.originPx = winPx;
     this.clearedPx = winPx + widthDev - 1;

@@ -1360,7 +1360,10 @@ export class SpaceTimeView {
   prepareLive() {
     if (this.preparing) return;
     this.preparing = true;
-    const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ fn) => setTimeout(fn, 200));
+    // Within 200 ms even if the page is never idle that long.
+    const idle = window.requestIdleCallback
+      ? (/** @type {() => void} */ fn) => window.requestIdleCallback(fn, { timeout: 200 })
+      : (/** @type {() => void} */ fn) => setTimeout(fn, 200);
     idle(() => {
       this.preparing = false;
       // The frame drawn last (a scroll may have drawn another since).
