@@ -162,12 +162,49 @@ function tickStep(span, width, px) {
 /**
  * What a delta build (see `buildScene`) draws: only what became settled in
  * `(from, to]`, `to` being now, and the messages still on the wire.
+ *
+ * With a `cursor`, the trace rows are read from where the last build left
+ * off (the trace index `cursor.next`) up to `until`, instead of from a
+ * little before `from` (how long before: as long as a message may stay on
+ * the wire, so with half a million messages on the wire that was most of
+ * the cached rows, every frame); the sends read and not yet delivered or
+ * lost wait in the cursor. `to` may then be earlier than now (a stretch
+ * drawn in pieces, see spacetime-live.js): the time of the last row read,
+ * rows at that very time may be left for the next piece. What is settled is
+ * told by the rows read (a mark or delivery at the time of `from`, read
+ * now, is drawn now), and `delta.live` holds the messages on the wire at
+ * now only once `to` is now.
  * @typedef {object} Delta
- * @property {number} from ms, exclusive
- * @property {number} to ms (now), inclusive
+ * @property {number} from ms, exclusive (inclusive with a cursor)
+ * @property {number} to ms (now, or earlier with a cursor), inclusive
  * @property {number} every draw only messages whose id is a multiple
  * @property {ArrowBuffer} live filled with the messages on the wire now
+ * @property {RowCursor} [cursor] where the reading of the rows stands
+ * @property {number} [until] with a cursor: read the rows up to this trace
+ *   index (exclusive)
+ * @property {number} [keepFrom] with a cursor: sends before this time
+ *   still waiting are forgotten (as far back as a full drawing of the
+ *   window reads)
+ * @property {number} [reshapedMs] set by the build: the earliest send time
+ *   of a message settled now whose line is not the one it had on the wire
+ *   (lost: half the way; or it arrived at another time than planned), so
+ *   a drawing kept from earlier frames knows how far left to draw again
  */
+
+/**
+ * How far an incremental reading of the trace rows got (see `Delta`),
+ * kept from frame to frame.
+ */
+export class RowCursor {
+  /** @param {number} next trace index of the first row to read */
+  constructor(next = 0) {
+    /** Trace index of the next row to read. */
+    this.next = next;
+    /** Sends read and not yet delivered or lost, by message id: copies
+     * of their rows, oldest first. @type {Map<number, Float64Array[]>} */
+    this.pending = new Map();
+  }
+}
 
 /** Growable typed-array buffers for arrows, reused between frames. */
 export class ArrowBuffer {
@@ -334,7 +371,10 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
   // Messages sent before the window may arrive in it; none is longer on
   // the wire than the longest seen (a paused receiver aside).
   const slack = lookBack(store, span);
-  const first = rows.lowerBound(col.at_ms, drawFrom - slack);
+  const cursor = delta?.cursor;
+  const until = cursor ? (delta?.until ?? count) : count;
+  const readFrom = cursor ? cursor.next : 0;
+  const first = cursor ? rows.lowerBound(col.index, cursor.next) : rows.lowerBound(col.at_ms, drawFrom - slack);
   const last = delta ? delta.to : t1 + slack;
   const every = delta
     ? delta.every
@@ -364,23 +404,27 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
   };
 
   /**
-   * @param {number} so offset of the send row
-   * @param {number} eo offset of its delivery or loss (-1: none yet)
+   * @param {Float64Array} sd the rows holding the send row (`d`, or a copy
+   *   kept by a cursor)
+   * @param {number} so offset of the send row in `sd`
+   * @param {number} eo offset of its delivery or loss in `d` (-1: none yet)
    */
-  const arrow = (so, eo) => {
-    const sent = d[so + col.at_ms];
-    const sendFuture = d[so + col.index] >= count;
+  const arrow = (sd, so, eo) => {
+    const sent = sd[so + col.at_ms];
+    const sendFuture = sd[so + col.index] >= count;
     const endKnown = eo >= 0;
-    const end = endKnown ? d[eo + col.at_ms] : d[so + col.until_ms];
+    const end = endKnown ? d[eo + col.at_ms] : sd[so + col.until_ms];
     if (delta) {
       const x1 = xOf(sent);
-      const y1 = yOf(d[so + col.node]);
-      const y2 = yOf(d[so + col.peer]);
-      const kind = d[so + col.kind];
+      const y1 = yOf(sd[so + col.node]);
+      const y2 = yOf(sd[so + col.peer]);
+      const kind = sd[so + col.kind];
       if (endKnown && end <= delta.to) {
         // Settled in this stretch (the earlier ones are drawn already).
-        if (end <= delta.from) return;
+        // (With a cursor: what the rows read tell, see `Delta`.)
+        if (cursor ? end < drawFrom : end <= drawFrom) return;
         const isLost = d[eo + col.type] === code.drop;
+        if (isLost || end !== sd[so + col.until_ms]) delta.reshapedMs = Math.min(delta.reshapedMs ?? Infinity, sent);
         if (isLost) {
           lost += 1;
           buffer.push(x1, y1, (x1 + xOf(end)) / 2, (y1 + y2) / 2, kind, 1);
@@ -397,10 +441,10 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
     const isLost = endKnown && d[eo + col.type] === code.drop;
     const endFuture = !endKnown || d[eo + col.index] >= count;
     const x1 = xOf(sent);
-    const y1 = yOf(d[so + col.node]);
+    const y1 = yOf(sd[so + col.node]);
     let x2 = xOf(end);
-    let y2 = yOf(d[so + col.peer]);
-    const kind = d[so + col.kind];
+    let y2 = yOf(sd[so + col.peer]);
+    const kind = sd[so + col.kind];
     if (isLost) {
       x2 = (x1 + x2) / 2;
       y2 = (y1 + y2) / 2;
@@ -422,46 +466,94 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
     buffer.push(x1, y1, x2, y2, kind, isLost ? 1 : 0);
   };
 
-  for (let r = first; r < rows.length; r++) {
-    const o = r * w;
-    const at = d[o + col.at_ms];
-    if (at > last) break;
-    const type = d[o + col.type];
-    if (type === code.send) {
-      const id = d[o + col.id];
-      if (every > 1 && id % every !== 0) continue;
-      const list = pending.get(id);
-      if (list) list.push(o);
-      else pending.set(id, [o]);
-      continue;
-    }
-    if (type === code.deliver || type === code.drop) {
-      const id = d[o + col.id];
-      if (every > 1 && id % every !== 0) continue;
-      const list = pending.get(id);
-      if (!list) continue;
-      const so = /** @type {number} */ (list.shift());
-      if (list.length === 0) pending.delete(id);
-      arrow(so, o);
-      continue;
-    }
-    if (type === code.timer && at >= t0 && at <= t1 && (!delta || at > delta.from) && d[o + col.index] < count) {
-      if ((every === 1 || d[o + col.index] % every === 0) && mark(timers)) {
-        timers.push({ x: xOf(at), y: yOf(d[o + col.node]) });
+  let r = first;
+  if (cursor) {
+    // Sends kept by the cursor: copies of their rows.
+    const kept = cursor.pending;
+    for (; r < rows.length; r++) {
+      const o = r * w;
+      if (d[o + col.index] >= until) break;
+      const type = d[o + col.type];
+      if (type === code.send) {
+        const id = d[o + col.id];
+        if (every > 1 && id % every !== 0) continue;
+        const row = d.slice(o, o + w);
+        const list = kept.get(id);
+        if (list) list.push(row);
+        else kept.set(id, [row]);
+        continue;
+      }
+      if (type === code.deliver || type === code.drop) {
+        const id = d[o + col.id];
+        if (every > 1 && id % every !== 0) continue;
+        const list = kept.get(id);
+        if (!list) continue;
+        const row = /** @type {Float64Array} */ (list.shift());
+        if (list.length === 0) kept.delete(id);
+        arrow(row, 0, o);
+        continue;
+      }
+      const at = d[o + col.at_ms];
+      if (type === code.timer && at >= t0 && at <= t1 && at >= drawFrom) {
+        if ((every === 1 || d[o + col.index] % every === 0) && mark(timers)) {
+          timers.push({ x: xOf(at), y: yOf(d[o + col.node]) });
+        }
       }
     }
+    cursor.next = r < rows.length ? d[r * w + col.index] : Math.min(until, store.windowTo);
+    if (last >= nowMs) {
+      const keepFrom = delta?.keepFrom ?? -Infinity;
+      for (const [id, list] of kept) {
+        while (list.length > 0 && list[0][col.at_ms] < keepFrom) list.shift();
+        if (list.length === 0) kept.delete(id);
+        else for (const row of list) arrow(row, 0, -1);
+      }
+    }
+  } else {
+    for (; r < rows.length; r++) {
+      const o = r * w;
+      const at = d[o + col.at_ms];
+      if (at > last) break;
+      const type = d[o + col.type];
+      if (type === code.send) {
+        const id = d[o + col.id];
+        if (every > 1 && id % every !== 0) continue;
+        const list = pending.get(id);
+        if (list) list.push(o);
+        else pending.set(id, [o]);
+        continue;
+      }
+      if (type === code.deliver || type === code.drop) {
+        const id = d[o + col.id];
+        if (every > 1 && id % every !== 0) continue;
+        const list = pending.get(id);
+        if (!list) continue;
+        const so = /** @type {number} */ (list.shift());
+        if (list.length === 0) pending.delete(id);
+        arrow(d, so, o);
+        continue;
+      }
+      if (type === code.timer && at >= t0 && at <= t1 && (!delta || at > delta.from) && d[o + col.index] < count) {
+        if ((every === 1 || d[o + col.index] % every === 0) && mark(timers)) {
+          timers.push({ x: xOf(at), y: yOf(d[o + col.node]) });
+        }
+      }
+    }
+    for (const list of pending.values()) for (const so of list) arrow(d, so, -1);
   }
-  for (const list of pending.values()) for (const so of list) arrow(so, -1);
 
   // Marks of what nodes did, from the history (complete from the start,
   // however busy the window).
   const h = store.history;
   const hd = h.data;
-  for (let r = h.lowerBound(col.at_ms, Math.max(t0, drawFrom)); r < h.length; r++) {
+  // With a cursor, the marks of the rows read (by trace index: marks at
+  // the time of `from` may come in several pieces).
+  const markFrom = cursor ? h.lowerBound(col.index, readFrom) : h.lowerBound(col.at_ms, Math.max(t0, drawFrom));
+  for (let r = markFrom; r < h.length; r++) {
     const o = r * h.width;
     const at = hd[o + col.at_ms];
-    if (at > drawTo) break;
-    if (delta && at <= delta.from) continue;
+    if (cursor ? hd[o + col.index] >= until : at > drawTo) break;
+    if (cursor ? at < Math.max(t0, drawFrom) : delta && at <= delta.from) continue;
     const type = hd[o + col.type];
     const future = hd[o + col.index] >= count;
     const node = hd[o + col.node];
@@ -897,6 +989,16 @@ export class SpaceTimeView {
     this.liveShown = false;
     /** What `scene` was built for, but for the window and time. @private */
     this.sceneKey = '';
+    /** Calls of `render`, and a call put off while the live plot's bake
+     * is behind now (see spacetime-live.js). @private */
+    this.renders = 0;
+    /** @private @type {ReturnType<typeof setTimeout> | null} */
+    this.catchUp = null;
+    /** Whether the canvas holds a drawing (a live frame may keep it while
+     * its layer is baked). @private */
+    this.drawnCanvas = false;
+    /** Whether the live plot's layer is to be made when idle. @private */
+    this.preparing = false;
 
     els.zoomIn.addEventListener('click', () => this.zoom(0.5));
     els.zoomOut.addEventListener('click', () => this.zoom(2));
@@ -1075,6 +1177,7 @@ export class SpaceTimeView {
 
   /** Draws the current moment (skipped when nothing it shows changed). */
   render() {
+    this.renders += 1;
     const canvas = this.els.canvas;
     const width = this.width;
     if (width === 0) return;
@@ -1153,6 +1256,7 @@ export class SpaceTimeView {
     const sameScene = this.scene !== null && sceneKey === this.sceneKey;
     this.drawnKey = key;
     this.resizeBacking(width, band, dpr);
+    this.drawnCanvas = true;
     this.frame = frame;
     if (sameScene && this.scene) {
       this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
@@ -1168,6 +1272,7 @@ export class SpaceTimeView {
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(sceneShown(scene));
+    if (!this.model.playing) this.prepareLive();
     // How long reading the trace, building and painting took: for
     // benchmarks (the canvas is the only place the page says so).
     this.drawnAt = performance.now();
@@ -1203,7 +1308,7 @@ export class SpaceTimeView {
     const started = performance.now();
     this.drawnKey = key;
     this.liveShown = true;
-    this.resizeBacking(frame.width, band, dpr);
+    const resized = this.resizeBacking(frame.width, band, dpr);
     this.frame = frame;
     const s = this.store;
     const layersKey = [s.generation, CANVAS, INK, ...this.kinds].join(':');
@@ -1219,7 +1324,21 @@ export class SpaceTimeView {
       layersKey,
       due,
       Math.round(this.bandTop * dpr),
+      !resized && this.drawnCanvas,
     );
+    this.drawnCanvas = true;
+    if (this.live.behind) {
+      // The layer's bake goes on in the next frame (the canvas keeps its
+      // picture meanwhile), or after a while if no frame comes.
+      this.drawnKey = '';
+      const renders = this.renders;
+      if (this.catchUp === null) {
+        this.catchUp = setTimeout(() => {
+          this.catchUp = null;
+          if (this.renders === renders && this.live.behind) this.render();
+        }, 50);
+      }
+    }
     if (shown) this.publish(shown);
     else if (this.labelTimer === null) {
       // Counted later, as the text alternative is (the last frame counts).
@@ -1234,18 +1353,40 @@ export class SpaceTimeView {
   }
 
   /**
+   * Has the live plot's layer made at the size playing will need, when
+   * the page is next idle (see `LivePlot.prepare`).
+   * @private
+   */
+  prepareLive() {
+    if (this.preparing) return;
+    this.preparing = true;
+    // Within 200 ms even if the page is never idle that long.
+    const idle = window.requestIdleCallback
+      ? (/** @type {() => void} */ fn) => window.requestIdleCallback(fn, { timeout: 200 })
+      : (/** @type {() => void} */ fn) => setTimeout(fn, 200);
+    idle(() => {
+      this.preparing = false;
+      // The frame drawn last (a scroll may have drawn another since).
+      if (!this.model.playing && this.frame) this.live.prepare(this.frame, window.devicePixelRatio || 1);
+    });
+  }
+
+  /**
    * Sizes the canvas's backing store.
    * @private
    * @param {number} width CSS px
    * @param {number} height CSS px
    * @param {number} dpr
+   * @returns {boolean} whether it changed (which clears the canvas)
    */
   resizeBacking(width, height, dpr) {
     const canvas = this.els.canvas;
     const backW = Math.round(width * dpr);
     const backH = Math.round(height * dpr);
-    if (canvas.width !== backW) canvas.width = backW;
-    if (canvas.height !== backH) canvas.height = backH;
+    if (canvas.width === backW && canvas.height === backH) return false;
+    canvas.width = backW;
+    canvas.height = backH;
+    return true;
   }
 
   /**
