@@ -193,7 +193,9 @@ impl Timeline {
     /// Runs forward toward `t` but stops after about `max_events` events
     /// (at least one), so a caller can spread a crowded stretch over
     /// several calls; the events and their order are those of one
-    /// [`Timeline::run_until`]. Returns whether `t` was reached.
+    /// [`Timeline::run_until`]. Each call also spreads part of a coming
+    /// burst in the event queue ahead of its turn ([`SPREAD_PER_EVENT`]).
+    /// Returns whether `t` was reached.
     pub fn run_until_within(
         &mut self,
         sim: &mut dyn Simulation,
