@@ -503,7 +503,9 @@ export class LivePlot {
     scene.dashPhase = originMs * (scaleDev / dpr);
     const b = this.base.ctx;
     // Time pixels the drawing may touch, and those the columns hold now.
-    const reachFrom = Math.floor((this.bakedMs - lookBack(store, win.span)) * scaleDev) - AHEAD;
+    // (Back to the send of a line the trace never settled, drawn now.)
+    const reachMs = Math.min(this.bakedMs - lookBack(store, win.span), delta.staleFromMs ?? Infinity);
+    const reachFrom = Math.floor(reachMs * scaleDev) - AHEAD;
     const reachTo = Math.ceil(to * scaleDev) + AHEAD;
     const heldFrom = Math.max(this.originPx, this.clearedPx - widthDev + 1);
     for (const lap of [-1, 0, 1]) {
