@@ -32,8 +32,9 @@ export const MAX_ARROWS = 2500;
 
 /** Most lines of messages the trace stopped recording before their fate
  * settled into the layer by one piece of a bake (see `Delta`): 1,307 of
- * them, a dense band, took 15 ms to rasterize at once. */
-const STALE_PER_PIECE = 256;
+ * them, a dense band, took 15 ms to rasterize at once (so 128 take
+ * about 1.5 ms, by proportion). */
+const STALE_PER_PIECE = 128;
 /**
  * Most trace rows a frame looks at closely; in a busier window only every
  * k-th message (by id) and timer is drawn, so the work per frame stays

@@ -202,8 +202,8 @@ test('a layer baked over several frames, drawn in parts, ends equal to the full 
 // recorded are drawn by the full drawing on the wire up to their planned
 // arrival. Drawn every frame, that dense band at the window's left edge
 // took 15 ms of rasterizing a frame once the window moved; the live
-// drawing now draws each once into its layer when it is due, a few
-// hundred a frame. Played at 1x for a few frames, then nearly frozen: no
+// drawing now draws each once into its layer when it is due, 128 a
+// frame. Played at 1x for 800 ms, then nearly frozen: no
 // message left on the wire drawn frame by frame, and the picture is the
 // full drawing's. About 8 s of wall time.
 test('messages the trace never saw settle are drawn once into the layer, as the full drawing draws them', async () => {
@@ -225,7 +225,7 @@ test('messages the trace never saw settle are drawn once into the layer, as the 
   });
   const from = await simTime(page);
   await play(page);
-  await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t, from + 400, {
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t, from + 800, {
     timeout: 60000,
   });
   await speed(page, -3);
