@@ -192,6 +192,7 @@ function tickStep(span, width, px) {
  *   still waiting are forgotten (as far back as a full drawing of the
  *   window reads)
  * @property {number} [staleFromMs] see `StaleNote`
+ * @property {number} [staleLeft] see `StaleNote`
  * @property {number} [reshapedMs] set by the build: the earliest send time
  *   of a message settled now whose line is not the one it had on the wire
  *   (lost: half the way; or it arrived at another time than planned), so
@@ -208,6 +209,9 @@ function tickStep(span, width, px) {
  * @property {number} [staleFromMs] set by the build: the earliest send
  *   time of such a line drawn now (the layer's drawing must reach back to
  *   it)
+ * @property {number} [staleLeft] set by the build: how many messages
+ *   still have such a line left for a later piece (a piece draws at most
+ *   `STALE_PER_PIECE`; meanwhile they are on the wire, drawn every frame)
  */
 
 /**
@@ -528,7 +532,11 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
         while (list.length > 0 && list[0][col.at_ms] < keepFrom) list.shift();
         // Never settled in the trace: drawn once with what is settled,
         // at most `STALE_PER_PIECE` a piece (see `StaleNote`).
-        while (stopped && list.length > 0 && list[0][col.until_ms] <= nowMs && stale < STALE_PER_PIECE) {
+        while (stopped && list.length > 0 && list[0][col.until_ms] <= nowMs) {
+          if (stale === STALE_PER_PIECE) {
+            if (delta) delta.staleLeft = (delta.staleLeft ?? 0) + 1;
+            break;
+          }
           const row = /** @type {Float64Array} */ (list.shift());
           stale += 1;
           const sent = row[col.at_ms];
