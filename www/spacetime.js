@@ -29,6 +29,12 @@ import { ROLE, TraceStore } from './trace.js';
 
 /** Most message arrows drawn per frame; more are thinned evenly. */
 export const MAX_ARROWS = 2500;
+
+/** Most lines of messages the trace stopped recording before their fate
+ * settled into the layer by one piece of a bake (see `Delta`): 1,307 of
+ * them, a dense band, took 15 ms to rasterize at once (so 128 take
+ * about 1.5 ms, by proportion). */
+const STALE_PER_PIECE = 128;
 /**
  * Most trace rows a frame looks at closely; in a busier window only every
  * k-th message (by id) and timer is drawn, so the work per frame stays
@@ -185,10 +191,27 @@ function tickStep(span, width, px) {
  * @property {number} [keepFrom] with a cursor: sends before this time
  *   still waiting are forgotten (as far back as a full drawing of the
  *   window reads)
+ * @property {number} [staleFromMs] see `StaleNote`
+ * @property {number} [staleLeft] see `StaleNote`
  * @property {number} [reshapedMs] set by the build: the earliest send time
  *   of a message settled now whose line is not the one it had on the wire
  *   (lost: half the way; or it arrived at another time than planned), so
  *   a drawing kept from earlier frames knows how far left to draw again
+ */
+
+/**
+ * (`Delta`, continued.) A send whose delivery or loss the trace will never
+ * record (it stopped recording, see `TraceStore.stoppedMs`), once past its
+ * planned arrival, is drawn as the full drawing draws it (on the wire up
+ * to its planned arrival, no head), but with what is settled instead of
+ * every frame: its line no longer changes.
+ * @typedef {object} StaleNote
+ * @property {number} [staleFromMs] set by the build: the earliest send
+ *   time of such a line drawn now (the layer's drawing must reach back to
+ *   it)
+ * @property {number} [staleLeft] set by the build: how many messages
+ *   still have such a line left for a later piece (a piece draws at most
+ *   `STALE_PER_PIECE`; meanwhile they are on the wire, drawn every frame)
  */
 
 /**
@@ -503,8 +526,23 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
     cursor.next = r < rows.length ? d[r * w + col.index] : Math.min(until, store.windowTo);
     if (last >= nowMs) {
       const keepFrom = delta?.keepFrom ?? -Infinity;
+      const stopped = Number.isFinite(store.stoppedMs);
+      let stale = 0;
       for (const [id, list] of kept) {
         while (list.length > 0 && list[0][col.at_ms] < keepFrom) list.shift();
+        // Never settled in the trace: drawn once with what is settled,
+        // at most `STALE_PER_PIECE` a piece (see `StaleNote`).
+        while (stopped && list.length > 0 && list[0][col.until_ms] <= nowMs) {
+          if (stale === STALE_PER_PIECE) {
+            if (delta) delta.staleLeft = (delta.staleLeft ?? 0) + 1;
+            break;
+          }
+          const row = /** @type {Float64Array} */ (list.shift());
+          stale += 1;
+          const sent = row[col.at_ms];
+          buffer.push(xOf(sent), yOf(row[col.node]), xOf(row[col.until_ms]), yOf(row[col.peer]), row[col.kind], 4);
+          if (delta) delta.staleFromMs = Math.min(delta.staleFromMs ?? Infinity, sent);
+        }
         if (list.length === 0) kept.delete(id);
         else for (const row of list) arrow(row, 0, -1);
       }

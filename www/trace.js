@@ -170,6 +170,11 @@ export class TraceStore {
     this.clipped = false;
     /** Longest time on the wire of any message seen, ms (send to arrival). */
     this.maxFlightMs = 0;
+    /** When the trace stopped recording (the time of its `truncated` row,
+     * once the run is past it), ms; Infinity while it records. A message
+     * sent before then whose delivery or loss was not recorded never gets
+     * one in the trace. */
+    this.stoppedMs = Infinity;
     this.stateMask = s.mask(['start', 'role', 'crash', 'recover', 'pause', 'resume', 'election', 'violation', 'partition', 'heal']);
     /** Rows of the state-changing events from the start. */
     this.history = new Rows(s.width);
@@ -205,6 +210,7 @@ export class TraceStore {
     this.windowTo = 0;
     this.clipped = false;
     this.maxFlightMs = 0;
+    this.stoppedMs = Infinity;
     this.history.clear();
     this.historyTo = 0;
     this.historyClipped = false;
@@ -233,6 +239,12 @@ export class TraceStore {
     this.knownMs = Math.max(this.knownMs, this.nowMs);
     this.syncHistory(pg);
     this.syncWindow(pg, fromMs);
+    // The window cache reaches the trace's last row (`windowTo` is
+    // `count`): a `truncated` row there is the trace's end.
+    const w = this.window;
+    const { col, code } = this.schema;
+    const last = (w.length - 1) * w.width;
+    this.stoppedMs = w.length > 0 && this.windowTo === this.count && w.data[last + col.type] === code.truncated ? w.data[last + col.at_ms] : Infinity;
   }
 
   /**

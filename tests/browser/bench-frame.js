@@ -25,7 +25,9 @@
 // the longest a run may take, ONLY (a regular expression) picks the runs
 // by label, FIRST=0 skips the first-render loads, and WORST=1 prints the
 // three frames with the longest script of each run, split into the
-// simulation and the views' drawing.
+// simulation and the views' drawing. DUMP (a path) writes each run's
+// frames ([script, frame, simulation, views] ms, in order) to
+// DUMP.<run>.json, to see which frames are the long ones.
 import { baseUrl, launchBrowser } from './helpers.js';
 import { openAtSpeed, ready } from './page.js';
 
@@ -131,6 +133,10 @@ try {
       stats: /** @type {any} */ (window).__frameStats.slice(),
       gaps: /** @type {any} */ (window).__gaps.slice(1),
     }));
+    if (process.env.DUMP) {
+      const file = `${process.env.DUMP}.${rows.length}.json`;
+      (await import('node:fs')).writeFileSync(file, JSON.stringify({ label, stats: got.stats }));
+    }
     const inFlight = flying.sort((x, y) => x - y)[Math.floor(flying.length / 2)] ?? NaN;
     rows.push({
       label,

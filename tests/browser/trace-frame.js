@@ -17,6 +17,10 @@
 // with the attribute or reason (a `title` rewritten on 1,024 buttons was
 // found this way), and the Paint events' spread. HIDE (a CSS selector)
 // hides those elements first, to see what a part of the page costs.
+// STAMP=1 marks each frame's diagram drawing in the trace (a
+// console.timeStamp with the run's time, the messages on the wire drawn
+// and whether the layer's bake is behind) and prints the marks of the
+// costliest frames, to tell which moment of the run they drew.
 import { launchBrowser } from './helpers.js';
 import { openAtSpeed } from './page.js';
 
@@ -55,6 +59,26 @@ try {
       }
     }).observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
   });
+  if (process.env.STAMP === '1') {
+    await page.evaluate(async () => {
+      // The page's own module instance (same URL).
+      const live = await import('/www/spacetime-live.js');
+      const plot = live.LivePlot.prototype;
+      const draw = plot.draw;
+      plot.draw = function (...args) {
+        try {
+          return draw.apply(this, args);
+        } finally {
+          const store = /** @type {any} */ (args[1]);
+          const win = /** @type {any} */ (args[2]);
+          console.timeStamp(
+            `diagram now ${store.nowMs.toFixed(1)} ms, window ${win.t0.toFixed(1)} + ${win.span} ms, ` +
+              `${this.live.length} on the wire${this.behind ? ', behind' : ''}`,
+          );
+        }
+      };
+    });
+  }
   const cdp = await page.context().newCDPSession(page);
   /** @type {any[]} */
   const events = [];
@@ -151,12 +175,17 @@ try {
         `over 16 ms: ${xs.filter((b) => b > 16).length}`,
     );
   }
+  const stamps = events.filter((e) => e.name === 'TimeStamp').sort((a, b) => a.ts - b.ts);
+  const begins = mainFrames.map((f) => f.ts).sort((a, b) => a - b);
   for (const f of slowest) {
     const top = [...f.self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+    const next = begins.find((ts) => ts > f.ts) ?? Infinity;
+    const marks = stamps.filter((e) => e.ts >= f.ts && e.ts < next).map((e) => e.args?.data?.message ?? '');
     console.log(
       `  frame at ${((f.ts - mainFrames[0].ts) / 1000).toFixed(0)} ms: busy ${(f.busy / 1000).toFixed(1)} ms ` +
         `(${(f.cpu / 1000).toFixed(1)} on a CPU): ` +
-        top.map(([name, us]) => `${name} ${(us / 1000).toFixed(1)}`).join(', '),
+        top.map(([name, us]) => `${name} ${(us / 1000).toFixed(1)}`).join(', ') +
+        (marks.length > 0 ? `; ${marks.join('; ')}` : ''),
     );
   }
   if (process.env.INVALIDATIONS === '1') {
