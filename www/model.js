@@ -254,6 +254,8 @@ export class Model {
     /** The last frame's simulation and drawing, ms (for bench-frame.js). */
     this.simMs = 0;
     this.lastDrawMs = 0;
+    /** Whether `advance` ran the simulation since the last `flush`. */
+    this.advanced = false;
     /** The last sample of the messages on the wire (see `flights`).
      * @private @type {{flights: Flights, at: number, cost: number, revision: number} | null} */
     this.flightCache = null;
@@ -318,6 +320,18 @@ export class Model {
    * @param {number} realMs
    */
   tick(realMs) {
+    this.advance(realMs);
+    this.flush();
+  }
+
+  /**
+   * The simulation's part of `tick`: runs the time `realMs` stands for
+   * (within the frame's budget) and leaves the drawing to `flush`, so a
+   * page may run the two in separate tasks (www/main.js: the simulation
+   * right after a frame is shown, the drawing in the next frame).
+   * @param {number} realMs
+   */
+  advance(realMs) {
     if (!this.playing) return;
     const pg = this.playground;
     const horizon = pg.horizon_ms();
@@ -341,6 +355,13 @@ export class Model {
       this.playing = false;
       this.stopReason = 'nothing left to happen';
     }
+    this.advanced = true;
+  }
+
+  /** Draws what `advance` did since the last drawing, if anything. */
+  flush() {
+    if (!this.advanced) return;
+    this.advanced = false;
     // What drawing the views costs, for the next frame's budget: the last
     // frame's, or a slowly fading memory of a costlier one.
     const drawFrom = performance.now();
