@@ -171,6 +171,11 @@ test('the canvas fills the iframe and follows its size', async () => {
         scroll: document.documentElement.scrollHeight,
       };
     });
+  // The backing store is sized when the canvas's size is first observed,
+  // which may come a frame after the embed says it is ready.
+  await frame.waitForFunction(
+    () => /** @type {HTMLCanvasElement} */ (document.querySelector('[data-testid=embed-canvas]')).width === Math.round(400 * window.devicePixelRatio),
+  );
   const small = await measure();
   assert.equal(small.width, 400, 'canvas as wide as the frame');
   assert.ok(Math.abs(small.height + small.bar - 300) < 1, `canvas and bar fill the frame height (${small.height} + ${small.bar})`);
