@@ -18,7 +18,6 @@
 
 import { drawStill } from './draw.js';
 import { drawFlightRows, flightCount } from './flight-dots.js';
-import { packNodes } from './node-rows.js';
 import { CANVAS, FAINT, INK, MUTED, PAPER } from './palette.js';
 
 /** @type {Worker | null | undefined} the shared worker; null when it failed */
@@ -175,8 +174,8 @@ export class ClusterLayers {
   drawStill(s, marks) {
     if (this.worker) {
       const theme = { ink: INK, faint: FAINT, canvas: CANVAS, paper: PAPER, muted: MUTED };
-      // The nodes as one typed array (see node-rows.js), copied in one go.
-      const scene = { nodes: packNodes(s.nodes), cuts: s.cuts, leader: s.leader };
+      // The nodes as the core's rows (see node-rows.js), copied in one go.
+      const scene = { nodes: s.nodeRows, cuts: s.cuts, leader: s.leader };
       this.worker.postMessage({ type: 'still', id: this.id, scene, picked: [...marks.picked], theme });
       return;
     }

@@ -9,7 +9,7 @@
  * - `canvases` {still, moving}: the OffscreenCanvases (transferred);
  * - `size` {width, height, dpr}: their backing size (clears them);
  * - `place` {geometry}: where the nodes are (draw.js `Geometry`);
- * - `still` {scene, picked, theme}: the nodes (packed, see
+ * - `still` {scene, picked, theme}: the nodes (the core's rows, see
  *   node-rows.js), cuts and leader to draw, the nodes picked for a
  *   partition, the theme's canvas colours;
  * - `dots` {rows, width, col, nowMs, style}: the flight rows to draw;
@@ -24,7 +24,7 @@
 
 import { drawStill } from './draw.js';
 import { drawFlightRows } from './flight-dots.js';
-import { unpackNodes } from './node-rows.js';
+import { decodeNodes } from './node-rows.js';
 import { setCanvasTheme } from './palette.js';
 
 /**
@@ -77,7 +77,7 @@ function drawPending() {
       setCanvasTheme(s.theme);
       fresh(v.stillCtx, v.dpr);
       // Only the nodes, cuts and leader are read by drawStill.
-      const scene = { ...s.scene, nodes: unpackNodes(s.scene.nodes) };
+      const scene = { ...s.scene, nodes: decodeNodes(s.scene.nodes) };
       drawStill(/** @type {any} */ (v.stillCtx), g, scene, { picked: new Set(s.picked) });
       // `at`: when it was done, as a time since the epoch (the page's
       // clock has another origin).

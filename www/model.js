@@ -33,6 +33,8 @@
  * @typedef {object} Snapshot
  * @property {number} nowMs
  * @property {NodeState[]} nodes
+ * @property {import('./node-rows.js').NodeRows} nodeRows the core's rows
+ *   the nodes came from (what the cluster worker is posted)
  * @property {import('./flight-dots.js').Flights} flights the messages on
  *   the wire, at most `MAX_DRAWN_FLIGHTS` of them (an even sample above)
  * @property {string[]} kinds
@@ -53,7 +55,7 @@
  *   off costly drawing then, never for a change made while paused)
  */
 
-import { ROLE_NAMES } from './palette.js';
+import { decodeNodes } from './node-rows.js';
 
 /**
  * A failed property check, as the core reports it.
@@ -268,7 +270,7 @@ export class Model {
     /** Whether `advance` ran the simulation since the last `flush`. */
     this.advanced = false;
     /** The nodes of the last `nodes()` and the rows they came from.
-     * @private @type {{pg: Playground, rows: Float64Array, nodes: NodeState[]} | null} */
+     * @private @type {{pg: Playground, rows: import('./node-rows.js').NodeRows, nodes: NodeState[]} | null} */
     this.nodeCache = null;
     /** The last sample of the messages on the wire (see `flights`).
      * @private @type {{flights: Flights, at: number, cost: number, revision: number, nowMs: number} | null} */
@@ -370,9 +372,10 @@ export class Model {
       this.stopReason = 'nothing left to happen';
     }
     // A costly sample of the messages on the wire (half a million in the
-    // 1024-node burst: 2 to 9 ms) is taken here, in the simulation's
-    // task, rather than in the frame that draws it.
-    if (this.flightCache && this.flightCache.cost > COSTLY_SAMPLE_MS) this.flights();
+    // 1024-node burst: 2 to 9 ms), when one is due, is taken here, in the
+    // simulation's task, rather than in the frame that draws it.
+    const cost = this.flightCache?.cost ?? 0;
+    if (cost > COSTLY_SAMPLE_MS && !this.reusesSample(performance.now())) this.sampleFlights();
     this.advanced = true;
   }
 
@@ -500,46 +503,50 @@ export class Model {
     // often than messages move) give the same objects: 1,024 new ones a
     // frame kept the garbage collector busy (single frames of 8 ms here).
     const cached = this.nodeCache;
-    if (cached && cached.pg === this.playground && sameRows(cached.rows, rows)) return cached.nodes;
-    const width = Object.keys(c).length;
-    /** @type {NodeState[]} */
-    const out = [];
-    for (let at = 0; at < rows.length; at += width) {
-      const term = rows[at + c.term];
-      const leader = rows[at + c.leader];
-      out.push({
-        id: rows[at + c.id],
-        alive: rows[at + c.alive] === 1,
-        paused: rows[at + c.paused] === 1,
-        role: ROLE_NAMES[rows[at + c.role]] ?? 'follower',
-        term: term < 0 ? null : term,
-        leader: leader < 0 ? null : leader,
-        group: rows[at + c.group],
-        slowMs: rows[at + c.slow_ms],
-      });
-    }
-    this.nodeCache = { pg: this.playground, rows, nodes: out };
-    return out;
+    if (cached && cached.pg === this.playground && sameRows(cached.rows.rows, rows)) return cached.nodes;
+    const nodeRows = { rows, col: c };
+    const nodes = decodeNodes(nodeRows);
+    this.nodeCache = { pg: this.playground, rows: nodeRows, nodes };
+    return nodes;
   }
 
   /** @returns {Flights} */
   flights() {
-    // Sampling half a million messages in the core takes milliseconds:
-    // while playing, a costly sample is reused for up to twenty times its
-    // cost (the dots still move with now; those arrived since are left out).
-    const started = performance.now();
     const cache = this.flightCache;
+    const now = this.playground.now_ms();
     // Sampled at this very moment already (by `advance`, see there).
-    if (cache && cache.revision === this.revision && cache.nowMs === this.playground.now_ms()) return cache.flights;
-    if (
-      cache &&
+    if (cache && cache.revision === this.revision && cache.nowMs === now) return cache.flights;
+    if (cache && this.reusesSample(performance.now())) return notArrived(cache.flights, now, this.scratch);
+    return this.sampleFlights();
+  }
+
+  /**
+   * Whether the last sample of the wire is reused at `at` (ms, page
+   * clock) rather than taken again: sampling half a million messages in
+   * the core takes milliseconds, so while playing a costly sample is
+   * reused for up to twenty times its cost (the dots still move with
+   * now; those arrived since are left out).
+   * @private
+   * @param {number} at
+   */
+  reusesSample(at) {
+    const cache = this.flightCache;
+    return (
+      cache !== null &&
       this.playing &&
       cache.revision === this.revision &&
       cache.cost > COSTLY_SAMPLE_MS &&
-      started - cache.at < cache.cost * 20
-    ) {
-      return notArrived(cache.flights, this.playground.now_ms(), this.scratch);
-    }
+      at - cache.at < cache.cost * 20
+    );
+  }
+
+  /**
+   * Takes a sample of the messages on the wire now (see `flights`).
+   * @private
+   * @returns {Flights}
+   */
+  sampleFlights() {
+    const started = performance.now();
     // Above MAX_DRAWN_FLIGHTS, an even sample (spread over the message ids,
     // in the core so only the sample crosses from wasm): the dots would
     // cover the canvas anyway, and the counts elsewhere stay exact. Keeps
@@ -569,6 +576,8 @@ export class Model {
     return {
       nowMs: pg.now_ms(),
       nodes: this.nodes(),
+      // The rows the nodes came from (this.nodes() just cached them).
+      nodeRows: /** @type {{rows: import('./node-rows.js').NodeRows}} */ (this.nodeCache).rows,
       flights: this.flights(),
       kinds: pg.kinds(),
       sentByKind: Array.from(pg.sent_by_kind()),

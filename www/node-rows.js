@@ -1,72 +1,45 @@
 // @ts-check
 /**
- * Nodes packed into one `Float64Array` for the trip to the cluster worker
- * (www/cluster-worker.js), and unpacked there. Posting 1,024 node objects
- * makes the browser serialize each of them on the page's thread (0.2 ms
- * in isolation, but once 4.2 ms in a frame of the 1024-node burst, where
- * roles change every few frames); one typed array is copied in one go
- * (0.1 ms). No DOM: used by the page and by the worker.
+ * The nodes as the core hands them over (one `Float64Array`, a row of
+ * numbers per node, columns named by `Playground.node_fields`) turned into
+ * the objects the views draw. Used by the model and by the cluster worker
+ * (www/cluster-worker.js), which is posted the rows themselves: posting
+ * 1,024 node objects made the browser serialize each of them on the
+ * page's thread (0.2 ms alone, once 4.2 ms in a frame of the 1024-node
+ * burst), one typed array is copied in one go. No DOM.
  * @module node-rows
  */
 
-/** Numbers per node: id, alive, paused, role, term, leader, group, slowMs. */
-const WIDTH = 8;
+import { ROLE_NAMES } from './palette.js';
 
 /**
- * @typedef {object} PackedNodes
- * @property {Float64Array} rows WIDTH numbers per node (null as -1)
- * @property {string[]} roles role names, by the index in `rows`
+ * The core's node rows and the index of each named column.
+ * @typedef {object} NodeRows
+ * @property {Float64Array} rows
+ * @property {Record<string, number>} col
  */
 
 /**
- * @param {import('./model.js').NodeState[]} nodes
- * @returns {PackedNodes}
- */
-export function packNodes(nodes) {
-  /** @type {string[]} */
-  const roles = [];
-  /** @type {Map<string, number>} */
-  const roleAt = new Map();
-  const rows = new Float64Array(nodes.length * WIDTH);
-  nodes.forEach((n, i) => {
-    let role = roleAt.get(n.role);
-    if (role === undefined) {
-      role = roles.length;
-      roles.push(n.role);
-      roleAt.set(n.role, role);
-    }
-    const at = i * WIDTH;
-    rows[at] = n.id;
-    rows[at + 1] = n.alive ? 1 : 0;
-    rows[at + 2] = n.paused ? 1 : 0;
-    rows[at + 3] = role;
-    rows[at + 4] = n.term ?? -1;
-    rows[at + 5] = n.leader ?? -1;
-    rows[at + 6] = n.group;
-    rows[at + 7] = n.slowMs;
-  });
-  return { rows, roles };
-}
-
-/**
- * The nodes `packNodes` packed, as they were.
- * @param {PackedNodes} packed
+ * @param {NodeRows} nodeRows
  * @returns {import('./model.js').NodeState[]}
  */
-export function unpackNodes({ rows, roles }) {
+export function decodeNodes({ rows, col: c }) {
+  const width = Object.keys(c).length;
   /** @type {import('./model.js').NodeState[]} */
-  const nodes = [];
-  for (let at = 0; at + WIDTH <= rows.length; at += WIDTH) {
-    nodes.push({
-      id: rows[at],
-      alive: rows[at + 1] === 1,
-      paused: rows[at + 2] === 1,
-      role: /** @type {import('./palette.js').RoleName} */ (roles[rows[at + 3]]),
-      term: rows[at + 4] < 0 ? null : rows[at + 4],
-      leader: rows[at + 5] < 0 ? null : rows[at + 5],
-      group: rows[at + 6],
-      slowMs: rows[at + 7],
+  const out = [];
+  for (let at = 0; at + width <= rows.length; at += width) {
+    const term = rows[at + c.term];
+    const leader = rows[at + c.leader];
+    out.push({
+      id: rows[at + c.id],
+      alive: rows[at + c.alive] === 1,
+      paused: rows[at + c.paused] === 1,
+      role: ROLE_NAMES[rows[at + c.role]] ?? 'follower',
+      term: term < 0 ? null : term,
+      leader: leader < 0 ? null : leader,
+      group: rows[at + c.group],
+      slowMs: rows[at + c.slow_ms],
     });
   }
-  return nodes;
+  return out;
 }

@@ -32,7 +32,7 @@
 // frames ([script, frame, simulation, views] ms, in order) to
 // DUMP.<run>.json, to see which frames are the long ones.
 import { baseUrl, launchBrowser } from './helpers.js';
-import { openAtSpeed, ready } from './page.js';
+import { openAtSpeed, pressPlay, ready, scrollToDiagram } from './page.js';
 
 /** Frames measured per run. */
 const FRAMES = Number(process.env.FRAMES || 300);
@@ -91,7 +91,7 @@ try {
         /** @type {any} */ (window).__frameStats = [];
       }),
     );
-    if (scrolled) await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+    if (scrolled) await scrollToDiagram(page);
     // Let the page settle after loading, then trace the played stretch.
     await page.waitForTimeout(300);
     await page.evaluate(() => {
@@ -107,8 +107,7 @@ try {
       };
       requestAnimationFrame(tick);
     });
-    // Not page.click: that would scroll the button into view.
-    await page.evaluate(() => document.getElementById('play')?.click());
+    await pressPlay(page);
     const started = Date.now();
     /** @type {number[]} */
     const flying = [];
@@ -131,7 +130,7 @@ try {
     }
     const simTo = Number(await page.textContent('[data-testid="sim-time"]'));
     const wallMs = Date.now() - wallFrom;
-    if (playing) await page.evaluate(() => document.getElementById('play')?.click());
+    if (playing) await pressPlay(page);
     /** @type {{stats: number[][], gaps: number[], sims: number[]}} */
     const got = await page.evaluate(() => ({
       stats: /** @type {any} */ (window).__frameStats.slice(),

@@ -15,7 +15,7 @@
  * DUMP: a file to write every frame's figures to, as JSON).
  */
 import { launchBrowser } from './helpers.js';
-import { openAtSpeed } from './page.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
 
 const PATH_Q = process.env.PATH_Q || '/?algorithm=bully&nodes=1024&seed=1&start=all&at=0';
 const FRAMES = Number(process.env.FRAMES || 300);
@@ -25,7 +25,7 @@ const SLOWEST = Number(process.env.SLOWEST || 8);
 const browser = await launchBrowser();
 try {
   const page = await openAtSpeed(browser, PATH_Q, 0);
-  await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+  await scrollToDiagram(page);
   await page.waitForTimeout(300);
   await page.evaluate(async () => {
     const w = /** @type {any} */ (window);
@@ -72,14 +72,14 @@ try {
       }
     };
   });
-  await page.evaluate(() => document.getElementById('play')?.click());
+  await pressPlay(page);
   const started = Date.now();
   while (Date.now() - started < 60000) {
     const n = await page.evaluate(() => /** @type {any} */ (window).__diagram.length);
     if (n >= FRAMES) break;
     await page.waitForTimeout(100);
   }
-  await page.evaluate(() => document.getElementById('play')?.click());
+  await pressPlay(page);
   /** @type {{render: number, draw: number, rebuilt: boolean, behind: boolean, rows: number, wire: number, now: number}[]} */
   const got = await page.evaluate(() => /** @type {any} */ (window).__diagram.slice());
   if (process.env.DUMP) (await import('node:fs')).writeFileSync(process.env.DUMP, JSON.stringify(got));

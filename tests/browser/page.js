@@ -77,10 +77,38 @@ export async function openAtSpeed(browser, path, log10Speed, beforeLoad) {
   if (beforeLoad) await beforeLoad(page);
   await page.goto(`${baseUrl()}${path}`);
   await ready(page, 120000);
+  await setSpeed(page, log10Speed);
+  return page;
+}
+
+/**
+ * Sets the speed slider (log10 of the speed), as moving it does.
+ * @param {import('playwright-core').Page} page
+ * @param {number} log10Speed
+ */
+export async function setSpeed(page, log10Speed) {
   await page.evaluate((v) => {
     const input = /** @type {HTMLInputElement} */ (document.getElementById('speed'));
     input.value = String(v);
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }, log10Speed);
-  return page;
+}
+
+/**
+ * Presses Play (or Pause): not page.click, which would scroll the button,
+ * and so the page, into view.
+ * @param {import('playwright-core').Page} page
+ */
+export async function pressPlay(page) {
+  await page.evaluate(() => document.getElementById('play')?.click());
+}
+
+/**
+ * Scrolls the space-time diagram to the top of the window (at 1280x900
+ * the page opens with the cluster in view and the diagram below it, where
+ * it is not drawn while playing).
+ * @param {import('playwright-core').Page} page
+ */
+export async function scrollToDiagram(page) {
+  await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
 }

@@ -6,7 +6,7 @@
 // (the path to open, then log10 of the play speed; PROFILE_MS sets how long,
 // SCROLL=1 scrolls the space-time diagram into view first).
 import { launchBrowser } from './helpers.js';
-import { openAtSpeed } from './page.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
 
 const path = process.argv[2] || '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
 const speed = Number(process.argv[3] || 0);
@@ -18,8 +18,8 @@ try {
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   // SCROLL=1: with the space-time diagram scrolled into view (page.click
   // would scroll the Play button back into view, so it is pressed in the page).
-  if (process.env.SCROLL) await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
-  await page.evaluate(() => document.getElementById('play')?.click());
+  if (process.env.SCROLL) await scrollToDiagram(page);
+  await pressPlay(page);
   await cdp.send('Profiler.start');
   await page.waitForTimeout(Number(process.env.PROFILE_MS || 5000));
   const { profile } = await cdp.send('Profiler.stop');

@@ -11,7 +11,7 @@
  * SCROLL=1 to scroll to the space-time diagram; OVER: ms, default 4).
  */
 import { launchBrowser } from './helpers.js';
-import { openAtSpeed } from './page.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
 
 const PATH_Q = process.env.PATH_Q || '/?algorithm=bully&nodes=1024&seed=1&start=all&at=0';
 const FRAMES = Number(process.env.FRAMES || 300);
@@ -21,7 +21,7 @@ const browser = await launchBrowser();
 try {
   const page = await openAtSpeed(browser, PATH_Q, 0);
   if (process.env.SCROLL === '1') {
-    await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+    await scrollToDiagram(page);
   }
   await page.waitForTimeout(300);
   await page.evaluate(async (over) => {
@@ -68,9 +68,9 @@ try {
       };
     }
   }, OVER);
-  await page.evaluate(() => document.getElementById('play')?.click());
+  await pressPlay(page);
   while ((await page.evaluate(() => /** @type {any} */ (window).__frames)) < FRAMES) await page.waitForTimeout(200);
-  await page.evaluate(() => document.getElementById('play')?.click());
+  await pressPlay(page);
   const calls = await page.evaluate(() => /** @type {any} */ (window).__calls);
   console.log(`wasm calls over ${OVER} ms in ${FRAMES} frames: ${calls.length}`);
   for (const c of calls) {

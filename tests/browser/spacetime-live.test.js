@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { collectErrors, launchBrowser } from './helpers.js';
-import { openAtSpeed } from './page.js';
+import { openAtSpeed, pressPlay, scrollToDiagram, setSpeed } from './page.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -22,19 +22,6 @@ after(async () => {
 });
 
 /**
- * Sets the speed slider (log10 of the speed).
- * @param {import('playwright-core').Page} page
- * @param {number} v
- */
-async function speed(page, v) {
-  await page.evaluate((x) => {
-    const input = /** @type {HTMLInputElement} */ (document.getElementById('speed'));
-    input.value = String(x);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  }, v);
-}
-
-/**
  * The simulated time shown.
  * @param {import('playwright-core').Page} page
  */
@@ -43,11 +30,41 @@ async function simTime(page) {
 }
 
 /**
- * Presses Play (not page.click: that would scroll the button into view).
+ * Opens `path` at 1x with the diagram in view, collecting console errors.
+ * @param {string} path
+ */
+async function openDiagram(path) {
+  const page = await openAtSpeed(browser, path, 0);
+  const errors = collectErrors(page);
+  await scrollToDiagram(page);
+  return { page, errors };
+}
+
+/**
+ * Plays until the simulated time passes `ms`, then nearly freezes the run
+ * (0.001x) while it still plays, so the live layer draws the frame.
+ * @param {import('playwright-core').Page} page
+ * @param {number} ms
+ */
+async function playPastThenFreeze(page, ms) {
+  await pressPlay(page);
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t, ms, {
+    timeout: 60000,
+  });
+  await setSpeed(page, -3);
+  await page.waitForTimeout(300);
+}
+
+/**
+ * Screenshots the live drawing, then pauses and screenshots the full
+ * drawing of the same moment.
  * @param {import('playwright-core').Page} page
  */
-async function play(page) {
-  await page.evaluate(() => document.getElementById('play')?.click());
+async function liveAndFull(page) {
+  const live = PNG.sync.read(await page.locator('#spacetime').screenshot());
+  await pauseAndDrawInFull(page);
+  const full = PNG.sync.read(await page.locator('#spacetime').screenshot());
+  return { live, full };
 }
 
 /**
@@ -59,7 +76,7 @@ async function play(page) {
  */
 async function pauseAndDrawInFull(page) {
   const before = await page.getAttribute('#spacetime', 'data-window-start');
-  await play(page);
+  await pressPlay(page);
   await page.evaluate(() => {
     document.getElementById('st-zoom-in')?.click();
     document.getElementById('st-zoom-out')?.click();
@@ -129,24 +146,13 @@ function differingPixels(a, b, fromX = 0) {
 }
 
 test('the diagram drawn from its layer while playing equals the full drawing of the moment', async () => {
-  const path = '/?algorithm=raft&nodes=5&seed=1&heartbeat_ms=150&latency_ms=20-80&until_ms=60000&at=6000';
-  const page = await openAtSpeed(browser, path, 0);
-  const errors = collectErrors(page);
-  await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+  const { page, errors } = await openDiagram('/?algorithm=raft&nodes=5&seed=1&heartbeat_ms=150&latency_ms=20-80&until_ms=60000&at=6000');
   // Playing starts the layer at the window's left edge; the window (4.5 s
   // here) is two thirds of the layer, so the layer's wrap comes into the
   // window after about a third of the layer (seen with a probe: from
   // 8.2 s on in this run, when the frame is copied in two pieces).
-  const from = await simTime(page);
-  await play(page);
-  await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t, from + 3500, {
-    timeout: 60000,
-  });
-  await speed(page, -3);
-  await page.waitForTimeout(300);
-  const live = PNG.sync.read(await page.locator('#spacetime').screenshot());
-  await pauseAndDrawInFull(page);
-  const full = PNG.sync.read(await page.locator('#spacetime').screenshot());
+  await playPastThenFreeze(page, (await simTime(page)) + 3500);
+  const { live, full } = await liveAndFull(page);
   const differing = differingPixels(live, full);
   assert.ok(differing <= live.width * live.height * 0.001, `${differing} pixels differ between the live and the full drawing`);
   assert.deepEqual(errors, []);
@@ -163,10 +169,7 @@ test('the diagram drawn from its layer while playing equals the full drawing of 
 // About 5 s of wall time.
 test('a layer baked over several frames, drawn in parts, ends equal to the full drawing', async () => {
   // The window opens at 0 to 5 s and stays put until now passes 4.5 s.
-  const path = '/?algorithm=raft&nodes=5&seed=1&heartbeat_ms=150&latency_ms=20-80&until_ms=60000&at=1500';
-  const page = await openAtSpeed(browser, path, 0);
-  const errors = collectErrors(page);
-  await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+  const { page, errors } = await openDiagram('/?algorithm=raft&nodes=5&seed=1&heartbeat_ms=150&latency_ms=20-80&until_ms=60000&at=1500');
   await page.evaluate(async () => {
     const { LivePlot } = await import('/www/spacetime-live.js');
     LivePlot.bakeMs = 0;
@@ -189,18 +192,11 @@ test('a layer baked over several frames, drawn in parts, ends equal to the full 
       return paint.apply(this, args);
     };
   });
-  await play(page);
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > 3000, undefined, {
-    timeout: 60000,
-  });
-  await speed(page, -3);
-  await page.waitForTimeout(300);
+  await playPastThenFreeze(page, 3000);
   const bakes = await page.evaluate(() => /** @type {any} */ (window).__bakes);
   assert.ok(bakes.behind >= 5, `the layer was baked over ${bakes.behind + 1} frames, expected several (${JSON.stringify(bakes)})`);
   assert.ok(bakes.parts >= 20, `${bakes.parts} frames were drawn in part, expected many (${JSON.stringify(bakes)})`);
-  const live = PNG.sync.read(await page.locator('#spacetime').screenshot());
-  await pauseAndDrawInFull(page);
-  const full = PNG.sync.read(await page.locator('#spacetime').screenshot());
+  const { live, full } = await liveAndFull(page);
   const differing = differingPixels(live, full);
   assert.ok(differing <= live.width * live.height * 0.001, `${differing} pixels differ between the live and the full drawing`);
   assert.deepEqual(errors, []);
@@ -217,10 +213,7 @@ test('a layer baked over several frames, drawn in parts, ends equal to the full 
 // 1x for 800 ms, then nearly frozen: no frame painted draws one on the
 // wire, and the picture is the full drawing's. About 8 s of wall time.
 test('messages the trace never saw settle are drawn once into the layer, as the full drawing draws them', async () => {
-  const path = '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
-  const page = await openAtSpeed(browser, path, 0);
-  const errors = collectErrors(page);
-  await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+  const { page, errors } = await openDiagram('/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000');
   await page.evaluate(async () => {
     const { LivePlot } = await import('/www/spacetime-live.js');
     const w = /** @type {any} */ (window);
@@ -236,13 +229,7 @@ test('messages the trace never saw settle are drawn once into the layer, as the 
       return out;
     };
   });
-  const from = await simTime(page);
-  await play(page);
-  await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t, from + 800, {
-    timeout: 60000,
-  });
-  await speed(page, -3);
-  await page.waitForTimeout(300);
+  await playPastThenFreeze(page, (await simTime(page)) + 800);
   const stopped = await page.evaluate(() => {
     const w = /** @type {any} */ (window);
     return { wire: w.__wire.slice(), staleLeft: w.__staleLeft };
@@ -255,9 +242,7 @@ test('messages the trace never saw settle are drawn once into the layer, as the 
     stopped.wire.every((n) => n === 0),
     `messages drawn on the wire in painted frames (all before the stop, due): ${stopped.wire.join(', ')}`,
   );
-  const live = PNG.sync.read(await page.locator('#spacetime').screenshot());
-  await pauseAndDrawInFull(page);
-  const full = PNG.sync.read(await page.locator('#spacetime').screenshot());
+  const { live, full } = await liveAndFull(page);
   // From a few pixels right of the plot's left edge: the marks at time 0,
   // on the window's left edge, are drawn by the full drawing only (1,545
   // pixels, before this change as well; see README).

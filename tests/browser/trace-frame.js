@@ -22,7 +22,7 @@
 // and whether the layer's bake is behind) and prints the marks of the
 // costliest frames, to tell which moment of the run they drew.
 import { launchBrowser } from './helpers.js';
-import { openAtSpeed } from './page.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
 
 const path = process.argv[2] || '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
 const speed = Number(process.argv[3] || 0);
@@ -30,7 +30,7 @@ const browser = await launchBrowser();
 try {
   const page = await openAtSpeed(browser, path, speed);
   if (process.env.SCROLL === '1') {
-    await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
+    await scrollToDiagram(page);
   }
   if (process.env.HIDE) {
     await page.evaluate((sel) => {
@@ -84,8 +84,7 @@ try {
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  // Not page.click: that would scroll the button into view.
-  await page.evaluate(() => document.getElementById('play')?.click());
+  await pressPlay(page);
   await page.waitForTimeout(500);
   const frames0 = await page.evaluate(() => /** @type {any} */ (window).__frames);
   await page.evaluate(() => /** @type {any} */ (window).__mutations.clear());

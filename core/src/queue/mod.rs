@@ -26,6 +26,8 @@
 //! bucket spread ahead of its turn, a piece at a time (see [`staging`]),
 //! without changing any pop.
 
+#[cfg(test)]
+mod checked;
 mod staging;
 
 use crate::time::Micros;
@@ -456,43 +458,19 @@ mod tests {
         // (time, push) order.
         for seed in 0..6 {
             let mut rng = SimRng::new(seed, Stream::Engine);
-            let mut q = EventQueue::default();
-            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
-            let mut now = 0;
-            let mut pushed = 0u64;
-            for _ in 0..20_000 {
-                let far = 4_000 + rng.below(20_000);
-                let at = now + rng.between(1_000, far);
-                q.push(at, pushed);
-                reference.insert((at, pushed));
-                pushed += 1;
-            }
+            let mut c = checked::Checked::new();
+            c.burst(&mut rng, 20_000, 24_000);
             for step in 0..60_000 {
                 if rng.below(3) > 0 {
-                    let span = 1 << rng.below(16);
-                    let at = now + rng.below(span);
-                    q.push(at, pushed);
-                    reference.insert((at, pushed));
-                    pushed += 1;
+                    c.push_soon(&mut rng);
                 }
                 if step % 7 == 0 {
-                    let copy = q.clone();
-                    assert_eq!(copy.peek_time(), q.peek_time(), "seed {seed}");
+                    let copy = c.q.clone();
+                    assert_eq!(copy.peek_time(), c.q.peek_time(), "seed {seed}");
                 }
-                assert_eq!(
-                    q.peek_time(),
-                    reference.first().map(|&(at, _)| at),
-                    "seed {seed} step {step}"
-                );
-                let got = q.pop();
-                assert_eq!(got, reference.pop_first(), "seed {seed} step {step}");
-                now = got.map_or(now, |(at, _)| at);
-                assert_eq!(q.len(), reference.len());
+                c.pop(&format!("seed {seed} step {step}"));
             }
-            while let Some(got) = q.pop() {
-                assert_eq!(Some(got), reference.pop_first(), "seed {seed}");
-            }
-            assert!(reference.is_empty(), "seed {seed}");
+            c.drain(&format!("seed {seed}"));
         }
     }
 }

@@ -186,9 +186,9 @@ impl<E> EventQueue<E> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::checked::Checked;
     use super::*;
     use crate::rng::{SimRng, Stream};
-    use std::collections::BTreeSet;
 
     #[test]
     fn staging_changes_no_pop() {
@@ -198,58 +198,32 @@ mod tests {
         // push) order exactly, as without staging.
         for seed in 0..12 {
             let mut rng = SimRng::new(seed, Stream::Engine);
-            let mut q = EventQueue::default();
-            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
-            let mut now = 0;
-            let mut pushed = 0u64;
+            let mut c = Checked::new();
             let mut staged = 0;
-            for _ in 0..40_000 {
-                let far = 4_000 + rng.below(30_000);
-                let at = now + rng.between(1_000, far);
-                q.push(at, pushed);
-                reference.insert((at, pushed));
-                pushed += 1;
-            }
+            c.burst(&mut rng, 40_000, 34_000);
             for step in 0..120_000 {
                 match rng.below(8) {
-                    0..=2 => {
-                        let span = 1 << rng.below(16);
-                        let at = now + rng.below(span);
-                        q.push(at, pushed);
-                        reference.insert((at, pushed));
-                        pushed += 1;
-                    }
-                    3 => staged += q.spread_ahead(1 + rng.below(5_000) as usize),
+                    0..=2 => c.push_soon(&mut rng),
+                    3 => staged += c.q.spread_ahead(1 + rng.below(5_000) as usize),
                     4 if step % 40 == 0 => {
                         // A copy taken mid-staging pops the same events.
-                        let mut copy = q.clone();
-                        let mut original = q.clone();
+                        let mut copy = c.q.clone();
+                        let mut original = c.q.clone();
                         for _ in 0..50 {
                             assert_eq!(copy.pop(), original.pop(), "seed {seed} step {step}");
                         }
                     }
                     _ => {
-                        assert_eq!(
-                            q.peek_time(),
-                            reference.first().map(|&(at, _)| at),
-                            "seed {seed} step {step}"
-                        );
                         let span = 1 << rng.below(16);
-                        let t = now + rng.below(span);
-                        let due = reference.first().is_some_and(|&(at, _)| at <= t);
-                        assert_eq!(q.due_by(t), due, "seed {seed} step {step} t {t}");
-                        let got = q.pop();
-                        assert_eq!(got, reference.pop_first(), "seed {seed} step {step}");
-                        now = got.map_or(now, |(at, _)| at);
+                        let t = c.now + rng.below(span);
+                        assert_eq!(c.q.due_by(t), c.due_by(t), "seed {seed} step {step} t {t}");
+                        c.pop(&format!("seed {seed} step {step}"));
                     }
                 }
-                assert_eq!(q.len(), reference.len(), "seed {seed} step {step}");
+                c.same_len(&format!("seed {seed} step {step}"));
             }
             assert!(staged > 0, "seed {seed}: some bucket was staged");
-            while let Some(got) = q.pop() {
-                assert_eq!(Some(got), reference.pop_first(), "seed {seed}");
-            }
-            assert!(reference.is_empty(), "seed {seed}");
+            c.drain(&format!("seed {seed}"));
         }
     }
 
