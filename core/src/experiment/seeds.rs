@@ -21,11 +21,12 @@ impl SeedRange {
     }
 }
 
+/// One seed; `which` ("first ", "last " or "") says which end it is.
 fn seed(text: &str, which: &str) -> Result<u64, String> {
     let t = text.trim();
     t.parse::<u64>().map_err(|_| {
         format!(
-            "the {which} seed {t:?} is not a whole number from 0 to {}",
+            "the {which}seed {t:?} is not a whole number from 0 to {}",
             u64::MAX
         )
     })
@@ -36,7 +37,7 @@ pub fn parse_seeds(text: &str) -> Result<SeedRange, String> {
     let (from, to) = match text.split_once("..") {
         Some((a, b)) => {
             let b = b.strip_prefix('=').unwrap_or(b);
-            (seed(a, "first")?, seed(b, "last")?)
+            (seed(a, "first ")?, seed(b, "last ")?)
         }
         None => {
             let a = seed(text, "")?;
