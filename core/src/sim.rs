@@ -138,6 +138,9 @@ pub trait Simulation {
     fn run_until(&mut self, t: Micros);
     /// Runs to the scenario's end (see [`Engine::run_to_end`]).
     fn run_to_end(&mut self) -> Micros;
+    /// The same in pieces of about `max_steps` events: the end once
+    /// reached, `None` before (see [`Engine::run_to_end_within`]).
+    fn run_to_end_within(&mut self, max_steps: u64) -> Option<Micros>;
     /// Counters so far.
     fn metrics(&self) -> &Metrics;
     /// Violations so far.
@@ -211,6 +214,9 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn run_to_end(&mut self) -> Micros {
         Engine::run_to_end(self)
+    }
+    fn run_to_end_within(&mut self, max_steps: u64) -> Option<Micros> {
+        Engine::run_to_end_within(self, max_steps)
     }
     fn metrics(&self) -> &Metrics {
         Engine::metrics(self)

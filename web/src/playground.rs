@@ -82,6 +82,9 @@ pub struct Playground {
     sim: Box<dyn Simulation>,
     /// End of the run as `election run` computes it, once asked for.
     end_us: Option<Micros>,
+    /// The side run looking for that end while it is sought in pieces
+    /// ([`Playground::end_us_within`]).
+    end_run: Option<Box<dyn Simulation>>,
     /// Checkpoints of this history and how far it has run.
     timeline: Timeline,
     /// Faults of the scenario the playground was made from; those after
@@ -100,6 +103,7 @@ impl Playground {
             timeline: Timeline::new(sim.as_ref()),
             sim,
             end_us: None,
+            end_run: None,
             base_faults: scenario.faults.len(),
             last_fork: None,
         }
@@ -215,6 +219,7 @@ impl Playground {
         self.timeline = Timeline::new(self.sim.as_ref());
         self.timeline.seek(self.sim.as_mut(), now);
         self.end_us = None;
+        self.end_run = None;
         self.last_fork = forked.then(|| Fork {
             at_ms: to_ms(now),
             dropped,
@@ -226,15 +231,34 @@ impl Playground {
     /// else when the election settles (bounded by the core's run limit).
     /// Computed on a separate, non-recording run and cached.
     pub fn end_us(&mut self) -> Micros {
-        if let Some(end) = self.end_us {
-            return end;
+        loop {
+            if let Some(end) = self.end_us_within(u64::MAX) {
+                return end;
+            }
         }
-        let end = match self.scenario().until_us {
-            Some(until) => until,
-            None => algorithms::build(self.scenario(), false).run_to_end(),
-        };
+    }
+
+    /// [`Playground::end_us`] in pieces of about `max_events` events of
+    /// the side run, which is kept between calls: the end once found,
+    /// `None` before. A thousand nodes all starting an election take
+    /// over a hundred milliseconds to run to their end, which the page
+    /// spreads over its frames this way.
+    pub fn end_us_within(&mut self, max_events: u64) -> Option<Micros> {
+        if self.end_us.is_some() {
+            return self.end_us;
+        }
+        if let Some(until) = self.scenario().until_us {
+            self.end_us = Some(until);
+            return self.end_us;
+        }
+        let scenario = self.sim.scenario();
+        let run = self
+            .end_run
+            .get_or_insert_with(|| algorithms::build(scenario, false));
+        let end = run.run_to_end_within(max_events)?;
+        self.end_run = None;
         self.end_us = Some(end);
-        end
+        Some(end)
     }
 
     /// One-way links cut right now, `(from, to)`, read from the engine's
@@ -345,6 +369,13 @@ impl Playground {
     /// moving this playground (computed once on a side run).
     pub fn end_ms(&mut self) -> f64 {
         to_ms(self.end_us())
+    }
+
+    /// The same, sought in pieces: runs about `max_events` more events
+    /// of the side run and returns the end once found, `undefined`
+    /// before (see [`Playground::end_us_within`]).
+    pub fn end_ms_within(&mut self, max_events: u32) -> Option<f64> {
+        self.end_us_within(u64::from(max_events)).map(to_ms)
     }
 
     /// `until_ms` if the scenario sets it, else the core's run limit, ms.
@@ -751,5 +782,57 @@ mod tests {
         assert_eq!(p.run_to_end(), expected.end_ms);
         assert_eq!(p.sim.metrics().sent, expected.messages.sent);
         assert_eq!(p.sim.summary().leader, expected.leader);
+    }
+
+    #[test]
+    fn an_end_sought_in_pieces_is_the_cli_end() {
+        // A burst, a pause that unsettles the cluster once it seemed
+        // settled, a fixed end, and a run that needs one piece only.
+        for json in [
+            r#"{"algorithm":"bully","nodes":40,"seed":1,"start":"all"}"#,
+            r#"{"algorithm":"raft","nodes":5,"seed":2,"faults":[{"at_ms":400,"pause":0,"for_ms":900}]}"#,
+            r#"{"algorithm":"chang-roberts","nodes":8,"until_ms":700}"#,
+            r#"{"algorithm":"lelann","nodes":3}"#,
+        ] {
+            let s = scenario(json);
+            let expected = sim::run(&s).end_ms;
+            for piece in [1, 7, 1000] {
+                let mut p = Playground::from_scenario(&s);
+                let mut calls = 0;
+                let end = loop {
+                    calls += 1;
+                    if let Some(end) = p.end_ms_within(piece) {
+                        break end;
+                    }
+                };
+                assert_eq!(end, expected, "{json} in pieces of {piece} events");
+                assert_eq!(p.end_ms_within(piece), Some(expected), "cached: {json}");
+                assert!(p.end_run.is_none(), "the side run is dropped once done");
+                assert_eq!(
+                    p.now_us(),
+                    0,
+                    "seeking the end must not move the playground"
+                );
+                if piece == 1 && s.until_us.is_none() {
+                    assert!(calls > 10, "{json}: one event per piece took {calls} calls");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_live_fault_restarts_the_search_for_the_end() {
+        let s = scenario(r#"{"algorithm":"bully","nodes":6,"seed":3}"#);
+        let mut p = Playground::from_scenario(&s);
+        assert_eq!(p.end_ms_within(3), None, "not found in three events");
+        p.inject_fault(r#"{"crash":5}"#).unwrap();
+        let mut with_crash = s.clone();
+        with_crash.faults = p.scenario().faults.clone();
+        let expected = sim::run(&with_crash).end_ms;
+        assert_eq!(
+            p.end_ms(),
+            expected,
+            "the end of the history with the crash"
+        );
     }
 }

@@ -478,13 +478,28 @@ impl<P: Protocol> Engine<P> {
     /// election settles (all events at that instant included), else
     /// [`DEFAULT_RUN_LIMIT_US`]. Returns the end time.
     pub fn run_to_end(&mut self) -> Micros {
+        loop {
+            if let Some(end) = self.run_to_end_within(u64::MAX) {
+                return end;
+            }
+        }
+    }
+
+    /// [`Engine::run_to_end`] in pieces: processes at most about
+    /// `max_steps` events toward the end (the rest of an instant that
+    /// may be the end runs whole, and `until_ms` runs at once) and
+    /// returns the end once it is reached, `None` before. Calling it
+    /// again goes on where it stopped, so any sequence of calls finds
+    /// the same end, after the same events, as one `run_to_end`.
+    pub fn run_to_end_within(&mut self, max_steps: u64) -> Option<Micros> {
         if let Some(end) = self.end_us {
-            return end;
+            return Some(end);
         }
         let end = if let Some(until) = self.scenario.until_us {
             self.run_until(until);
             until
         } else {
+            let mut steps = 0u64;
             loop {
                 if self.now > 0 && self.settled() {
                     // Finish the instant: the page's `at=end` runs every
@@ -508,11 +523,15 @@ impl<P: Protocol> Engine<P> {
                     self.truncated = true;
                     break self.now;
                 }
+                if steps >= max_steps {
+                    return None;
+                }
                 self.step();
+                steps += 1;
             }
         };
         self.metrics.account_to(self.now);
         self.end_us = Some(end);
-        end
+        Some(end)
     }
 }
