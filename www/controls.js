@@ -180,10 +180,12 @@ export class Controls {
     const lagText = lagging ? `running at ${formatSpeed(m.lag)} of the requested speed` : '';
     setText(this.speedLag, lagText);
     if (this.speedLag.hidden === lagging) this.speedLag.hidden = !lagging;
-    const end = pg.end_ms();
-    setText(this.endMs, String(end));
+    // The end may still be being looked for (a pathological run's takes
+    // a few frames, see Model.endMs); until then the scale follows now.
+    const end = m.endMs();
+    setText(this.endMs, end === null ? '…' : String(end));
     // The interesting part is up to the end; past it the scale follows now.
-    const max = String(Math.max(end * 1.25, now, pg.reached_ms(), 1));
+    const max = String(Math.max((end ?? now) * 1.25, now, pg.reached_ms(), 1));
     if (this.timeline.max !== max) this.timeline.max = max;
     if (document.activeElement !== this.timeline) this.timeline.value = String(now);
     setText(this.timelineOut, `${now.toFixed(3)} ms`);

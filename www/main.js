@@ -115,19 +115,27 @@ function playgroundFor(request, problems) {
 
 /**
  * Moves a fresh run to where the address asks (`at`), paused; or starts
- * playing when no time was asked for.
+ * playing when no time was asked for. With `opened`, a moment is gone to
+ * in pieces over the next frames (see Model.openAt) and `opened` is
+ * called once there (at once when there is nothing to go through).
  * @param {Model} model
  * @param {import('./url.js').PageRequest} request
  * @param {boolean} troubled whether something was wrong with the address
+ * @param {() => void} [opened]
  */
-function position(model, request, troubled) {
+function position(model, request, troubled, opened) {
+  const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  model.setPlaying(request.at === null && !troubled && !reduceMotion);
   if (request.at === 'end') {
     model.runToEnd();
   } else if (typeof request.at === 'number') {
+    if (opened) {
+      model.openAt(request.at, opened);
+      return;
+    }
     model.seek(request.at);
   }
-  const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  model.setPlaying(request.at === null && !troubled && !reduceMotion);
+  opened?.();
 }
 
 /** Least time between two writes of the text readouts while playing, ms. */
@@ -339,7 +347,19 @@ async function main() {
   window.addEventListener('popstate', reopen);
 
   controls.fill(model.playground);
-  position(model, request, problems.length > 0);
+  // The page is ready once it has drawn and stands where the address asks
+  // (a pathological run's opening moment takes a few frames to reach).
+  let opened = false;
+  let drawn = false;
+  const readyWhenBoth = () => {
+    if (opened && drawn) document.body.dataset.ready = 'true';
+  };
+  position(model, request, problems.length > 0, () => {
+    opened = true;
+    // The network form shows the network in force where the page stands.
+    faults.fill(model.playground);
+    readyWhenBoth();
+  });
   faults.fill(model.playground);
   narration.open(request);
   compare.suggest(model.playground.algorithm());
@@ -356,7 +376,7 @@ async function main() {
   const readouts = new Readouts(3, READOUT_MS);
   const render = () => {
     const snapshot = model.snapshot();
-    const due = readouts.due(model.playing, performance.now());
+    const due = readouts.due(model.moving, performance.now());
     faults.render(snapshot);
     view.render(snapshot);
     if (due[0]) status.render(snapshot, model);
@@ -377,7 +397,8 @@ async function main() {
     compare.render();
   });
   performance.mark('playground-first-draw');
-  document.body.dataset.ready = 'true';
+  drawn = true;
+  readyWhenBoth();
   // While playing, the simulation runs in a task of its own, right after
   // each frame is shown (a message posted from an animation frame is
   // handled after that frame's rendering), and the next animation frame
@@ -438,10 +459,13 @@ async function main() {
     } catch (e) {
       failed(e);
     }
-    if (model.playing && !simQueued) {
+    // Paused, the task still runs while the page goes to its opening
+    // moment and while the run's end is being looked for.
+    if ((model.playing || model.isOpening || model.endPending) && !simQueued) {
       simQueued = true;
       simTask.port2.postMessage(null);
-    } else if (!model.playing) {
+    }
+    if (!model.playing) {
       // Playing again starts from the frame it starts at.
       lastSim = performance.now();
     }

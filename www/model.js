@@ -51,11 +51,14 @@
  *   resource)
  * @property {number[]} ring ring order (position -> id)
  * @property {'ring' | 'cluster'} layout
- * @property {boolean} [playing] whether the run is playing (views may put
- *   off costly drawing then, never for a change made while paused)
+ * @property {boolean} [playing] whether the run is moving frame by frame
+ *   (playing, or going to the page's opening moment, see Model.moving):
+ *   views may put off costly drawing then, never for a change made while
+ *   paused
  */
 
 import { decodeNodes } from './node-rows.js';
+import { Slicer } from './slicer.js';
 
 /**
  * A failed property check, as the core reports it.
@@ -150,43 +153,14 @@ const COSTLY_SAMPLE_MS = 1.5;
 /** Least simulation budget of a frame, ms (the run must go on). */
 const MIN_SIM_MS = 2;
 
-/** Events per call at first; then sized to take about a quarter of the budget. */
-let eventsPerCall = 2000;
+/** Wall-clock budget of a frame's simulation while the page goes to its
+ * opening moment (see `Model.openAt`), ms: more than playing gets, as
+ * nothing else moves then, and still well under a frame. */
+const OPEN_BUDGET_MS = 10;
 
-/**
- * Runs `pg` toward `target` a bounded number of events at a time,
- * stopping when the frame's wall-clock budget is spent, so a burst of
- * events (a thousand nodes all starting an election) spreads over many
- * frames instead of blocking one: the run then plays slower than asked
- * for (see `Model.lag`). The events and their order are the same as one
- * `run_until_ms(target)`.
- * @param {Playground} pg
- * @param {number} target ms
- * @param {number} [budgetMs] wall-clock budget
- * @returns {boolean} whether `target` was reached
- */
-function runChunked(pg, target, budgetMs = SIM_BUDGET_MS) {
-  const start = performance.now();
-  for (;;) {
-    const t0 = performance.now();
-    const reached = pg.run_until_ms_within(target, eventsPerCall);
-    const took = performance.now() - t0;
-    if (reached) return true;
-    // Aim each call at a sixth of the budget. The cost of an event varies
-    // a hundredfold (a timer against a broadcast to 1,023 nodes), so the
-    // count at most doubles from one call to the next: a stretch of cheap
-    // events must not size a call that then meets costly ones (measured:
-    // single calls of 10 to 30 ms in the 1024-node burst when it could
-    // grow twentyfold at once).
-    const want = (eventsPerCall * (budgetMs / 6)) / Math.max(took, 0.05);
-    const next = Math.min(2 * eventsPerCall, (eventsPerCall + want) / 2);
-    // Down to one event a call: in the 1024-node burst a single event
-    // (an election broadcast to the higher nodes) sends up to 1,023
-    // messages, and calls of 100 events took 3 to 10 ms.
-    eventsPerCall = Math.round(Math.min(200_000, Math.max(1, next)));
-    if (performance.now() - start + took > budgetMs) return false;
-  }
-}
+/** Wall-clock budget of a frame's search for the run's end while
+ * paused, ms (see `Model.seekEnd`). */
+const END_BUDGET_MS = 6;
 
 /**
  * @param {Float64Array} a
@@ -269,6 +243,13 @@ export class Model {
     this.lastDrawMs = 0;
     /** Whether `advance` ran the simulation since the last `flush`. */
     this.advanced = false;
+    /** Sizes the simulation's calls while playing or opening. @private */
+    this.slicer = new Slicer();
+    /** Where the page is still going in pieces (see `openAt`), ms, and
+     * what to call once there. @private @type {{ms: number, done: () => void} | null} */
+    this.opening = null;
+    /** Sizes the calls of the search for the run's end. @private */
+    this.endSlicer = new Slicer();
     /** The nodes of the last `nodes()` and the rows they came from.
      * @private @type {{pg: Playground, rows: import('./node-rows.js').NodeRows, nodes: NodeState[]} | null} */
     this.nodeCache = null;
@@ -302,9 +283,12 @@ export class Model {
    * @param {Playground} playground
    */
   replace(playground) {
+    this.stopOpening();
     this.playground.free();
     this.playground = playground;
     this.revision += 1;
+    this.slicer.reset();
+    this.endSlicer.reset();
     this.stopReason = '';
     this.fork = null;
     this.changed();
@@ -317,6 +301,7 @@ export class Model {
 
   /** @param {boolean} on */
   setPlaying(on) {
+    if (on) this.stopOpening();
     this.playing = on;
     this.lag = 1;
     if (on) this.stopReason = '';
@@ -341,6 +326,51 @@ export class Model {
   }
 
   /**
+   * Goes to `ms` (at or ahead of now) in pieces, in the task between frames
+   * (see `advance`), drawing the way there: the page opening a
+   * pathological run at a moment (`at=0` of 1,024 Bully nodes all
+   * starting at once is half a million messages) would otherwise block
+   * for a fifth of a second. The events are those of one `seek(ms)`.
+   * `done` is called once there, or at once when nothing is due by `ms`; a
+   * user's action on the run before that (play, step, seek...) takes
+   * over from where the run got to, and `done` is called then.
+   * @param {number} ms
+   * @param {() => void} done
+   */
+  openAt(ms, done) {
+    this.stopOpening();
+    const next = this.playground.next_event_ms();
+    if (ms < this.playground.now_ms() || next === undefined || next > ms) {
+      this.seek(ms);
+      done();
+      return;
+    }
+    this.opening = { ms, done };
+  }
+
+  /** Whether the page is still going to its opening moment (see `openAt`). */
+  get isOpening() {
+    return this.opening !== null;
+  }
+
+  /** Whether the run moves frame by frame (playing, or going to its
+   * opening moment): views then draw as they do while playing, each
+   * frame within its share of the budget. */
+  get moving() {
+    return this.playing || this.opening !== null;
+  }
+
+  /**
+   * Ends a pending `openAt` where the run got to.
+   * @private
+   */
+  stopOpening() {
+    const opening = this.opening;
+    this.opening = null;
+    opening?.done();
+  }
+
+  /**
    * The simulation's part of `tick`: runs the time `realMs` stands for
    * (within the frame's budget) and leaves the drawing to `flush`, so a
    * page may run the two in separate tasks (www/main.js: the simulation
@@ -348,15 +378,38 @@ export class Model {
    * @param {number} realMs
    */
   advance(realMs) {
-    if (!this.playing) return;
+    if (this.opening) {
+      const { ms } = this.opening;
+      const pg = this.playground;
+      // The seek's last step (setting the clock to `ms`) once every event
+      // up to it is done.
+      if (this.slicer.run((events) => pg.run_until_ms_within(ms, events), OPEN_BUDGET_MS)) {
+        pg.seek_ms(ms);
+        this.stopOpening();
+      }
+      this.advanced = true;
+      return;
+    }
+    if (!this.playing) {
+      // Paused, the task only goes on looking for the run's end.
+      if (this.endPending && this.seekEnd(END_BUDGET_MS)) this.advanced = true;
+      return;
+    }
     const pg = this.playground;
     const horizon = pg.horizon_ms();
     const from = pg.now_ms();
     const target = Math.min(horizon, from + Math.min(realMs, MAX_FRAME_MS) * this.speed);
     const budget = Math.min(SIM_BUDGET_MS, Math.max(MIN_SIM_MS, FRAME_SCRIPT_MS - this.drawMs));
     const simFrom = performance.now();
-    runChunked(pg, target, budget);
+    // Toward `target` a bounded number of events at a time, stopping when
+    // the budget is spent, so a burst of events (a thousand nodes all
+    // starting an election) spreads over many frames instead of blocking
+    // one: the run then plays slower than asked for (see `lag`). The
+    // events and their order are the same as one `run_until_ms(target)`.
+    this.slicer.run((events) => pg.run_until_ms_within(target, events), budget);
     this.simMs = performance.now() - simFrom;
+    // What is left of the budget looks for the run's end, if still unknown.
+    if (this.endPending) this.seekEnd(Math.max(1, budget - this.simMs));
     // How fast the run really played, against the speed asked for
     // (smoothed over about half a second of frames).
     const asked = target - from;
@@ -379,6 +432,34 @@ export class Model {
     this.advanced = true;
   }
 
+  /**
+   * The end of the run as `election run` sees it (`until_ms`, else when
+   * the election settles), ms; null while it is still being looked for.
+   * The search runs on a side copy of the run, in pieces (`seekEnd`):
+   * in a pathological run (1,024 Bully nodes all starting at once) it
+   * takes over 100 ms, which would block the page's first frame.
+   * @returns {number | null}
+   */
+  endMs() {
+    return this.playground.end_ms_within(0) ?? null;
+  }
+
+  /** Whether the run's end is still being looked for (see `endMs`). */
+  get endPending() {
+    return this.endMs() === null;
+  }
+
+  /**
+   * Goes on looking for the run's end for about `budgetMs` of wall-clock
+   * time (`advance` does, in the task between frames).
+   * @param {number} budgetMs
+   * @returns {boolean} whether the end is known now
+   */
+  seekEnd(budgetMs) {
+    const pg = this.playground;
+    return this.endSlicer.run((events) => pg.end_ms_within(events) !== undefined, budgetMs);
+  }
+
   /** Draws what `advance` did since the last drawing, if anything. */
   flush() {
     if (!this.advanced) return;
@@ -396,6 +477,7 @@ export class Model {
    * @returns {boolean} false when no event is left
    */
   step() {
+    this.stopOpening();
     this.playing = false;
     const pg = this.playground;
     const seen = pg.event_count();
@@ -415,6 +497,7 @@ export class Model {
    * @param {number} ms
    */
   seek(ms) {
+    this.stopOpening();
     if (ms < this.playground.now_ms()) this.revision += 1;
     this.playground.seek_ms(ms);
     this.changed();
@@ -422,6 +505,7 @@ export class Model {
 
   /** Goes to the end of the run exactly as `election run` does; pauses. */
   runToEnd() {
+    this.stopOpening();
     this.playing = false;
     this.playground.run_to_end();
     this.changed();
@@ -435,6 +519,7 @@ export class Model {
    * @param {object} fault
    */
   inject(fault) {
+    this.stopOpening();
     this.playground.inject(JSON.stringify(fault));
     this.fork = this.playground.last_fork() ?? null;
     this.revision += 1;
@@ -449,6 +534,7 @@ export class Model {
    *   undefined when none came
    */
   nextInteresting() {
+    this.stopOpening();
     this.playing = false;
     const pg = this.playground;
     const from = pg.event_count();
@@ -591,7 +677,7 @@ export class Model {
       participants: pg.node_count(),
       ring: Array.from(pg.ring()),
       layout: layout === 'ring' ? 'ring' : 'cluster',
-      playing: this.playing,
+      playing: this.moving,
     };
   }
 }

@@ -999,6 +999,9 @@ export class SpaceTimeView {
     this.fit = false;
     /** @private */
     this.generation = -1;
+    /** Whether the window opened before the run's end was known, and
+     * nobody has zoomed since (see `follow`). @private */
+    this.endless = false;
     /** @private */
     this.drawnKey = '';
     /** @private */
@@ -1109,6 +1112,7 @@ export class SpaceTimeView {
     const next = SPANS[Math.min(SPANS.length - 1, Math.max(0, i + (factor < 1 ? -1 : 1)))];
     const ratio = next / this.win.span;
     this.fit = false;
+    this.endless = false;
     this.win = { t0: Math.max(0, now - (now - this.win.t0) * ratio), span: next };
     this.render();
   }
@@ -1116,6 +1120,7 @@ export class SpaceTimeView {
   /** @param {boolean} on */
   setFit(on) {
     this.fit = on;
+    this.endless = false;
     if (!on) this.win = { t0: this.win.t0, span: spanFor(this.win.span) };
     this.render();
   }
@@ -1191,6 +1196,17 @@ export class SpaceTimeView {
   }
 
   /**
+   * The span a new run's window opens with: one that holds the election
+   * as `election run` sees it, or the shortest while its end is still
+   * being looked for (see Model.endMs; `follow` widens it once found).
+   * @private
+   */
+  firstSpan() {
+    const end = this.model.endMs() ?? 0;
+    return spanFor(Math.min(Math.max(end, 5), DEFAULT_SPAN_MAX) * 1.1);
+  }
+
+  /**
    * Moves the window so it shows now (or the whole run).
    * @private
    */
@@ -1200,7 +1216,13 @@ export class SpaceTimeView {
       // A new run: a window that holds the election as `election run` sees it.
       this.generation = this.store.generation;
       this.kinds = pg.kinds();
-      this.win = { t0: 0, span: spanFor(Math.min(Math.max(pg.end_ms(), 5), DEFAULT_SPAN_MAX) * 1.1) };
+      this.win = { t0: 0, span: this.firstSpan() };
+      this.endless = this.model.endMs() === null;
+    } else if (this.endless && this.model.endMs() !== null) {
+      // The end was found since (a pathological run's takes a few frames):
+      // the window takes the span it would have had.
+      this.endless = false;
+      this.win = { t0: this.win.t0, span: this.firstSpan() };
     }
     const now = pg.now_ms();
     if (this.fit) {
@@ -1241,12 +1263,12 @@ export class SpaceTimeView {
     const plotWidth = Math.max(10, width - GUTTER - PAD_RIGHT);
     const s = this.store;
     // While playing, frames are drawn frame by frame on whole pixels.
-    const live = this.model.playing && !this.fit && s.knownMs <= s.nowMs;
+    const live = this.model.moving && !this.fit && s.knownMs <= s.nowMs;
     if (live) this.win = LivePlot.snap(this.win, plotWidth, dpr);
     // The window may have moved: make sure the cache reaches back far enough.
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     const synced = performance.now() - t;
-    if (this.model.playing && !this.inView) return;
+    if (this.model.moving && !this.inView) return;
     const sceneKey = [
       s.generation,
       s.count,
@@ -1281,7 +1303,7 @@ export class SpaceTimeView {
     // the diagram takes at most about a third of the time; the latest
     // moment is always drawn in the end.
     const started = performance.now();
-    if (this.model.playing && started - this.drawnAt < this.cost * 3) {
+    if (this.model.moving && started - this.drawnAt < this.cost * 3) {
       if (this.redraw === null) {
         this.redraw = setTimeout(() => {
           this.redraw = null;
@@ -1310,7 +1332,7 @@ export class SpaceTimeView {
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(sceneShown(scene));
-    if (!this.model.playing) this.prepareLive();
+    if (!this.model.moving) this.prepareLive();
     // How long reading the trace, building and painting took: for
     // benchmarks (the canvas is the only place the page says so).
     this.drawnAt = performance.now();
@@ -1405,7 +1427,7 @@ export class SpaceTimeView {
     idle(() => {
       this.preparing = false;
       // The frame drawn last (a scroll may have drawn another since).
-      if (!this.model.playing && this.frame) this.live.prepare(this.frame, window.devicePixelRatio || 1);
+      if (!this.model.moving && this.frame) this.live.prepare(this.frame, window.devicePixelRatio || 1);
     });
   }
 
