@@ -189,7 +189,15 @@ export class Controls {
     if (this.timeline.max !== max) this.timeline.max = max;
     if (document.activeElement !== this.timeline) this.timeline.value = String(now);
     setText(this.timelineOut, `${now.toFixed(3)} ms`);
-    setText(this.stopReason, m.stopReason ? `Paused: ${m.stopReason}.` : '');
+    const opening = m.openingMs;
+    setText(
+      this.stopReason,
+      opening !== null
+        ? `Going to ${opening} ms, where the address opens the run…`
+        : m.stopReason
+          ? `Paused: ${m.stopReason}.`
+          : '',
+    );
   }
 
   /** Puts the scenario with every fault made so far into the address and copies it. @private */

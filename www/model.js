@@ -353,6 +353,11 @@ export class Model {
     return this.opening !== null;
   }
 
+  /** The moment the page is still going to (see `openAt`), ms, or null. */
+  get openingMs() {
+    return this.opening?.ms ?? null;
+  }
+
   /** Whether the run moves frame by frame (playing, or going to its
    * opening moment): views then draw as they do while playing, each
    * frame within its share of the budget. */

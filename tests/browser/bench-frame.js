@@ -24,6 +24,9 @@
 // Not a test (no timed assertions); run it by hand against a served repo:
 //   python3 -m http.server 8000 --bind 127.0.0.1 &
 //   BASE_URL=http://127.0.0.1:8000 node tests/browser/bench-frame.js
+// Then the opening of the pathological run (OPENINGS=0 skips it): the
+// longest tasks and frame gaps from navigation until a second after the
+// page is ready, at=0, at=19 and playing from the start.
 // FRAMES (default 300) sets the frames per run, RUN_MS (default 60000)
 // the longest a run may take, ONLY (a regular expression) picks the runs
 // by label, FIRST=0 skips the first-render loads, and WORST=1 prints the
@@ -183,6 +186,63 @@ try {
       const parts = r.worst.map((e) => `script ${f1(e[0])} (views ${f1(e[3])}; sim task before ${f1(e[2])}), frame ${f1(e[1])}`);
       console.log(`${''.padEnd(8)}longest scripts: ${parts.join('; ')}`);
     }
+  }
+
+  // Opening the pathological run: the load itself (wasm, 1,024 node
+  // buttons, the first drawing) is one task; after the first drawing the
+  // page goes to the address's moment, looks for the run's end and (with
+  // no `at`) plays, all in tasks between frames. Per load: first drawing
+  // and ready (navigation start to each), the tasks of 50 ms or more
+  // before and after the first drawing (the Long Tasks API sees no
+  // shorter ones), and the longest gap between animation frames from the
+  // first drawing until a second after ready.
+  const openings = process.env.OPENINGS === '0' ? [] : [`${PATHOLOGICAL}`, PATHOLOGICAL.replace('&at=0', '&at=19'), PATHOLOGICAL.replace('&at=0', '')];
+  if (openings.length > 0) {
+    console.log('opening the pathological run, ms (3 loads each): first drawing, ready | long tasks (>= 50 ms) before / after the first drawing | longest frame gap after it');
+  }
+  for (const path of openings) {
+    const lines = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.addInitScript(() => {
+        const w = /** @type {any} */ (window);
+        w.__long = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) w.__long.push([e.startTime, e.duration]);
+        }).observe({ type: 'longtask', buffered: true });
+        w.__gaps = [];
+        let last = NaN;
+        const tick = (/** @type {number} */ t) => {
+          if (performance.getEntriesByName('playground-first-draw').length > 0) {
+            if (!Number.isNaN(last)) w.__gaps.push(t - last);
+            last = t;
+          }
+          if (w.__gaps.length < 100_000) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      await page.goto(`${baseUrl()}${path}`);
+      await ready(page, 60000);
+      const readyAt = await page.evaluate(() => performance.now());
+      await page.waitForTimeout(1000);
+      /** @type {{first: number, long: number[][], gap: number}} */
+      const got = await page.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        return {
+          first: performance.getEntriesByName('playground-first-draw')[0]?.startTime ?? NaN,
+          long: w.__long,
+          gap: w.__gaps.reduce((/** @type {number} */ a, /** @type {number} */ b) => Math.max(a, b), 0),
+        };
+      });
+      const list = (/** @type {number[][]} */ xs) => (xs.length ? xs.map((e) => e[1].toFixed(0)).join(', ') : 'none');
+      const before = got.long.filter((e) => e[0] < got.first);
+      const afterFirst = got.long.filter((e) => e[0] >= got.first);
+      lines.push(
+        `${ms(got.first)}${ms(readyAt)} | ${list(before)} / ${list(afterFirst)} | ${ms(got.gap)}`,
+      );
+      await page.close();
+    }
+    console.log(`  ${path}\n    ${lines.join('\n    ')}`);
   }
 
   // First render: a fresh page, default scenario, 7 loads. The page marks
