@@ -158,6 +158,10 @@ const MIN_SIM_MS = 2;
  * nothing else moves then, and still well under a frame. */
 const OPEN_BUDGET_MS = 10;
 
+/** Part of a frame's simulation budget that goes to the search for the
+ * run's end while playing, ms (see `Model.seekEnd`). */
+const END_WHILE_PLAYING_MS = 1;
+
 /** Wall-clock budget of a frame's search for the run's end while
  * paused, ms (see `Model.seekEnd`). */
 const END_BUDGET_MS = 6;
@@ -406,15 +410,24 @@ export class Model {
     const target = Math.min(horizon, from + Math.min(realMs, MAX_FRAME_MS) * this.speed);
     const budget = Math.min(SIM_BUDGET_MS, Math.max(MIN_SIM_MS, FRAME_SCRIPT_MS - this.drawMs));
     const simFrom = performance.now();
+    // The task's other work comes out of the same budget: a costly sample
+    // of the wire when one will be due, and a little of the search for
+    // the run's end while it is unknown.
+    const sampleCost = this.flightCache?.cost ?? 0;
+    const sampleDue = sampleCost > COSTLY_SAMPLE_MS && !this.reusesSample(simFrom + budget);
+    const endPending = this.endPending;
+    const simBudget = Math.max(
+      MIN_SIM_MS,
+      budget - (sampleDue ? sampleCost : 0) - (endPending ? END_WHILE_PLAYING_MS : 0),
+    );
     // Toward `target` a bounded number of events at a time, stopping when
     // the budget is spent, so a burst of events (a thousand nodes all
     // starting an election) spreads over many frames instead of blocking
     // one: the run then plays slower than asked for (see `lag`). The
     // events and their order are the same as one `run_until_ms(target)`.
-    this.slicer.run((events) => pg.run_until_ms_within(target, events), budget);
+    this.slicer.run((events) => pg.run_until_ms_within(target, events), simBudget);
     this.simMs = performance.now() - simFrom;
-    // What is left of the budget looks for the run's end, if still unknown.
-    if (this.endPending) this.seekEnd(Math.max(1, budget - this.simMs));
+    if (endPending) this.seekEnd(END_WHILE_PLAYING_MS);
     // How fast the run really played, against the speed asked for
     // (smoothed over about half a second of frames).
     const asked = target - from;
@@ -432,8 +445,7 @@ export class Model {
     // A costly sample of the messages on the wire (half a million in the
     // 1024-node burst: 2 to 9 ms), when one is due, is taken here, in the
     // simulation's task, rather than in the frame that draws it.
-    const cost = this.flightCache?.cost ?? 0;
-    if (cost > COSTLY_SAMPLE_MS && !this.reusesSample(performance.now())) this.sampleFlights();
+    if (sampleCost > COSTLY_SAMPLE_MS && !this.reusesSample(performance.now())) this.sampleFlights();
     this.advanced = true;
   }
 
