@@ -390,13 +390,21 @@ export class Model {
     if (this.opening) {
       const { ms } = this.opening;
       const pg = this.playground;
+      this.advanced = true;
+      let there;
+      try {
+        there = this.slicer.run((events) => pg.run_until_ms_within(ms, events), OPEN_BUDGET_MS);
+      } catch (e) {
+        // Not again every frame: the page shows the error where it stands.
+        this.stopOpening();
+        throw e;
+      }
       // The seek's last step (setting the clock to `ms`) once every event
       // up to it is done.
-      if (this.slicer.run((events) => pg.run_until_ms_within(ms, events), OPEN_BUDGET_MS)) {
+      if (there) {
         pg.seek_ms(ms);
         this.stopOpening();
       }
-      this.advanced = true;
       return;
     }
     if (!this.playing) {
