@@ -308,7 +308,6 @@ impl<E> EventQueue<E> {
 mod tests {
     use super::*;
     use crate::rng::{SimRng, Stream};
-    use std::collections::BTreeSet;
 
     #[test]
     fn a_clone_is_compact_and_pops_the_same_events() {
@@ -345,31 +344,16 @@ mod tests {
     fn matches_a_sorted_reference_under_random_monotone_use() {
         for seed in 0..50 {
             let mut rng = SimRng::new(seed, Stream::Engine);
-            let mut q = EventQueue::default();
-            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
-            let mut seq = 0u64;
-            let mut now = 0;
+            let mut c = checked::Checked::new();
             for _ in 0..2000 {
                 if rng.below(3) > 0 {
                     let span = 1 << rng.below(20);
-                    let at = now + rng.between(0, span);
-                    q.push(at, seq);
-                    reference.insert((at, seq));
-                    seq += 1;
+                    let at = c.now + rng.between(0, span);
+                    c.push(at);
                 } else {
-                    assert_eq!(
-                        q.peek_time(),
-                        reference.first().map(|&(at, _)| at),
-                        "seed {seed}"
-                    );
-                    let want = reference.pop_first();
-                    let got = q.pop();
-                    assert_eq!(got, want, "seed {seed}");
-                    if let Some((at, _)) = got {
-                        now = at;
-                    }
+                    c.pop(&format!("seed {seed}"));
                 }
-                assert_eq!(q.len(), reference.len());
+                c.same_len(&format!("seed {seed}"));
             }
         }
     }
@@ -381,23 +365,15 @@ mod tests {
         // must still come out in push order (no sequence number is kept).
         for seed in 0..50 {
             let mut rng = SimRng::new(seed, Stream::Engine);
-            let mut q = EventQueue::default();
-            let mut reference: BTreeSet<(Micros, u64)> = BTreeSet::new();
-            let mut now = 0;
-            for pushed in 0..3000u64 {
-                let at = now + rng.below(4) * (1 << rng.below(12));
-                q.push(at, pushed);
-                reference.insert((at, pushed));
+            let mut c = checked::Checked::new();
+            for _ in 0..3000u64 {
+                let at = c.now + rng.below(4) * (1 << rng.below(12));
+                c.push(at);
                 if rng.below(2) == 0 {
-                    let got = q.pop();
-                    assert_eq!(got, reference.pop_first(), "seed {seed}");
-                    now = got.map_or(now, |(at, _)| at);
+                    c.pop(&format!("seed {seed}"));
                 }
             }
-            while let Some(got) = q.pop() {
-                assert_eq!(Some(got), reference.pop_first(), "seed {seed}");
-            }
-            assert!(reference.is_empty(), "seed {seed}");
+            c.drain(&format!("seed {seed}"));
         }
     }
 
