@@ -242,7 +242,9 @@ impl Playground {
     /// the side run, which is kept between calls: the end once found,
     /// `None` before. A thousand nodes all starting an election take
     /// over a hundred milliseconds to run to their end, which the page
-    /// spreads over its frames this way.
+    /// spreads over its frames this way. With `max_events` 0 it only
+    /// reads what is known (the page asks that every frame): no side run
+    /// is made or checked.
     pub fn end_us_within(&mut self, max_events: u64) -> Option<Micros> {
         if self.end_us.is_some() {
             return self.end_us;
@@ -250,6 +252,9 @@ impl Playground {
         if let Some(until) = self.scenario().until_us {
             self.end_us = Some(until);
             return self.end_us;
+        }
+        if max_events == 0 {
+            return None;
         }
         let scenario = self.sim.scenario();
         let run = self
@@ -798,6 +803,9 @@ mod tests {
             let expected = sim::run(&s).end_ms;
             for piece in [1, 7, 1000] {
                 let mut p = Playground::from_scenario(&s);
+                let known = s.until_us.map(to_ms);
+                assert_eq!(p.end_ms_within(0), known, "{json}: a read of what is known");
+                assert!(p.end_run.is_none(), "{json}: a read makes no side run");
                 let mut calls = 0;
                 let end = loop {
                     calls += 1;
