@@ -360,7 +360,8 @@ async function main() {
     faults.fill(model.playground);
     readyWhenBoth();
   });
-  faults.fill(model.playground);
+  // Meanwhile the form shows the run's network where it starts.
+  if (model.isOpening) faults.fill(model.playground);
   narration.open(request);
   compare.suggest(model.playground.algorithm());
   compare.open(request, problems);
