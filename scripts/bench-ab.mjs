@@ -15,7 +15,7 @@
 
 import path from 'node:path';
 import { benchArgs } from './bench-args.mjs';
-import { loadWasm } from './wasm-node.mjs';
+import { loadWasm } from './build/wasm-node.mjs';
 
 const { repeat, only, rest } = benchArgs(process.argv.slice(2), {
   repeat: 15,

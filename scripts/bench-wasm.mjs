@@ -8,7 +8,7 @@
 //   node scripts/bench-wasm.mjs [--repeat N] [--only id,id]
 
 import { benchArgs } from './bench-args.mjs';
-import { loadWasm } from './wasm-node.mjs';
+import { loadWasm } from './build/wasm-node.mjs';
 
 const { repeat, only } = benchArgs(process.argv.slice(2), {
   repeat: 5,

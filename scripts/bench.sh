@@ -19,7 +19,7 @@ REPEAT="${1:-15}"
 [[ "$REPEAT" =~ ^[0-9]+$ && "$REPEAT" -ge 1 && "$REPEAT" -le 1000 ]] ||
     die "REPEAT must be a whole number from 1 to 1000, got '$REPEAT'"
 pkg="${ELECTION_PKG_DIR:-www/pkg}"
-[[ -f "$pkg/election_web_bg.wasm" ]] || die "$pkg/election_web_bg.wasm not found: run bash scripts/build-wasm.sh"
+[[ -f "$pkg/election_web_bg.wasm" ]] || die "$pkg/election_web_bg.wasm not found: run bash scripts/build/build-wasm.sh"
 
 log "cargo build --release -p election-cli"
 cargo build --quiet --release -p election-cli

@@ -7,8 +7,8 @@
 // noise.
 //
 // Usage: node scripts/burst-slices.mjs [target ms per call, default 1]
-// (ELECTION_PKG_DIR picks another build, see wasm-node.mjs).
-import { loadWasm } from './wasm-node.mjs';
+// (ELECTION_PKG_DIR picks another build, see build/wasm-node.mjs).
+import { loadWasm } from './build/wasm-node.mjs';
 
 const target = Number(process.argv[2] || 1);
 const { pkg } = await loadWasm();

@@ -8,7 +8,7 @@
 //
 //   node scripts/memory-wasm.mjs '<scenario json>'
 
-import { loadWasm } from './wasm-node.mjs';
+import { loadWasm } from './build/wasm-node.mjs';
 
 const json = process.argv[2];
 if (!json) {

@@ -14,7 +14,7 @@ LOG_TAG="memory"
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found (Debian package 'time')"
-[[ -f www/pkg/election_web_bg.wasm ]] || die "www/pkg not built: run bash scripts/build-wasm.sh"
+[[ -f www/pkg/election_web_bg.wasm ]] || die "www/pkg not built: run bash scripts/build/build-wasm.sh"
 cargo build --quiet --release -p election-cli
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT

@@ -9,7 +9,7 @@ index.html, as a browser would: <script src>, <link href>, ES module
 imports (static and dynamic), `new URL('...', import.meta.url)` (the wasm,
 workers), `new Worker(...)` and CSS @import/url(). Files under www/ that
 nothing references are listed but not counted. Build the wasm first
-(bash scripts/build-wasm.sh). Exits 1 when a budget is exceeded, 2 when a
+(bash scripts/build/build-wasm.sh). Exits 1 when a budget is exceeded, 2 when a
 referenced file is missing.
 
     python3 scripts/payload.py [--no-fail]
@@ -104,7 +104,7 @@ def main():
     if missing:
         for m in missing:
             print(f"payload: referenced but missing: {os.path.relpath(m, ROOT)}"
-                  + (" (run bash scripts/build-wasm.sh)" if "/pkg/" in m else ""), file=sys.stderr)
+                  + (" (run bash scripts/build/build-wasm.sh)" if "/pkg/" in m else ""), file=sys.stderr)
         sys.exit(2)
     rows = [(os.path.relpath(p, ROOT), *gz(p)) for p in files]
     print(f"{'file':40} {'bytes':>9} {'gzip -9':>9}")

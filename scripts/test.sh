@@ -34,7 +34,7 @@ run_step() {
 run_step fmt cargo fmt --all --check || true
 run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
-run_step vendor bash scripts/vendor.sh --check || true
+run_step vendor bash scripts/build/vendor.sh --check || true
 
 SERVER_PID=""
 cleanup() {
@@ -71,7 +71,7 @@ browser_tests() {
 }
 
 mkdir -p target
-if run_step build-wasm bash scripts/build-wasm.sh; then
+if run_step build-wasm bash scripts/build/build-wasm.sh; then
     run_step browser-tests browser_tests || true
 else
     FAILED+=("browser-tests (not run: wasm build failed)")

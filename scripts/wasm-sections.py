@@ -8,9 +8,11 @@ section by function; see the README's Budgets section).
 """
 
 import gzip
+import os
 import sys
 
-from wasmbin import sections, uleb
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build"))
+from wasmbin import sections, uleb  # noqa: E402  (scripts/build/wasmbin.py)
 
 NAMES = {
     0: "custom", 1: "type", 2: "import", 3: "function", 4: "table", 5: "memory",

@@ -1,7 +1,7 @@
 // @ts-check
 // Native = wasm over a corpus: every scenario in scenarios/corpus/ (at
 // least 50, every algorithm, with faults and network noise; written by
-// scripts/gen-corpus.py) is run by the native CLI (`election run --json`)
+// scripts/build/gen-corpus.py) is run by the native CLI (`election run --json`)
 // and by the wasm build (www/pkg loaded in Node, `run_summary`), and the
 // two summaries must be identical, trace hash first. A mismatch names the
 // scenario file. Needs no browser: the wasm runs in Node's V8.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { loadWasm } from '../../scripts/wasm-node.mjs';
+import { loadWasm } from '../../scripts/build/wasm-node.mjs';
 import { cliRun, REPO_ROOT } from './reference.js';
 
 const CORPUS = join(REPO_ROOT, 'scenarios', 'corpus');

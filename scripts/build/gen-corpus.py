@@ -16,7 +16,7 @@ The files are committed; rerun this script only to change the corpus
 (tests/browser/hash-corpus.test.js compares every file natively and in
 wasm, whatever it holds).
 
-    python3 scripts/gen-corpus.py
+    python3 scripts/build/gen-corpus.py
 """
 
 import json
@@ -27,7 +27,7 @@ ALGORITHMS = [
     "candidate-ordinary", "invitation", "raft", "zab", "zookeeper", "lease",
 ]
 RING = {"chang-roberts", "lelann", "hirschberg-sinclair"}
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios", "corpus")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios", "corpus")
 
 
 def shapes(alg, index):

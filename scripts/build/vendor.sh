@@ -4,12 +4,12 @@
 # into www/vendor/, which is committed so the static page is served as is:
 #   uPlot (MIT): the minified browser build, its style sheet and licence,
 #   loaded by the Experiments panel only when it opens.
-# `scripts/vendor.sh --check` changes nothing and fails when a committed
+# `scripts/build/vendor.sh --check` changes nothing and fails when a committed
 # file differs from the npm package (test.sh runs it).
 set -euo pipefail
 LOG_TAG="vendor"
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$REPO_ROOT"
 
 # source in node_modules -> destination under www/vendor
@@ -31,7 +31,7 @@ for pair in "${FILES[@]}"; do
     dst="www/vendor/${pair#*:}"
     if [[ $check -eq 1 ]]; then
         if ! cmp -s "$src" "$dst"; then
-            warn "$dst differs from $src (uplot $want); run scripts/vendor.sh and commit"
+            warn "$dst differs from $src (uplot $want); run scripts/build/vendor.sh and commit"
             status=1
         fi
     else

@@ -1,5 +1,5 @@
 // @ts-check
-// Loads the built wasm package (www/pkg, from scripts/build-wasm.sh) into
+// Loads the built wasm package (www/pkg, from scripts/build/build-wasm.sh) into
 // Node synchronously, for scripts and tests that run the core's wasm build
 // without a browser: the bench (scripts/bench-wasm.mjs) and the native =
 // wasm trace-hash corpus test (tests/browser/hash-corpus.test.js).
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 /** Repository root. */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * Imports election_web.js from `dir`, else $ELECTION_PKG_DIR (which
@@ -27,7 +27,7 @@ export async function loadWasm(dir) {
   try {
     bytes = readFileSync(wasmPath);
   } catch {
-    throw new Error(`${wasmPath} not found: run bash scripts/build-wasm.sh first`);
+    throw new Error(`${wasmPath} not found: run bash scripts/build/build-wasm.sh first`);
   }
   const pkg = await import(glue);
   const exports = pkg.initSync({ module: bytes });

@@ -11,8 +11,8 @@
 # rust-lld linker); see wasm_cargo in scripts/lib.sh.
 set -euo pipefail
 LOG_TAG="build-wasm"
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$REPO_ROOT"
 
 T0=$SECONDS

@@ -17,7 +17,7 @@ The input must keep its name section (wasm-bindgen without
 keeps the new names (f000000, f000001, ...) until wasm-opt's
 --strip-debug drops them.
 
-    python3 scripts/wasm-order.py IN.wasm OUT.wasm
+    python3 scripts/build/wasm-order.py IN.wasm OUT.wasm
 """
 
 import re
