@@ -2,7 +2,7 @@
 # Measures wasm build variants, size AND speed, to choose the wasm profile
 # by measurement: opt-level (3, s, z) x LTO (fat, off) x wasm-opt (none,
 # -O3, -Oz). Each variant is built into target/wasm-variants/<name>/ (the
-# page's www/pkg is not touched) and timed with scripts/bench-wasm.mjs.
+# page's www/pkg is not touched) and timed with scripts/bench/bench-wasm.mjs.
 # Prints one table row per variant: raw and gzip -9 bytes of the .wasm
 # and wasm ms for the benchmark workloads.
 #
@@ -49,7 +49,7 @@ for opt in $OPTS; do
             fi
             raw=$(stat -c %s "$dir/election_web_bg.wasm")
             gz=$(gzip -9 -c "$dir/election_web_bg.wasm" | wc -c)
-            times="$(ELECTION_PKG_DIR="$dir" node scripts/bench-wasm.mjs --repeat "$REPEAT" \
+            times="$(ELECTION_PKG_DIR="$dir" node scripts/bench/bench-wasm.mjs --repeat "$REPEAT" \
                 --only cr1000-desc,raft1000,cr1000,cr10000 |
                 python3 -c 'import json,sys; print(" ".join("%9.2f" % w["median_ms"] for w in json.load(sys.stdin)["workloads"]))')"
             printf '%-22s %9d %9d %s\n' "o$opt lto=$lto ${wo}" "$raw" "$gz" "$times"

@@ -1,7 +1,7 @@
 // @ts-check
 // Loads the built wasm package (www/pkg, from scripts/build/build-wasm.sh) into
 // Node synchronously, for scripts and tests that run the core's wasm build
-// without a browser: the bench (scripts/bench-wasm.mjs) and the native =
+// without a browser: the bench (scripts/bench/bench-wasm.mjs) and the native =
 // wasm trace-hash corpus test (tests/browser/hash-corpus.test.js).
 
 import { readFileSync } from 'node:fs';

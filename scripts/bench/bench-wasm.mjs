@@ -1,14 +1,14 @@
 // @ts-check
-// The wasm side of scripts/bench.sh: times the benchmark workloads of
+// The wasm side of scripts/bench/bench.sh: times the benchmark workloads of
 // election-core (core/src/workloads.rs) in Node against the built
 // www/pkg, the way `election bench --json` does natively (build and run
 // to the end, wall time per run, best and median of --repeat N), and
 // prints one JSON object: { workloads: [...], memory_bytes }.
 //
-//   node scripts/bench-wasm.mjs [--repeat N] [--only id,id]
+//   node scripts/bench/bench-wasm.mjs [--repeat N] [--only id,id]
 
 import { benchArgs } from './bench-args.mjs';
-import { loadWasm } from './build/wasm-node.mjs';
+import { loadWasm } from '../build/wasm-node.mjs';
 
 const { repeat, only } = benchArgs(process.argv.slice(2), {
   repeat: 5,

@@ -1,14 +1,14 @@
 // @ts-check
-// The wasm side of scripts/memory.sh: runs scenario JSON the way the page
+// The wasm side of scripts/bench/memory.sh: runs scenario JSON the way the page
 // does (a recording Playground with its time-travel checkpoints, to the
 // end of the run) in Node against the built www/pkg, and prints one JSON
 // object with the events run, the trace events kept, the trace hash and
 // the wasm memory size afterwards (memory.buffer.byteLength: wasm memory
 // never shrinks, so this is the peak).
 //
-//   node scripts/memory-wasm.mjs '<scenario json>'
+//   node scripts/bench/memory-wasm.mjs '<scenario json>'
 
-import { loadWasm } from './build/wasm-node.mjs';
+import { loadWasm } from '../build/wasm-node.mjs';
 
 const json = process.argv[2];
 if (!json) {

@@ -4,18 +4,18 @@
 // in turn, so a burst of other load hits them alike) and each run is
 // timed by this process's CPU time (process.cpuUsage: user + system) as
 // well as by wall time. CPU time leaves out the time other processes
-// held the CPU, which is most of the spread in scripts/bench.sh's wall
+// held the CPU, which is most of the spread in scripts/bench/bench.sh's wall
 // times when others build or test; cache sharing still shows in it.
 // Prints one line per workload and build: median and minimum of each.
 //
-//   node scripts/bench-ab.mjs [--repeat N] [--only id,id] DIR [DIR ...]
+//   node scripts/bench/bench-ab.mjs [--repeat N] [--only id,id] DIR [DIR ...]
 //
 // Each DIR is a wasm-bindgen output directory (election_web.js and
 // election_web_bg.wasm), e.g. www/pkg and a copy of an earlier build.
 
 import path from 'node:path';
 import { benchArgs } from './bench-args.mjs';
-import { loadWasm } from './build/wasm-node.mjs';
+import { loadWasm } from '../build/wasm-node.mjs';
 
 const { repeat, only, rest } = benchArgs(process.argv.slice(2), {
   repeat: 15,

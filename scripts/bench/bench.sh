@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Native vs wasm speed on the same workloads (core/src/workloads.rs):
-# `election bench --json` (release build) and scripts/bench-wasm.mjs (the
+# `election bench --json` (release build) and scripts/bench/bench-wasm.mjs (the
 # built www/pkg in Node), side by side with the ratio wasm/native, then
 # the budgets of issue 7: wasm at least 0.65x native in events/s, a
 # 1,000-node Chang-Roberts election under 1 ms in wasm, 10,000 nodes under
 # 10 ms. Figures are medians of --repeat runs (default 15); the machine's
 # other load shows up in them, so run it on a quiet machine.
 #
-#   bash scripts/bench.sh [REPEAT]
-#   ELECTION_PKG_DIR=target/wasm-variants/oz-ltofat bash scripts/bench.sh   (another build)
+#   bash scripts/bench/bench.sh [REPEAT]
+#   ELECTION_PKG_DIR=target/wasm-variants/oz-ltofat bash scripts/bench/bench.sh   (another build)
 set -euo pipefail
 LOG_TAG="bench"
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$REPO_ROOT"
 
 REPEAT="${1:-15}"
@@ -28,8 +28,8 @@ wasm="$(mktemp)"
 trap 'rm -f "$native" "$wasm"' EXIT
 log "native: election bench --json --repeat $REPEAT"
 target/release/election bench --json --repeat "$REPEAT" >"$native"
-log "wasm: node scripts/bench-wasm.mjs --repeat $REPEAT ($pkg)"
-node scripts/bench-wasm.mjs --repeat "$REPEAT" >"$wasm"
+log "wasm: node scripts/bench/bench-wasm.mjs --repeat $REPEAT ($pkg)"
+node scripts/bench/bench-wasm.mjs --repeat "$REPEAT" >"$wasm"
 
 python3 - "$native" "$wasm" "$REPEAT" <<'PY'
 import json, sys

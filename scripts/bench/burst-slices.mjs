@@ -6,9 +6,9 @@
 // Not a test; a tool for the core's long single calls without a browser's
 // noise.
 //
-// Usage: node scripts/burst-slices.mjs [target ms per call, default 1]
-// (ELECTION_PKG_DIR picks another build, see build/wasm-node.mjs).
-import { loadWasm } from './build/wasm-node.mjs';
+// Usage: node scripts/bench/burst-slices.mjs [target ms per call, default 1]
+// (ELECTION_PKG_DIR picks another build, see scripts/build/wasm-node.mjs).
+import { loadWasm } from '../build/wasm-node.mjs';
 
 const target = Number(process.argv[2] || 1);
 const { pkg } = await loadWasm();

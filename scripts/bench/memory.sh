@@ -7,11 +7,11 @@
 # the way the page runs it (recording, with time-travel checkpoints; wasm
 # memory size). Bounded means the two run lengths need the same memory.
 #
-#   bash scripts/memory.sh
+#   bash scripts/bench/memory.sh
 set -euo pipefail
 LOG_TAG="memory"
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$REPO_ROOT"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found (Debian package 'time')"
 [[ -f www/pkg/election_web_bg.wasm ]] || die "www/pkg not built: run bash scripts/build/build-wasm.sh"
@@ -26,7 +26,7 @@ for until in 25000 50000; do
     printf '%s\n' "$json" >"$dir/s.json"
     /usr/bin/time -v target/release/election run --scenario "$dir/s.json" --json >"$dir/run.json" 2>"$dir/t1"
     /usr/bin/time -v target/release/election run --scenario "$dir/s.json" --trace >/dev/null 2>"$dir/t2"
-    node scripts/memory-wasm.mjs "$json" >"$dir/wasm.json"
+    node scripts/bench/memory-wasm.mjs "$json" >"$dir/wasm.json"
     python3 - "$dir" "$until" "$(peak_kib "$dir/t1")" "$(peak_kib "$dir/t2")" <<'PY'
 import json, sys
 d, until, rss, rss_trace = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
