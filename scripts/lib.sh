@@ -150,7 +150,7 @@ file_sizes() {
 
 # wasm-opt (binaryen) feature flags: exactly the features rustc's default
 # wasm32 target uses (see the module's target_features section, printed
-# by scripts/wasm-sections.py), so wasm-opt neither rejects nor lowers
+# by scripts/size/wasm-sections.py), so wasm-opt neither rejects nor lowers
 # any instruction.
 WASM_OPT_FEATURES="--enable-bulk-memory --enable-bulk-memory-opt --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-call-indirect-overlong"
 

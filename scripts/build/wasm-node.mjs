@@ -13,7 +13,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 /**
  * Imports election_web.js from `dir`, else $ELECTION_PKG_DIR (which
- * scripts/wasm-profiles.sh sets to compare build variants), else www/pkg,
+ * scripts/size/wasm-profiles.sh sets to compare build variants), else www/pkg,
  * and instantiates its wasm from the file.
  * @param {string} [dir] a wasm-bindgen output directory
  * @returns {Promise<{ pkg: any, exports: any }>} the module's exports and

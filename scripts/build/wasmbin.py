@@ -1,5 +1,5 @@
 """Reading the binary wasm format, shared by the wasm scripts
-(build/wasm-order.py, wasm-sections.py): LEB128 numbers and the list of
+(build/wasm-order.py, size/wasm-sections.py): LEB128 numbers and the list of
 sections."""
 
 MAGIC = b"\0asm\1\0\0\0"

@@ -12,7 +12,7 @@ nothing references are listed but not counted. Build the wasm first
 (bash scripts/build/build-wasm.sh). Exits 1 when a budget is exceeded, 2 when a
 referenced file is missing.
 
-    python3 scripts/payload.py [--no-fail]
+    python3 scripts/size/payload.py [--no-fail]
 """
 
 import gzip
@@ -20,7 +20,7 @@ import os
 import re
 import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 KB = 1000
 GLUE_BUDGET = 120 * KB
 PAGE_BUDGET = 250 * KB

@@ -6,14 +6,14 @@
 # Prints one table row per variant: raw and gzip -9 bytes of the .wasm
 # and wasm ms for the benchmark workloads.
 #
-#   bash scripts/wasm-profiles.sh [opt-levels] [ltos] [wasm-opt flags...]
-#   bash scripts/wasm-profiles.sh "3 s z" "fat off" "none -O3 -Oz"
+#   bash scripts/size/wasm-profiles.sh [opt-levels] [ltos] [wasm-opt flags...]
+#   bash scripts/size/wasm-profiles.sh "3 s z" "fat off" "none -O3 -Oz"
 #
 # Slow (a full release build per opt-level x LTO): not part of test.sh.
 set -euo pipefail
 LOG_TAG="wasm-profiles"
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$REPO_ROOT"
 
 OPTS="${1:-3 s z}"

@@ -4,14 +4,14 @@ and the target features it was built with: the first look at where the
 bytes of www/pkg/election_web_bg.wasm go (twiggy then splits the code
 section by function; see the README's Budgets section).
 
-    python3 scripts/wasm-sections.py www/pkg/election_web_bg.wasm
+    python3 scripts/size/wasm-sections.py www/pkg/election_web_bg.wasm
 """
 
 import gzip
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
 from wasmbin import sections, uleb  # noqa: E402  (scripts/build/wasmbin.py)
 
 NAMES = {
