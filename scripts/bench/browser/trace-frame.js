@@ -5,7 +5,7 @@
 // paint, commit, raster...), plus which DOM elements the frames changed
 // (a MutationObserver count per target). A tool for finding what to speed
 // up, not a test; run it by hand against a served repo:
-//   BASE_URL=http://127.0.0.1:8000 node tests/browser/trace-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
+//   BASE_URL=http://127.0.0.1:8000 node scripts/bench/browser/trace-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
 // (the path to open, then log10 of the play speed; TRACE_MS sets how long,
 // SCROLL=1 scrolls the space-time diagram into view first). It also prints
 // the main thread's time per frame (wall time, and time on a CPU: on a
@@ -21,8 +21,8 @@
 // console.timeStamp with the run's time, the messages on the wire drawn
 // and whether the layer's bake is behind) and prints the marks of the
 // costliest frames, to tell which moment of the run they drew.
-import { launchBrowser } from './helpers.js';
-import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
+import { launchBrowser } from '../../../tests/browser/helpers.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from '../../../tests/browser/page.js';
 
 const path = process.argv[2] || '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
 const speed = Number(process.argv[3] || 0);

@@ -9,13 +9,13 @@
  * p50 / p95 / max, the frames over a threshold and the costliest ones. A
  * tool for finding what makes the diagram's frames long, not a test.
  *
- * Usage: BASE_URL=http://127.0.0.1:8115 node tests/browser/diagram-frames.js
+ * Usage: BASE_URL=http://127.0.0.1:8115 node scripts/bench/browser/diagram-frames.js
  * (PATH_Q: the page's query, default the 1024-node Bully burst; FRAMES,
  * default 300; OVER: ms, default 4; SLOWEST: how many to list, default 8;
  * DUMP: a file to write every frame's figures to, as JSON).
  */
-import { launchBrowser } from './helpers.js';
-import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
+import { launchBrowser } from '../../../tests/browser/helpers.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from '../../../tests/browser/page.js';
 
 const PATH_Q = process.env.PATH_Q || '/?algorithm=bully&nodes=1024&seed=1&start=all&at=0';
 const FRAMES = Number(process.env.FRAMES || 300);

@@ -24,7 +24,7 @@
 //
 // Not a test (no timed assertions); run it by hand against a served repo:
 //   python3 -m http.server 8000 --bind 127.0.0.1 &
-//   BASE_URL=http://127.0.0.1:8000 node tests/browser/bench-frame.js
+//   BASE_URL=http://127.0.0.1:8000 node scripts/bench/browser/bench-frame.js
 // Then the opening of the pathological run (OPENINGS=0 skips it): the
 // longest tasks and frame gaps from navigation until a second after the
 // page is ready, at=0, at=19 and playing from the start.
@@ -35,8 +35,8 @@
 // simulation and the views' drawing. DUMP (a path) writes each run's
 // frames ([script, frame, simulation, views] ms, in order) to
 // DUMP.<run>.json, to see which frames are the long ones.
-import { baseUrl, launchBrowser } from './helpers.js';
-import { openAtSpeed, pressPlay, ready, scrollToDiagram } from './page.js';
+import { baseUrl, launchBrowser } from '../../../tests/browser/helpers.js';
+import { openAtSpeed, pressPlay, ready, scrollToDiagram } from '../../../tests/browser/page.js';
 
 /** A gap between two animation frames longer than this (ms) is a late
  * frame: at 60 Hz they come every 16.7 ms, give or take a millisecond. */

@@ -11,10 +11,10 @@
 //
 // Not a test (no timed assertions); run it by hand against a served repo:
 //   python3 -m http.server 8000 --bind 127.0.0.1 &
-//   BASE_URL=http://127.0.0.1:8000 node tests/browser/bench-seek.js
-import { baseUrl, launchBrowser } from './helpers.js';
-import { openPlayground } from './page.js';
-import { encodeShare } from './reference.js';
+//   BASE_URL=http://127.0.0.1:8000 node scripts/bench/browser/bench-seek.js
+import { baseUrl, launchBrowser } from '../../../tests/browser/helpers.js';
+import { openPlayground } from '../../../tests/browser/page.js';
+import { encodeShare } from '../../../tests/browser/reference.js';
 
 /** Seeks per scenario. */
 const SEEKS = Number(process.env.SEEKS || 200);

@@ -2,11 +2,11 @@
 // few seconds under the Chromium CPU profiler and prints the functions with
 // the most self time (and the files they are in). A tool for finding what
 // to speed up, not a test; run it by hand against a served repo:
-//   BASE_URL=http://127.0.0.1:8000 node tests/browser/profile-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
+//   BASE_URL=http://127.0.0.1:8000 node scripts/bench/browser/profile-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
 // (the path to open, then log10 of the play speed; PROFILE_MS sets how long,
 // SCROLL=1 scrolls the space-time diagram into view first).
-import { launchBrowser } from './helpers.js';
-import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
+import { launchBrowser } from '../../../tests/browser/helpers.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from '../../../tests/browser/page.js';
 
 const path = process.argv[2] || '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
 const speed = Number(process.argv[3] || 0);

@@ -6,12 +6,12 @@
  * messages sent, messages on the wire, checkpoints taken. A tool for
  * finding which single calls make a frame long, not a test.
  *
- * Usage: BASE_URL=http://127.0.0.1:8114 node tests/browser/sim-calls.js
+ * Usage: BASE_URL=http://127.0.0.1:8114 node scripts/bench/browser/sim-calls.js
  * (PATH_Q: the page's query, default the 1024-node Bully burst; FRAMES;
  * SCROLL=1 to scroll to the space-time diagram; OVER: ms, default 4).
  */
-import { launchBrowser } from './helpers.js';
-import { openAtSpeed, pressPlay, scrollToDiagram } from './page.js';
+import { launchBrowser } from '../../../tests/browser/helpers.js';
+import { openAtSpeed, pressPlay, scrollToDiagram } from '../../../tests/browser/page.js';
 
 const PATH_Q = process.env.PATH_Q || '/?algorithm=bully&nodes=1024&seed=1&start=all&at=0';
 const FRAMES = Number(process.env.FRAMES || 300);
