@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The project's full check, as CI runs it (.ci/run):
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
-#   wasm build -> browser tests (node --test tests/browser/ against a local
-#   python http.server).
+#   wasm build -> Node tests (node --test tests/node/, no browser) ->
+#   browser tests (node --test tests/browser/ against a local http.server).
 # Every step runs even when an earlier one failed (except that the browser
 # tests need the wasm build); the exit code is non-zero if any step failed.
 set -euo pipefail
@@ -72,9 +72,10 @@ browser_tests() {
 
 mkdir -p target
 if run_step build-wasm bash scripts/build/build-wasm.sh; then
+    run_step node-tests node --test tests/node/ || true
     run_step browser-tests browser_tests || true
 else
-    FAILED+=("browser-tests (not run: wasm build failed)")
+    FAILED+=("node-tests browser-tests (not run: wasm build failed)")
 fi
 
 log "passed: ${PASSED[*]:-none}"

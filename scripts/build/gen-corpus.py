@@ -13,7 +13,7 @@ shapes, so the corpus covers each one with faults and network noise:
 plus the algorithm options that change the protocol (Raft pre-vote,
 check-quorum and leader lease, ZooKeeper's herd watch, fencing off).
 The files are committed; rerun this script only to change the corpus
-(tests/browser/hash-corpus.test.js compares every file natively and in
+(tests/node/hash-corpus.test.js compares every file natively and in
 wasm, whatever it holds).
 
     python3 scripts/build/gen-corpus.py

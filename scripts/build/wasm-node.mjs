@@ -2,7 +2,7 @@
 // Loads the built wasm package (www/pkg, from scripts/build/build-wasm.sh) into
 // Node synchronously, for scripts and tests that run the core's wasm build
 // without a browser: the bench (scripts/bench/bench-wasm.mjs) and the native =
-// wasm trace-hash corpus test (tests/browser/hash-corpus.test.js).
+// wasm trace-hash corpus test (tests/node/hash-corpus.test.js).
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

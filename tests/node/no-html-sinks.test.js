@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { REPO_ROOT } from './reference.js';
+import { REPO_ROOT } from '../browser/reference.js';
 
 /** What must not appear in www/*.js, with why. */
 const SINKS = [

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { loadWasm } from '../../scripts/build/wasm-node.mjs';
-import { cliRun, REPO_ROOT } from './reference.js';
+import { cliRun, REPO_ROOT } from '../browser/reference.js';
 
 const CORPUS = join(REPO_ROOT, 'scenarios', 'corpus');
 const files = readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort();
