@@ -150,7 +150,7 @@ file_sizes() {
 
 # wasm-opt (binaryen) feature flags: exactly the features rustc's default
 # wasm32 target uses (see the module's target_features section, printed
-# by scripts/wasm-sections.py), so wasm-opt neither rejects nor lowers
+# by scripts/size/wasm-sections.py), so wasm-opt neither rejects nor lowers
 # any instruction.
 WASM_OPT_FEATURES="--enable-bulk-memory --enable-bulk-memory-opt --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-call-indirect-overlong"
 
@@ -160,7 +160,7 @@ WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 # Turns the cargo output IN.wasm into what the page loads, in OUTDIR (the
 # JS glue and the module), using WORKDIR for the steps between:
 #   wasm_package IN.wasm OUTDIR WORKDIR
-# wasm-bindgen keeps the function names here: scripts/wasm-order.py reads
+# wasm-bindgen keeps the function names here: scripts/build/wasm-order.py reads
 # them to put the copies of each generic function side by side (22 KB less
 # gzipped, same code; README, "Where the bytes go"), then wasm-opt sorts
 # the functions and strips the name and producers sections (26 KB of the
@@ -172,7 +172,7 @@ wasm_package() {
     local in="$1" out="$2" work="$3" f
     rm -rf "$work"
     wasm-bindgen --target web --out-dir "$work" --no-typescript "$in" || return 1
-    python3 "$REPO_ROOT/scripts/wasm-order.py" "$work/election_web_bg.wasm" "$work/ordered.wasm" || return 1
+    python3 "$REPO_ROOT/scripts/build/wasm-order.py" "$work/election_web_bg.wasm" "$work/ordered.wasm" || return 1
     rm -rf "$out"
     mkdir -p "$out"
     # shellcheck disable=SC2086  # one flag per word

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The project's full check, as CI runs it (.ci/run):
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
-#   wasm build -> browser tests (node --test tests/browser/ against a local
-#   python http.server).
+#   wasm build -> Node tests (node --test tests/node/, no browser) ->
+#   browser tests (node --test tests/browser/ against a local http.server).
 # Every step runs even when an earlier one failed (except that the browser
 # tests need the wasm build); the exit code is non-zero if any step failed.
 set -euo pipefail
@@ -34,7 +34,7 @@ run_step() {
 run_step fmt cargo fmt --all --check || true
 run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
-run_step vendor bash scripts/vendor.sh --check || true
+run_step vendor bash scripts/build/vendor.sh --check || true
 
 SERVER_PID=""
 cleanup() {
@@ -71,10 +71,11 @@ browser_tests() {
 }
 
 mkdir -p target
-if run_step build-wasm bash scripts/build-wasm.sh; then
+if run_step build-wasm bash scripts/build/build-wasm.sh; then
+    run_step node-tests node --test tests/node/ || true
     run_step browser-tests browser_tests || true
 else
-    FAILED+=("browser-tests (not run: wasm build failed)")
+    FAILED+=("node-tests browser-tests (not run: wasm build failed)")
 fi
 
 log "passed: ${PASSED[*]:-none}"

@@ -407,7 +407,7 @@ async function main() {
   // input and the browser's own work come in between (in the 1024-node
   // burst the two together took up to 20 ms of one frame).
   //
-  // Frame timings for tests/browser/bench-frame.js, which sets
+  // Frame timings for scripts/bench/browser/bench-frame.js, which sets
   // `window.__frameStats = []` before the page loads; nothing is timed
   // otherwise. Each entry is [script, frame, simulation, drawing] in ms:
   // the page's own work in the animation frame (the drawing), the whole

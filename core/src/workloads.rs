@@ -4,7 +4,7 @@
 //!
 //! The core reads no clock: this module only says *what* runs. The CLI
 //! times it with `std::time::Instant`, the wasm bench with
-//! `performance.now()` in JavaScript (scripts/bench.sh prints both).
+//! `performance.now()` in JavaScript (scripts/bench/bench.sh prints both).
 //!
 //! The 10,000-node Chang-Roberts election is larger than a scenario file
 //! may ask for ([`crate::scenario::MAX_NODES`], the size the page draws);
@@ -18,7 +18,7 @@ use crate::time::ms;
 /// One benchmark workload.
 #[derive(Debug, Clone)]
 pub struct Workload {
-    /// Short id, stable across versions (used by scripts/bench.sh to pair
+    /// Short id, stable across versions (used by scripts/bench/bench.sh to pair
     /// the native and wasm figures).
     pub id: &'static str,
     /// What it runs, for the table.

@@ -1,5 +1,6 @@
 // Shared helpers for the browser tests (run with `node --test tests/browser/`;
-// scripts/test.sh serves the repo root and sets BASE_URL).
+// scripts/test.sh serves the repo root and sets BASE_URL) and for the page
+// tools in scripts/bench/browser/.
 import { chromium } from 'playwright-core';
 
 /** Debian's Chromium, installed by scripts/setup.sh. */

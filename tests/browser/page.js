@@ -64,8 +64,8 @@ export async function testId(page, id) {
 /**
  * Opens `path` in a new 1280×900 page for a frame-timing tool, waits for
  * the page (big runs take long to start), and sets the speed slider to
- * `log10Speed`. The tools (bench-frame.js, profile-frame.js,
- * trace-frame.js) then measure the page playing.
+ * `log10Speed`. The tools in scripts/bench/browser/ (bench-frame.js,
+ * profile-frame.js, trace-frame.js...) then measure the page playing.
  * @param {import('playwright-core').Browser} browser
  * @param {string} path
  * @param {number} log10Speed

@@ -1,7 +1,7 @@
 //! Runs without a page: one scenario straight to its end (what
 //! `election run --json` does natively), and the fixed benchmark
 //! workloads of [`election_core::workloads`]. Used by the native = wasm
-//! trace-hash corpus test and by scripts/bench.sh, both in Node.
+//! trace-hash corpus test and by scripts/bench/bench.sh, both in Node.
 
 use crate::js;
 use election_core::{Scenario, sim, workloads};

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The Experiments panel's charts, drawn by uPlot (vendored under
- * www/vendor/uplot by scripts/vendor.sh, MIT licence). The library and its
+ * www/vendor/uplot by scripts/build/vendor.sh, MIT licence). The library and its
  * style sheet are loaded the first time a chart is drawn, so the page
  * itself never pays for them. Each chart is a <figure> with a caption,
  * `data-testid` and `data-series` (how many series it draws); uPlot adds a

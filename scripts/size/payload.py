@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Shipped payload: the gzip -9 size of everything the page loads, checked
+against the budgets of issue 7 (wasm plus its JS glue under 120 KB gzip;
+the whole page, HTML, JS, CSS, wasm and vendored libraries, under 250 KB
+gzip; 1 KB = 1000 bytes here).
+
+"Everything the page loads" is found by following references from
+index.html, as a browser would: <script src>, <link href>, ES module
+imports (static and dynamic), `new URL('...', import.meta.url)` (the wasm,
+workers), `new Worker(...)` and CSS @import/url(). Files under www/ that
+nothing references are listed but not counted. Build the wasm first
+(bash scripts/build/build-wasm.sh). Exits 1 when a budget is exceeded, 2 when a
+referenced file is missing.
+
+    python3 scripts/size/payload.py [--no-fail]
+"""
+
+import gzip
+import os
+import re
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+KB = 1000
+GLUE_BUDGET = 120 * KB
+PAGE_BUDGET = 250 * KB
+
+HTML_REFS = re.compile(r"""<(?:script|link)\b[^>]*?\b(?:src|href)\s*=\s*["']([^"']+)["']""", re.I)
+JS_REFS = [
+    # Not the word inside a string ('scenario-import', a test id).
+    re.compile(r"""(?<!["'.-])\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']"""),
+    re.compile(r"""\bimport\s*\(\s*["']([^"']+)["']\s*\)"""),
+    re.compile(r"""\bexport\s*[\w*{}\s,$]+from\s*["']([^"']+)["']"""),
+    re.compile(r"""new\s+URL\s*\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url"""),
+    re.compile(r"""new\s+(?:Shared)?Worker\s*\(\s*["']([^"']+)["']"""),
+]
+CSS_REFS = [
+    re.compile(r"""@import\s+(?:url\()?\s*["']?([^"')\s;]+)"""),
+    re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)"""),
+]
+
+
+def local(ref, base_dir):
+    """The repo path a reference names, or None for data:, http: and the like."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:", ref, re.I) or ref.startswith("//") or ref.startswith("#"):
+        return None
+    ref = ref.split("#")[0].split("?")[0]
+    if not ref:
+        return None
+    if ref.startswith("/"):
+        return os.path.normpath(os.path.join(ROOT, ref.lstrip("/")))
+    return os.path.normpath(os.path.join(base_dir, ref))
+
+
+def refs_of(path, text):
+    """References a loaded file makes to other files."""
+    if path.endswith(".html"):
+        patterns = [HTML_REFS]
+    elif path.endswith((".js", ".mjs")):
+        patterns = JS_REFS
+    elif path.endswith(".css"):
+        patterns = CSS_REFS
+    else:
+        return []
+    found = []
+    for pattern in patterns:
+        found.extend(pattern.findall(text))
+    return found
+
+
+def loaded_files():
+    """Every file reachable from index.html, in discovery order."""
+    start = os.path.join(ROOT, "index.html")
+    seen, order, todo, missing = set(), [], [start], []
+    while todo:
+        path = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        if not os.path.isfile(path):
+            missing.append(path)
+            continue
+        order.append(path)
+        if path.endswith(".wasm"):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for ref in refs_of(path, text):
+            target = local(ref, os.path.dirname(path))
+            if target and target not in seen:
+                todo.append(target)
+    return order, missing
+
+
+def gz(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    return len(data), len(gzip.compress(data, 9))
+
+
+def main():
+    no_fail = "--no-fail" in sys.argv[1:]
+    files, missing = loaded_files()
+    if missing:
+        for m in missing:
+            print(f"payload: referenced but missing: {os.path.relpath(m, ROOT)}"
+                  + (" (run bash scripts/build/build-wasm.sh)" if "/pkg/" in m else ""), file=sys.stderr)
+        sys.exit(2)
+    rows = [(os.path.relpath(p, ROOT), *gz(p)) for p in files]
+    print(f"{'file':40} {'bytes':>9} {'gzip -9':>9}")
+    for name, raw, packed in sorted(rows, key=lambda r: -r[2]):
+        print(f"{name:40} {raw:9d} {packed:9d}")
+    total_raw = sum(r[1] for r in rows)
+    total_gz = sum(r[2] for r in rows)
+    glue = [r for r in rows if "/pkg/" in "/" + r[0]]
+    glue_gz = sum(r[2] for r in glue)
+    print(f"{'total (' + str(len(rows)) + ' files, each gzipped)':40} {total_raw:9d} {total_gz:9d}")
+    www = os.path.join(ROOT, "www")
+    unused = []
+    for dirpath, _, names in os.walk(www):
+        for n in names:
+            p = os.path.join(dirpath, n)
+            if p not in files:
+                unused.append(os.path.relpath(p, ROOT))
+    if unused:
+        print("not loaded by the page (not counted): " + ", ".join(sorted(unused)))
+    print()
+    over = False
+    for label, value, budget in (
+        ("wasm + JS glue (www/pkg)", glue_gz, GLUE_BUDGET),
+        ("whole page", total_gz, PAGE_BUDGET),
+    ):
+        ok = value <= budget
+        over |= not ok
+        print(f"{'ok  ' if ok else 'OVER'} {label}: {value / KB:.1f} KB gzip, budget {budget / KB:.0f} KB"
+              + ("" if ok else f" ({value / budget:.2f}x)"))
+    if over and not no_fail:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
