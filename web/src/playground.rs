@@ -61,11 +61,6 @@ impl Playground {
         &self.session
     }
 
-    /// The session, to drive it.
-    pub fn session_mut(&mut self) -> &mut Session {
-        &mut self.session
-    }
-
     /// The run summary so far (the `election run --json` object).
     pub fn run_summary(&mut self) -> election_core::sim::RunSummary {
         self.session.summary()

@@ -71,6 +71,10 @@ pub struct Session {
 impl Session {
     /// A session at time 0 of a validated scenario (see
     /// [`Scenario::validate`]; every parsed scenario is).
+    ///
+    /// # Panics
+    /// Never for a scenario that passed validation (see
+    /// [`algorithms::build`]).
     pub fn new(scenario: &Scenario) -> Self {
         let sim = algorithms::build(scenario, true);
         Self {
