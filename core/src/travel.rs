@@ -1,4 +1,4 @@
-//! Time travel: [`Checkpoint`]s of a running simulation, and
+//! Time travel: checkpoints of a running simulation (crate-internal), and
 //! [`Landmark`]s, the moments worth stopping at when stepping through a
 //! run.
 //!

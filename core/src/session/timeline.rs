@@ -39,7 +39,7 @@ use crate::travel::{Checkpoint, Landmark};
 pub const MAX_CHECKPOINTS: usize = 64;
 
 /// Most estimated bytes all checkpoints together may hold
-/// ([`Checkpoint::approx_bytes`]); beyond it they are thinned out too.
+/// (see [`Timeline::bytes`]); beyond it they are thinned out too.
 pub const MAX_CHECKPOINT_BYTES: usize = 128 << 20;
 
 /// Simulated time between checkpoints at first.
@@ -49,12 +49,14 @@ pub const FIRST_INTERVAL_US: Micros = 100_000;
 pub const FIRST_INTERVAL_EVENTS: u64 = 5_000;
 
 /// Fewest events between two checkpoints per unit of the engine's size
-/// (see [`copy_size`]) at the moment the next one is due, above
+/// (messages on the wire plus a thirty-second of the pairs of nodes) at
+/// the moment the next one is due, above
 /// [`SMALL_COPY`] (see the module notes).
 pub const COPY_COST_EVENTS: u64 = 16;
 
-/// Size (see [`copy_size`]) up to which a checkpoint's copy is cheap enough
-/// to take whenever one is due.
+/// Size (messages on the wire plus a thirty-second of the pairs of nodes)
+/// up to which a checkpoint's copy is cheap enough to take whenever one
+/// is due.
 pub const SMALL_COPY: u64 = 2_000;
 
 /// Queued events of a coming burst that a slice of `max_events` events
