@@ -4,7 +4,8 @@
 //! ```text
 //! election algorithms [--json]
 //! election presets [--json]
-//! election run   [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--json] [--trace] [--link]
+//! election run   [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--at MS] [--json] [--trace] [--link]
+//! election landmarks [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--json]
 //! election sweep [--scenario FILE] --seeds A..B [--algorithms a,b] [--param FIELD=V1,V2] [--json | --csv]
 //! election sweep --experiment raft-fig16 [--seeds A..B] [--json | --csv]
 //! election compare [--scenario FILE] [--algorithms a,b,c] [--seeds A..B] [--json | --csv]
@@ -19,6 +20,7 @@ mod bench;
 mod compare;
 mod error;
 mod fuzz;
+mod landmarks;
 mod list;
 mod load;
 mod output;
@@ -55,8 +57,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run one scenario to its end and report what happened.
+    /// Run one scenario to its end (or to the moment --at) and report
+    /// what happened.
     Run(run::RunArgs),
+    /// List the landmarks of one scenario's run up to its horizon: every
+    /// role change, change of leaders and violation, with the leaders
+    /// right after it.
+    Landmarks(landmarks::LandmarksArgs),
     /// Run one simulation per seed and report distributions.
     Sweep(sweep::SweepArgs),
     /// Run the same scenario (same faults, same seeds) under several
@@ -77,6 +84,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Algorithms { json } => list::algorithms(*json),
         Command::Presets { json } => presets::presets(*json),
         Command::Run(args) => run::run(args),
+        Command::Landmarks(args) => landmarks::landmarks(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Compare(args) => compare::compare(args),
         Command::Bench(args) => bench::bench(args),

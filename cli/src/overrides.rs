@@ -54,9 +54,9 @@ pub fn parse_start(text: &str) -> Result<StartSet, String> {
     }
 }
 
-/// Parses `--until-ms`: milliseconds from 0 to one day (fractions allowed),
-/// returned in microseconds.
-pub fn parse_until_ms(text: &str) -> Result<Micros, String> {
+/// Parses a time flag (`--until-ms`, `run --at`): milliseconds from 0 to
+/// one day (fractions allowed), returned in microseconds.
+pub fn parse_ms(text: &str) -> Result<Micros, String> {
     let max_ms = MAX_TIME_US / 1000;
     // The page's URL parameters read numbers the same way.
     match parse_decimal(text.trim()) {
@@ -103,7 +103,7 @@ pub struct ScenarioArgs {
     /// Stop the run at this simulated time (ms) instead of when it settles.
     #[arg(
         long = "until-ms",
-        value_parser = parse_until_ms,
+        value_parser = parse_ms,
         value_name = "MS",
         allow_negative_numbers = true
     )]
@@ -235,11 +235,12 @@ mod tests {
     }
 
     #[test]
-    fn until_values() {
-        assert_eq!(parse_until_ms("1.5"), Ok(1500));
-        assert_eq!(parse_until_ms("86400000"), Ok(MAX_TIME_US));
-        assert!(parse_until_ms("86400001").is_err());
-        assert!(parse_until_ms("-1").is_err());
-        assert!(parse_until_ms("NaN").is_err());
+    fn time_values() {
+        assert_eq!(parse_ms("1.5"), Ok(1500));
+        assert_eq!(parse_ms("0.0005"), Ok(1), "rounded to the microsecond");
+        assert_eq!(parse_ms("86400000"), Ok(MAX_TIME_US));
+        assert!(parse_ms("86400001").is_err());
+        assert!(parse_ms("-1").is_err());
+        assert!(parse_ms("NaN").is_err());
     }
 }

@@ -1,15 +1,18 @@
-//! `election run`: one simulation to the scenario's end, reported as a
+//! `election run`: one simulation to the scenario's end (or, with `--at`,
+//! to one moment of it, through a time-travel [`Session`]), reported as a
 //! readable summary or as the [`RunSummary`] JSON object, optionally with
 //! the trace and the share link.
 
 use crate::error::CliError;
 use crate::output::{Table, json, ms};
-use crate::overrides::ScenarioArgs;
+use crate::overrides::{ScenarioArgs, parse_ms};
 use clap::Args;
 use election_core::Scenario;
 use election_core::scenario::query::to_query;
+use election_core::session::Session;
 use election_core::share;
 use election_core::sim::RunSummary;
+use election_core::time::{Micros, to_ms};
 use election_core::trace::{TraceEvent, render_text};
 use serde::Serialize;
 
@@ -31,6 +34,16 @@ pub struct RunArgs {
     /// Print the share link of the scenario (`#s=...` and the readable query).
     #[arg(long)]
     pub link: bool,
+    /// Report the run at this moment (ms) instead of at its end: what the
+    /// page shows at `at=MS` (at most the horizon: until_ms, or the run
+    /// limit without it).
+    #[arg(
+        long = "at",
+        value_parser = parse_ms,
+        value_name = "MS",
+        allow_negative_numbers = true
+    )]
+    pub at_us: Option<Micros>,
 }
 
 /// The share link of a scenario.
@@ -63,26 +76,56 @@ struct RunJson<'a> {
     trace: Option<&'a [TraceEvent]>,
 }
 
+/// A session of `scenario` at time `at`, refused past its horizon.
+fn session_at(scenario: &Scenario, at: Micros) -> Result<Session, CliError> {
+    let mut session = Session::new(scenario);
+    let horizon = session.horizon_us();
+    if at > horizon {
+        return Err(CliError::input(format!(
+            "--at {}: after the run's horizon, {} ms (its until_ms, or the run limit without one)",
+            to_ms(at),
+            to_ms(horizon)
+        )));
+    }
+    session.seek(at);
+    Ok(session)
+}
+
 /// Runs the scenario and returns the text to print.
 pub fn run(args: &RunArgs) -> Result<String, CliError> {
     let scenario = args.scenario.build(args.seed)?;
-    let mut sim = election_core::algorithms::build(&scenario, args.trace);
-    sim.run_to_end();
-    let summary = sim.summary();
+    // The plain run takes no checkpoints; only a moment needs a session.
+    let (mut session, mut sim);
+    let (summary, trace) = match args.at_us {
+        Some(at) => {
+            session = session_at(&scenario, at)?;
+            (session.summary(), session.sim().trace())
+        }
+        None => {
+            sim = election_core::algorithms::build(&scenario, args.trace);
+            sim.run_to_end();
+            (sim.summary(), sim.trace())
+        }
+    };
     let link = args.link.then(|| Link::of(&scenario));
     if args.json {
         return json(&RunJson {
             summary: &summary,
             link,
-            trace: args.trace.then(|| sim.trace()),
+            trace: args.trace.then_some(trace),
         });
     }
     let mut out = String::new();
     if args.trace {
-        out.push_str(&render_text(sim.trace()));
+        out.push_str(&render_text(trace));
         out.push('\n');
     }
-    out.push_str(&summary_text(&summary));
+    let when = if args.at_us.is_some() {
+        "at"
+    } else {
+        "ended at"
+    };
+    out.push_str(&summary_text(&summary, when));
     if let Some(link) = link {
         out.push_str(&format!(
             "\nshare link  {}\nquery       {}\n",
@@ -92,8 +135,9 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
     Ok(out)
 }
 
-/// A run summary as aligned text.
-pub fn summary_text(s: &RunSummary) -> String {
+/// A run summary as aligned text; `when` labels its time (`ended at`, or
+/// `at` for a moment in the middle).
+pub fn summary_text(s: &RunSummary, when: &str) -> String {
     let leader = match (s.leader, s.leaders.len()) {
         (Some(id), _) => id.to_string(),
         (None, 0) => "none".to_string(),
@@ -111,7 +155,7 @@ pub fn summary_text(s: &RunSummary) -> String {
     t.row(["algorithm".to_string(), s.algorithm.clone()])
         .row(["nodes".to_string(), s.nodes.to_string()])
         .row(["seed".to_string(), s.seed.to_string()])
-        .row(["ended at".to_string(), ms(s.end_ms)])
+        .row([when.to_string(), ms(s.end_ms)])
         .row(["leader".to_string(), leader])
         .row([
             "first leader at".to_string(),

@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod queue;
 pub mod rng;
 pub mod scenario;
+pub mod session;
 pub mod share;
 pub mod sim;
 pub mod stats;

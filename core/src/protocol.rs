@@ -348,7 +348,7 @@ impl<M, T> Ctx<'_, M, T> {
 /// One algorithm: the state of one node and its handlers.
 ///
 /// `Clone` so that a whole simulation can be copied for time travel
-/// ([`crate::sim::Simulation::checkpoint`]).
+/// (checkpoints, see [`crate::travel`]).
 pub trait Protocol: Sized + Clone + Debug + 'static {
     /// Messages this algorithm sends.
     type Msg: Message;

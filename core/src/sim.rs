@@ -1,6 +1,9 @@
 //! [`Simulation`]: one object-safe handle over an engine of any algorithm,
-//! used by the CLI and the wasm page alike, and [`RunSummary`], the result
-//! of a run (the `election run --json` contract).
+//! split by purpose into driving it ([`Control`]) and reading it
+//! ([`Observe`]), used by the CLI, the time-travel
+//! [`crate::session::Session`] and the wasm page alike; and
+//! [`RunSummary`], the result of a run (the `election run --json`
+//! contract).
 
 use crate::checks::Violation;
 use crate::engine::{Engine, Flight, NodeView};
@@ -120,14 +123,9 @@ pub struct RunSummary {
     pub trace_hash: String,
 }
 
-/// A running simulation of any algorithm.
-pub trait Simulation {
-    /// The scenario.
-    fn scenario(&self) -> &Scenario;
-    /// Ring order (position -> id), for drawing ring layouts.
-    fn ring(&self) -> &[NodeId];
-    /// Message kind names of this algorithm.
-    fn kinds(&self) -> &'static [&'static str];
+/// Driving a run forward: its clock, one event, up to a time, to its end
+/// or to the next [`Landmark`].
+pub trait Control {
     /// Current true time.
     fn now_us(&self) -> Micros;
     /// Time of the next event.
@@ -141,6 +139,22 @@ pub trait Simulation {
     /// The same in pieces of about `max_steps` events: the end once
     /// reached, `None` before (see [`Engine::run_to_end_within`]).
     fn run_to_end_within(&mut self, max_steps: u64) -> Option<Micros>;
+    /// Processes events up to `limit` until the next [`Landmark`] (a role
+    /// change, a change of leaders, a violation) and stops right after
+    /// it; `None` when none came before `limit` or within `max_steps`
+    /// queue events.
+    fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark>;
+}
+
+/// Reading a run: its scenario, counters, leaders, nodes, messages on the
+/// wire and trace, and the summary.
+pub trait Observe {
+    /// The scenario.
+    fn scenario(&self) -> &Scenario;
+    /// Ring order (position -> id), for drawing ring layouts.
+    fn ring(&self) -> &[NodeId];
+    /// Message kind names of this algorithm.
+    fn kinds(&self) -> &'static [&'static str];
     /// Counters so far.
     fn metrics(&self) -> &Metrics;
     /// Violations so far.
@@ -167,8 +181,15 @@ pub trait Simulation {
     fn inspect(&self, node: NodeId) -> Vec<(String, String)>;
     /// The summary so far (final once the run ended).
     fn summary(&mut self) -> RunSummary;
-    /// Saves this moment for time travel: everything but the recorded
-    /// trace, of which only the length is kept (see [`crate::travel`]).
+}
+
+/// What time travel needs of a simulation and nobody else may call:
+/// saving and restoring moments, and the event queue's tuning for runs
+/// made in slices. Crate-internal: [`crate::session::Session`] is the one
+/// user, and it keeps the checkpoints consistent with the history.
+pub(crate) trait TimeTravel {
+    /// Saves this moment: everything but the recorded trace, of which
+    /// only the length is kept (see [`crate::travel`]).
     fn checkpoint(&self) -> Checkpoint;
     /// Goes to the moment `checkpoint` saved, backward or forward. The
     /// trace recorded so far stays as the history (by determinism it is
@@ -176,11 +197,6 @@ pub trait Simulation {
     /// nothing, for a checkpoint of another algorithm or scenario, or one
     /// beyond the recorded history.
     fn restore(&mut self, checkpoint: &Checkpoint) -> bool;
-    /// Processes events up to `limit` until the next [`Landmark`] (a role
-    /// change, a change of leaders, a violation) and stops right after
-    /// it; `None` when none came before `limit` or within `max_steps`
-    /// queue events.
-    fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark>;
     /// Does up to `max_moves` of the event queue's work of spreading a
     /// big bucket of coming events ahead of its turn (see
     /// [`crate::queue::EventQueue::spread_ahead`]): for callers that run
@@ -190,16 +206,18 @@ pub trait Simulation {
     fn spread_ahead(&mut self, max_moves: usize) -> usize;
 }
 
-impl<P: Protocol> Simulation for Engine<P> {
-    fn scenario(&self) -> &Scenario {
-        Engine::scenario(self)
-    }
-    fn ring(&self) -> &[NodeId] {
-        &self.config().ring
-    }
-    fn kinds(&self) -> &'static [&'static str] {
-        P::KINDS
-    }
+/// A running simulation of any algorithm: one object-safe handle that
+/// drives ([`Control`]) and reads ([`Observe`]) an engine, built by
+/// [`crate::algorithms::build`]. Going back in time is
+/// [`crate::session::Session`]'s work; the checkpoints it takes are not
+/// part of this public interface (nor is the queue's tuning), so the
+/// trait is sealed: only the core's engine implements it.
+// The crate-internal supertrait is the point: it seals the trait and
+// keeps checkpoints and queue tuning out of the public interface.
+#[allow(private_bounds)]
+pub trait Simulation: Control + Observe + TimeTravel {}
+
+impl<P: Protocol> Control for Engine<P> {
     fn now_us(&self) -> Micros {
         self.now()
     }
@@ -217,6 +235,21 @@ impl<P: Protocol> Simulation for Engine<P> {
     }
     fn run_to_end_within(&mut self, max_steps: u64) -> Option<Micros> {
         Engine::run_to_end_within(self, max_steps)
+    }
+    fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark> {
+        Engine::run_to_landmark(self, limit, max_steps)
+    }
+}
+
+impl<P: Protocol> Observe for Engine<P> {
+    fn scenario(&self) -> &Scenario {
+        Engine::scenario(self)
+    }
+    fn ring(&self) -> &[NodeId] {
+        &self.config().ring
+    }
+    fn kinds(&self) -> &'static [&'static str] {
+        P::KINDS
     }
     fn metrics(&self) -> &Metrics {
         Engine::metrics(self)
@@ -251,6 +284,15 @@ impl<P: Protocol> Simulation for Engine<P> {
     fn inspect(&self, node: NodeId) -> Vec<(String, String)> {
         Engine::inspect(self, node)
     }
+    fn summary(&mut self) -> RunSummary {
+        let settled = self.settled();
+        let end_us = self.end_us().unwrap_or(self.now());
+        let truncated = self.truncated();
+        summarize(self, end_us, settled, truncated)
+    }
+}
+
+impl<P: Protocol> TimeTravel for Engine<P> {
     fn checkpoint(&self) -> Checkpoint {
         Engine::checkpoint(self)
     }
@@ -260,16 +302,9 @@ impl<P: Protocol> Simulation for Engine<P> {
     fn spread_ahead(&mut self, max_moves: usize) -> usize {
         Engine::spread_ahead(self, max_moves)
     }
-    fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark> {
-        Engine::run_to_landmark(self, limit, max_steps)
-    }
-    fn summary(&mut self) -> RunSummary {
-        let settled = self.settled();
-        let end_us = self.end_us().unwrap_or(self.now());
-        let truncated = self.truncated();
-        summarize(self, end_us, settled, truncated)
-    }
 }
+
+impl<P: Protocol> Simulation for Engine<P> {}
 
 /// The summary of `sim`, given what only the engine knows. Not generic
 /// (it reads the engine through the object-safe trait), so the page's

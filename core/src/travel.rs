@@ -1,4 +1,4 @@
-//! Time travel: [`Checkpoint`]s of a running simulation, and
+//! Time travel: checkpoints of a running simulation (crate-internal), and
 //! [`Landmark`]s, the moments worth stopping at when stepping through a
 //! run.
 //!
@@ -23,15 +23,18 @@
 //!
 //! A checkpoint is only valid for the history it was taken from: the same
 //! scenario (a changed scenario, such as one with a new fault, is a new
-//! history; [`crate::sim::Simulation::restore`] refuses a checkpoint of
-//! another scenario).
+//! history; restoring refuses a checkpoint of another scenario).
+//!
+//! Checkpoints are crate-internal: [`crate::session::Session`] takes,
+//! thins and restores them, and is the public way to travel in time.
 
 use crate::time::Micros;
 use serde::Serialize;
 use std::any::Any;
 
-/// A saved moment of one simulation (see [`crate::sim::Simulation::checkpoint`]).
-pub struct Checkpoint {
+/// A saved moment of one simulation (taken and restored through the
+/// crate-internal `TimeTravel` side of [`crate::sim::Simulation`]).
+pub(crate) struct Checkpoint {
     /// The engine, copied without its trace.
     pub(crate) engine: Box<dyn Any>,
     /// Its time.
@@ -48,11 +51,6 @@ impl Checkpoint {
     /// True time of the saved moment.
     pub fn now_us(&self) -> Micros {
         self.now_us
-    }
-
-    /// Trace events recorded up to the saved moment.
-    pub fn trace_len(&self) -> usize {
-        self.trace_len
     }
 
     /// Events processed up to the saved moment.
@@ -82,7 +80,7 @@ impl std::fmt::Debug for Checkpoint {
 }
 
 /// A moment worth stopping at when stepping through a run: where
-/// [`crate::sim::Simulation::run_to_landmark`] stops. When one event is
+/// [`crate::sim::Control::run_to_landmark`] stops. When one event is
 /// several of these, the first listed wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

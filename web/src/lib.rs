@@ -17,7 +17,9 @@
 //!
 //! The crate also compiles natively so that clippy and `cargo test` cover
 //! it; the native tests exercise the pure-Rust parts ([`url`], [`views`],
-//! the fault injection of [`playground`]) without touching JS values.
+//! the millisecond conversions of [`playground`]) without touching JS
+//! values. Time travel (checkpoints, live faults, forks, the search for a
+//! run's end) is `election_core::session::Session`, tested in the core.
 
 pub mod compare;
 pub mod experiment;
@@ -26,7 +28,6 @@ pub mod headless;
 pub mod js;
 pub mod playground;
 pub mod presets;
-pub mod timeline;
 pub mod url;
 pub mod views;
 

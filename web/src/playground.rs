@@ -1,28 +1,18 @@
-//! [`Playground`]: the opaque handle the page holds, one recording
-//! simulation of one scenario.
-//!
-//! Time travel is by re-running from checkpoints ([`Timeline`]): going
-//! back restores the nearest checkpoint before the wanted time and runs
-//! on from there. Runs are deterministic, so the result is exactly what a
-//! fresh load of the same scenario at the same time shows, and a share
-//! link of the scenario reproduces what the user did.
-//!
-//! Changing the past forks a new history: a fault injected before the
-//! latest moment reached drops the faults injected live after it (the old
-//! future; the scenario's own faults stay), and the run is rebuilt from
-//! the new scenario. [`Playground::last_fork`] says what was dropped.
+//! [`Playground`]: the opaque handle the page holds, one
+//! [`Session`] of one scenario (a recording simulation with its history:
+//! checkpoints, live faults, forks, the search for the run's end, all in
+//! the core). This file only converts: milliseconds from JS to
+//! microseconds, results to JS values, errors to JS `Error`s.
 
-use crate::timeline::Timeline;
 use crate::{js, url, views};
 use election_core::algorithms::{self, Layout};
-use election_core::scenario::{DEFAULT_RUN_LIMIT_US, MAX_TIME_US};
+use election_core::scenario::MAX_TIME_US;
+use election_core::session::Session;
 use election_core::sim::{Simulation, ViolationReport};
 use election_core::time::{Micros, to_ms};
 use election_core::trace::Event;
-use election_core::travel::Landmark;
 use election_core::{Scenario, ScenarioError};
 use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// Most log lines one [`Playground::events`] call returns, so one call
@@ -38,16 +28,6 @@ pub fn ms_to_us(t_ms: f64) -> Micros {
     ((t_ms * 1000.0).round() as Micros).min(MAX_TIME_US)
 }
 
-/// Microseconds as the scenario's millisecond JSON number: whole when
-/// whole, else fractional (1500 us is 1.5), as the core writes them.
-fn ms_json(us: Micros) -> Value {
-    if us % 1000 == 0 {
-        Value::from(us / 1000)
-    } else {
-        Value::from(to_ms(us))
-    }
-}
-
 /// One event-log line for the page.
 #[derive(Serialize)]
 struct LogLine<'a> {
@@ -61,230 +41,69 @@ struct LogLine<'a> {
     event: &'a Event,
 }
 
-/// Most events one [`Playground::next_landmark`] call processes: about a
-/// second of recording simulation in wasm, so a search through a quiet
-/// run never freezes the page for long.
-pub const MAX_LANDMARK_EVENTS: u64 = 500_000;
-
-/// What a fault injected in the past did to the history.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Fork {
-    /// Where the new history branched off, ms.
-    pub at_ms: f64,
-    /// Faults injected live after that moment, dropped (scenario JSON
-    /// objects, `at_ms` included), in the order they were made.
-    pub dropped: Vec<Value>,
-}
-
 /// A recording simulation of one scenario, driven by the page.
 #[wasm_bindgen]
 pub struct Playground {
-    sim: Box<dyn Simulation>,
-    /// End of the run as `election run` computes it, once asked for.
-    end_us: Option<Micros>,
-    /// The side run looking for that end while it is sought in pieces
-    /// ([`Playground::end_us_within`]).
-    end_run: Option<Box<dyn Simulation>>,
-    /// Checkpoints of this history and how far it has run.
-    timeline: Timeline,
-    /// Faults of the scenario the playground was made from; those after
-    /// them were injected live.
-    base_faults: usize,
-    /// What the last injected fault dropped, if it forked the history.
-    last_fork: Option<Fork>,
+    session: Session,
 }
 
 /// The Rust side: usable natively (tests) as well as from wasm.
 impl Playground {
     /// A playground at time 0 of a validated scenario.
     pub fn from_scenario(scenario: &Scenario) -> Self {
-        let sim = algorithms::build(scenario, true);
         Self {
-            timeline: Timeline::new(sim.as_ref()),
-            sim,
-            end_us: None,
-            end_run: None,
-            base_faults: scenario.faults.len(),
-            last_fork: None,
+            session: Session::new(scenario),
         }
+    }
+
+    /// The session the page drives.
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     /// The run summary so far (the `election run --json` object).
     pub fn run_summary(&mut self) -> election_core::sim::RunSummary {
-        self.sim.summary()
-    }
-
-    /// The checkpoints (for measurements and tests).
-    pub fn timeline(&self) -> &Timeline {
-        &self.timeline
-    }
-
-    /// The latest time this history has reached, microseconds.
-    pub fn reached_us(&self) -> Micros {
-        self.timeline.reached_us()
-    }
-
-    /// What the last injected fault dropped, if it forked the history.
-    pub fn fork(&self) -> Option<&Fork> {
-        self.last_fork.as_ref()
-    }
-
-    /// Runs to right after the next landmark (a role change, a change of
-    /// leaders, a violation) before the horizon; `None` when there is
-    /// none before it (the run is then at the horizon) or within
-    /// [`MAX_LANDMARK_EVENTS`] events.
-    pub fn next_landmark_us(&mut self) -> Option<Landmark> {
-        let horizon = self.horizon_us();
-        self.timeline
-            .run_to_landmark(self.sim.as_mut(), horizon, MAX_LANDMARK_EVENTS)
+        self.session.summary()
     }
 
     /// The scenario, including every fault injected so far.
     pub fn scenario(&self) -> &Scenario {
-        self.sim.scenario()
+        self.session.scenario()
     }
 
     /// The simulation, for reading.
     pub fn sim(&self) -> &dyn Simulation {
-        self.sim.as_ref()
+        self.session.sim()
     }
 
     /// Current time, microseconds.
     pub fn now_us(&self) -> Micros {
-        self.sim.now_us()
+        self.session.now_us()
     }
 
-    /// Goes to time `t`: forward by running, backward from the nearest
-    /// checkpoint (see [`Timeline::seek`]). Never past the horizon, where
-    /// playing stops too: an address asking for a far time (`at=86400000`
-    /// on a scenario that ends at 60 s) must not run the page for a day of
-    /// simulated heartbeats.
+    /// Goes to time `t` (see [`Session::seek`]).
     pub fn seek_us(&mut self, t: Micros) {
-        let t = t.min(self.horizon_us().max(self.sim.now_us()));
-        self.timeline.seek(self.sim.as_mut(), t);
+        self.session.seek(t);
     }
 
-    /// Adds `fault` (a scenario fault object without `at_ms`, e.g.
-    /// `{"crash": 3}`) at the current time and re-runs to the current time,
-    /// so the scenario alone reproduces the state. The fault is checked by
-    /// the core's scenario validator; on error nothing changes.
-    ///
-    /// Before the latest moment reached, this forks the history: faults
-    /// injected live after now are dropped (see [`Playground::fork`]).
+    /// Adds a live fault now (see [`Session::inject_fault`]).
     pub fn inject_fault(&mut self, fault_json: &str) -> Result<(), ScenarioError> {
-        let mut fault: Value = serde_json::from_str(fault_json)
-            .map_err(|e| ScenarioError::new("fault", format!("not valid JSON: {e}")))?;
-        let Value::Object(fields) = &mut fault else {
-            return Err(ScenarioError::new(
-                "fault",
-                "must be an object such as {\"crash\": 3}",
-            ));
-        };
-        if fields.contains_key("at_ms") {
-            return Err(ScenarioError::new(
-                "fault.at_ms",
-                "is set by the playground: a live fault happens now",
-            ));
-        }
-        let now = self.sim.now_us();
-        fields.insert("at_ms".to_string(), ms_json(now));
-        let mut scenario = self.scenario().to_json();
-        let mut dropped = Vec::new();
-        match scenario.get_mut("faults") {
-            Some(Value::Array(faults)) => {
-                // The live faults after now belong to the old future.
-                let live = self
-                    .scenario()
-                    .faults
-                    .iter()
-                    .enumerate()
-                    .skip(self.base_faults);
-                let later: Vec<usize> = live
-                    .filter(|(_, f)| f.at_us > now)
-                    .map(|(i, _)| i)
-                    .collect();
-                for &i in later.iter().rev() {
-                    dropped.push(faults.remove(i));
-                }
-                dropped.reverse();
-                faults.push(fault);
-            }
-            _ => {
-                scenario["faults"] = Value::Array(vec![fault]);
-            }
-        }
-        let scenario = Scenario::from_value(&scenario)?;
-        let forked = now < self.timeline.reached_us();
-        self.sim = algorithms::build(&scenario, true);
-        self.timeline = Timeline::new(self.sim.as_ref());
-        self.timeline.seek(self.sim.as_mut(), now);
-        self.end_us = None;
-        self.end_run = None;
-        self.last_fork = forked.then(|| Fork {
-            at_ms: to_ms(now),
-            dropped,
-        });
-        Ok(())
-    }
-
-    /// Where the run ends as `election run` sees it: `until_ms` if set,
-    /// else when the election settles (bounded by the core's run limit).
-    /// Computed on a separate, non-recording run and cached.
-    pub fn end_us(&mut self) -> Micros {
-        loop {
-            if let Some(end) = self.end_us_within(u64::MAX) {
-                return end;
-            }
-        }
-    }
-
-    /// [`Playground::end_us`] in pieces of about `max_events` events of
-    /// the side run, which is kept between calls: the end once found,
-    /// `None` before. A thousand nodes all starting an election take
-    /// over a hundred milliseconds to run to their end, which the page
-    /// spreads over its frames this way. With `max_events` 0 it only
-    /// reads what is known (the page asks that every frame): no side run
-    /// is made or checked.
-    pub fn end_us_within(&mut self, max_events: u64) -> Option<Micros> {
-        if self.end_us.is_some() {
-            return self.end_us;
-        }
-        if let Some(until) = self.scenario().until_us {
-            self.end_us = Some(until);
-            return self.end_us;
-        }
-        if max_events == 0 {
-            return None;
-        }
-        let scenario = self.sim.scenario();
-        let run = self
-            .end_run
-            .get_or_insert_with(|| algorithms::build(scenario, false));
-        let end = run.run_to_end_within(max_events)?;
-        self.end_run = None;
-        self.end_us = Some(end);
-        Some(end)
+        self.session.inject_fault(fault_json)
     }
 
     /// One-way links cut right now, `(from, to)`, read from the engine's
     /// network (so a heal, which clears every cut, is already applied).
     pub fn cut_pairs(&self) -> Vec<(u32, u32)> {
-        self.sim.cuts()
+        self.sim().cuts()
     }
 
     /// The failed property checks so far, in the summary's form.
     pub fn violation_reports(&self) -> Vec<ViolationReport> {
-        self.sim
+        self.sim()
             .violations()
             .iter()
             .map(ViolationReport::from)
             .collect()
-    }
-
-    /// The latest time worth playing to: `until_ms` if set, else the
-    /// core's run limit for runs without one.
-    pub fn horizon_us(&self) -> Micros {
-        self.scenario().until_us.unwrap_or(DEFAULT_RUN_LIMIT_US)
     }
 }
 
@@ -321,25 +140,23 @@ impl Playground {
 
     /// Current simulated time, ms.
     pub fn now_ms(&self) -> f64 {
-        to_ms(self.sim.now_us())
+        to_ms(self.sim().now_us())
     }
 
     /// Time of the next event, ms, or `undefined` when nothing is left.
     pub fn next_event_ms(&self) -> Option<f64> {
-        self.sim.next_time_us().map(to_ms)
+        self.sim().next_time_us().map(to_ms)
     }
 
     /// Processes one event; `false` when none is left.
     pub fn step(&mut self) -> bool {
-        let stepped = self.sim.step();
-        self.timeline.saw(self.sim.as_ref());
-        stepped
+        self.session.step()
     }
 
     /// Processes every event up to and including `t_ms` (forward only;
     /// see [`Playground::seek_ms`]).
     pub fn run_until_ms(&mut self, t_ms: f64) {
-        self.timeline.run_until(self.sim.as_mut(), ms_to_us(t_ms));
+        self.session.run_until(ms_to_us(t_ms));
     }
 
     /// Runs toward `t_ms` (forward only) but stops after about
@@ -347,8 +164,8 @@ impl Playground {
     /// frames; the events are those of one [`Playground::run_until_ms`].
     /// Returns whether `t_ms` was reached.
     pub fn run_until_ms_within(&mut self, t_ms: f64, max_events: u32) -> bool {
-        self.timeline
-            .run_until_within(self.sim.as_mut(), ms_to_us(t_ms), u64::from(max_events))
+        self.session
+            .run_until_within(ms_to_us(t_ms), u64::from(max_events))
     }
 
     /// Goes to `t_ms`, backward too (from the nearest checkpoint).
@@ -359,43 +176,35 @@ impl Playground {
     /// Runs to the end of the run exactly as `election run` does and
     /// returns that time, ms.
     pub fn run_to_end(&mut self) -> f64 {
-        // Through the timeline first, so the way there gets checkpoints.
-        let planned = self.end_us();
-        if self.sim.now_us() < planned {
-            self.timeline.run_until(self.sim.as_mut(), planned);
-        }
-        let end = self.sim.run_to_end();
-        self.timeline.saw(self.sim.as_ref());
-        self.end_us = Some(end);
-        to_ms(end)
+        to_ms(self.session.run_to_end())
     }
 
     /// The end `election run` reports for this scenario, ms, without
     /// moving this playground (computed once on a side run).
     pub fn end_ms(&mut self) -> f64 {
-        to_ms(self.end_us())
+        to_ms(self.session.end_us())
     }
 
     /// The same, sought in pieces: runs about `max_events` more events
     /// of the side run and returns the end once found, `undefined`
-    /// before (see [`Playground::end_us_within`]).
+    /// before (see [`Session::end_us_within`]).
     pub fn end_ms_within(&mut self, max_events: u32) -> Option<f64> {
-        self.end_us_within(u64::from(max_events)).map(to_ms)
+        self.session.end_us_within(u64::from(max_events)).map(to_ms)
     }
 
     /// `until_ms` if the scenario sets it, else the core's run limit, ms.
     pub fn horizon_ms(&self) -> f64 {
-        to_ms(self.horizon_us())
+        to_ms(self.session.horizon_us())
     }
 
     /// Messages sent so far (dropped ones included).
     pub fn messages_sent(&self) -> f64 {
-        self.sim.metrics().sent as f64
+        self.sim().metrics().sent as f64
     }
 
     /// Messages sent so far by kind, aligned with [`Playground::kinds`].
     pub fn sent_by_kind(&self) -> Vec<f64> {
-        self.sim
+        self.sim()
             .metrics()
             .by_kind
             .iter()
@@ -406,7 +215,7 @@ impl Playground {
     /// The one live leader (the summary's `leader`), or `undefined` when
     /// no node or several nodes lead.
     pub fn leader(&self) -> Option<u32> {
-        match self.sim.leaders() {
+        match self.sim().leaders() {
             [one] => Some(*one),
             _ => None,
         }
@@ -415,13 +224,13 @@ impl Playground {
     /// Every live leader, ascending: one normally, several during split
     /// brain (the summary's `leaders`).
     pub fn leaders(&self) -> Vec<u32> {
-        self.sim.leaders().to_vec()
+        self.sim().leaders().to_vec()
     }
 
     /// Messages lost so far (by the network, a partition, a cut link or a
     /// receiver that is down).
     pub fn messages_dropped(&self) -> f64 {
-        self.sim.metrics().dropped as f64
+        self.sim().metrics().dropped as f64
     }
 
     /// One-way links cut right now, as the engine holds them, flattened to
@@ -435,7 +244,7 @@ impl Playground {
 
     /// Number of failed property checks so far.
     pub fn violation_count(&self) -> usize {
-        self.sim.violations().len()
+        self.sim().violations().len()
     }
 
     /// The failed property checks so far, as the summary reports them:
@@ -447,7 +256,7 @@ impl Playground {
     /// Stable hash of the trace so far, 16 hex digits: equal to the CLI's
     /// `trace_hash` for the same scenario at the same moment.
     pub fn trace_hash(&self) -> String {
-        format!("{:016x}", self.sim.trace_hash())
+        format!("{:016x}", self.sim().trace_hash())
     }
 
     /// The run summary so far (the `election run --json` object).
@@ -462,17 +271,17 @@ impl Playground {
 
     /// Every node as rows of `node_fields()` columns.
     pub fn nodes(&self) -> Vec<f64> {
-        views::node_rows(&self.sim.node_views())
+        views::node_rows(&self.sim().node_views())
     }
 
     /// Every message on the wire as rows of `flight_fields()` columns.
     pub fn flights(&self) -> Vec<f64> {
-        views::flight_rows(&self.sim.flights())
+        views::flight_rows(&self.sim().flights())
     }
 
     /// Number of messages on the wire.
     pub fn flight_count(&self) -> usize {
-        self.sim.flight_count()
+        self.sim().flight_count()
     }
 
     /// At most `max` messages on the wire, as rows of `flight_fields()`
@@ -480,12 +289,12 @@ impl Playground {
     /// evenly over their ids (so a frame of a run with half a million in
     /// flight copies and walks a few thousand, not all).
     pub fn flights_sampled(&self, max: usize) -> Vec<f64> {
-        views::flight_rows(&self.sim.flights_sample(max))
+        views::flight_rows(&self.sim().flights_sample(max))
     }
 
     /// Number of trace events so far.
     pub fn event_count(&self) -> usize {
-        self.sim.trace().len()
+        self.sim().trace().len()
     }
 
     /// Log lines for trace events `from..to` (at most
@@ -493,7 +302,7 @@ impl Playground {
     /// objects with `index`, `at_ms`, `text` (plain language) and `event`
     /// (the raw event, with its `type`).
     pub fn events(&self, from: usize, to: usize) -> Result<JsValue, JsValue> {
-        let trace = self.sim.trace();
+        let trace = self.sim().trace();
         let to = to.min(trace.len());
         let from = from.max(to.saturating_sub(MAX_EVENTS_PER_CALL)).min(to);
         let lines: Vec<LogLine<'_>> = trace[from..to]
@@ -513,18 +322,18 @@ impl Playground {
     /// [`Playground::events`]); the page keeps `event_count()` and asks
     /// for what is new.
     pub fn events_since(&self, from: usize) -> Result<JsValue, JsValue> {
-        self.events(from, self.sim.trace().len())
+        self.events(from, self.sim().trace().len())
     }
 
     /// Message kind names of the algorithm.
     pub fn kinds(&self) -> Vec<String> {
-        self.sim.kinds().iter().map(|k| k.to_string()).collect()
+        self.sim().kinds().iter().map(|k| k.to_string()).collect()
     }
 
     /// Ring order: `ring()[i]` is the node at position `i` along the
     /// direction ring messages travel.
     pub fn ring(&self) -> Vec<u32> {
-        self.sim.ring().to_vec()
+        self.sim().ring().to_vec()
     }
 
     /// `"ring"` or `"cluster"`, from the algorithm registry.
@@ -547,7 +356,7 @@ impl Playground {
 
     /// Every field of one node, as `[name, value]` pairs.
     pub fn inspect(&self, node: u32) -> Result<JsValue, JsValue> {
-        js::to_js(&self.sim.inspect(node))
+        js::to_js(&self.sim().inspect(node))
     }
 
     /// The scenario (with injected faults) as canonical JSON text.
@@ -582,32 +391,28 @@ impl Playground {
     /// Runs to right after the next role change, change of leaders or
     /// violation before the horizon, and names it: `"role"`, `"leaders"`
     /// or `"violation"`; `undefined` when none came (see
-    /// [`Playground::next_landmark_us`]).
+    /// [`Session::next_landmark`]).
     pub fn next_landmark(&mut self) -> Option<String> {
-        self.next_landmark_us().map(|l| l.name().to_string())
+        self.session.next_landmark().map(|l| l.name().to_string())
     }
 
     /// The latest simulated time this history has reached, ms: acting
     /// before it forks the history.
     pub fn reached_ms(&self) -> f64 {
-        to_ms(self.reached_us())
+        to_ms(self.session.reached_us())
     }
 
     /// Live faults after the current time: the ones a fault made now
-    /// would drop (see [`Playground::inject_fault`]).
+    /// would drop (see [`Session::inject_fault`]).
     pub fn live_faults_ahead(&self) -> usize {
-        let now = self.sim.now_us();
-        self.scenario().faults[self.base_faults.min(self.scenario().faults.len())..]
-            .iter()
-            .filter(|f| f.at_us > now)
-            .count()
+        self.session.live_faults_ahead()
     }
 
     /// If the last injected fault forked the history: an object with
     /// `at_ms` (where) and `dropped` (the later live faults it dropped, as
     /// scenario fault objects); else `undefined`.
     pub fn last_fork(&self) -> Result<JsValue, JsValue> {
-        match &self.last_fork {
+        match self.session.fork() {
             Some(fork) => js::to_js(fork),
             None => Ok(JsValue::UNDEFINED),
         }
@@ -615,18 +420,19 @@ impl Playground {
 
     /// Number of checkpoints kept for seeking.
     pub fn checkpoint_count(&self) -> usize {
-        self.timeline.len()
+        self.session.timeline().len()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    //! Conversion only: milliseconds in and out, the shapes the page
+    //! reads. What the session does (seeking, landmarks, live faults,
+    //! forks, the end) is tested natively in core (`core/tests/session`).
     use super::*;
-    use election_core::scenario::{Fault, FaultAction, Target};
-    use election_core::sim;
 
-    fn scenario(text: &str) -> Scenario {
-        Scenario::from_json(text).unwrap()
+    fn playground(text: &str) -> Playground {
+        Playground::from_scenario(&Scenario::from_json(text).unwrap())
     }
 
     #[test]
@@ -638,124 +444,58 @@ mod tests {
     }
 
     #[test]
-    fn seeking_stops_at_the_horizon() {
-        let mut p = Playground::from_scenario(&scenario(r#"{"nodes":4,"until_ms":2000}"#));
+    fn times_go_back_to_js_in_ms() {
+        let mut p = playground(r#"{"nodes":4,"until_ms":2000.5}"#);
+        assert_eq!(p.horizon_ms(), 2000.5);
+        assert_eq!(p.end_ms_within(0), Some(2000.5));
+        // A far time from an address stops at the horizon.
         p.seek_ms(1e23);
-        assert_eq!(p.now_us(), 2_000_000);
-        let mut q = Playground::from_scenario(&scenario(r#"{"nodes":4}"#));
-        q.seek_ms(86_400_000.0);
-        assert_eq!(q.now_us(), DEFAULT_RUN_LIMIT_US);
+        assert_eq!((p.now_ms(), p.reached_ms()), (2000.5, 2000.5));
+        p.seek_ms(1.2345);
+        assert_eq!(p.now_ms(), 1.235, "rounded to the microsecond");
+        let mut q = playground(r#"{"algorithm":"lelann","nodes":3}"#);
+        assert_eq!(q.end_ms_within(0), None, "unknown until sought");
+        assert_eq!(
+            q.end_ms(),
+            sim_end_ms(r#"{"algorithm":"lelann","nodes":3}"#)
+        );
+    }
+
+    fn sim_end_ms(text: &str) -> f64 {
+        election_core::sim::run(&Scenario::from_json(text).unwrap()).end_ms
     }
 
     #[test]
-    fn a_live_fault_is_the_same_as_a_scheduled_one() {
-        let base = scenario(r#"{"algorithm":"bully","nodes":6,"seed":3}"#);
-        let mut p = Playground::from_scenario(&base);
-        p.seek_us(12_345);
+    fn a_fork_reaches_js_as_at_ms_and_the_dropped_faults() {
+        let mut p = playground(r#"{"algorithm":"bully","nodes":6,"seed":3}"#);
+        p.seek_ms(3000.0);
         p.inject_fault(r#"{"crash": 5}"#).unwrap();
-        assert_eq!(p.now_us(), 12_345);
+        p.seek_ms(1000.25);
+        assert_eq!(p.live_faults_ahead(), 1);
+        p.inject_fault(r#"{"crash": 4}"#).unwrap();
+        let fork = p.session().fork().expect("forked");
         assert_eq!(
-            p.scenario().faults,
-            vec![Fault {
-                at_us: 12_345,
-                action: FaultAction::Crash(Target::Node(5)),
-            }]
+            serde_json::to_value(fork).unwrap(),
+            serde_json::json!({"at_ms": 1000.25, "dropped": [{"at_ms": 3000, "crash": 5}]})
         );
-        // The fractional time survives the share link's JSON.
-        let again = election_core::share::decode(&election_core::share::encode(p.scenario()));
-        assert_eq!(&again.unwrap(), p.scenario());
-        // And the run it describes ends as the CLI's would.
-        let summary = sim::run(p.scenario());
-        let end = p.sim.run_to_end();
-        assert_eq!(p.sim.summary(), summary);
-        assert_eq!(to_ms(end), summary.end_ms);
-        assert_ne!(summary.leader, Some(5));
+        assert_eq!(p.fault_count(), 1);
+        assert!(p.checkpoint_count() >= 1);
     }
 
     #[test]
-    fn bad_faults_name_the_field_and_change_nothing() {
-        let mut p = Playground::from_scenario(&scenario(r#"{"nodes":4}"#));
-        p.seek_us(5_000);
-        let err = p.inject_fault(r#"{"crash": 9}"#).unwrap_err();
-        assert!(err.field.starts_with("faults[0]"), "{err}");
-        assert_eq!(p.inject_fault("[1]").unwrap_err().field, "fault");
-        assert_eq!(
-            p.inject_fault(r#"{"at_ms": 1, "crash": 1}"#)
-                .unwrap_err()
-                .field,
-            "fault.at_ms"
-        );
-        assert!(p.scenario().faults.is_empty());
-        assert_eq!(p.now_us(), 5_000);
-    }
-
-    #[test]
-    fn cuts_come_from_the_engine_and_heal_clears_them() {
-        let mut p = Playground::from_scenario(&scenario(r#"{"algorithm":"bully","nodes":5}"#));
-        p.seek_us(2_000);
+    fn cuts_cross_as_flat_pairs() {
+        let mut p = playground(r#"{"algorithm":"bully","nodes":5}"#);
+        p.seek_ms(2.0);
         p.inject_fault(r#"{"cut": [4, 1]}"#).unwrap();
         p.inject_fault(r#"{"cut": [0, 2]}"#).unwrap();
-        assert_eq!(p.cut_pairs(), vec![(0, 2), (4, 1)]);
-        p.seek_us(3_000);
-        p.inject_fault(r#"{"uncut": [0, 2]}"#).unwrap();
-        assert_eq!(p.cut_pairs(), vec![(4, 1)]);
-        // Before the cuts were made there were none.
-        p.seek_us(1_000);
-        assert!(p.cut_pairs().is_empty());
-        p.seek_us(4_000);
-        assert_eq!(p.cut_pairs(), vec![(4, 1)]);
-        p.inject_fault(r#"{"heal": true}"#).unwrap();
-        assert!(p.cut_pairs().is_empty());
-    }
-
-    #[test]
-    fn a_partitioned_bully_cluster_reports_split_brain() {
-        let mut p =
-            Playground::from_scenario(&scenario(r#"{"algorithm":"bully","nodes":6,"seed":3}"#));
-        p.run_to_end();
-        assert_eq!(p.sim.leaders(), &[5]);
-        p.inject_fault(r#"{"partition": [[0, 1, 2]]}"#).unwrap();
-        p.seek_us(p.now_us() + 3_000_000);
-        assert_eq!(p.sim.leaders(), &[2, 5]);
-        let reports = p.violation_reports();
-        assert_eq!(reports.len(), 1, "{reports:?}");
-        assert_eq!(reports[0].property, "split_brain");
-        p.inject_fault(r#"{"heal": true}"#).unwrap();
-        p.seek_us(p.now_us() + 3_000_000);
-        assert_eq!(p.sim.leaders(), &[5]);
-    }
-
-    #[test]
-    fn a_bad_network_value_names_the_field() {
-        let mut p = Playground::from_scenario(&scenario(r#"{"nodes":4}"#));
-        p.seek_us(1_000);
-        let err = p
-            .inject_fault(r#"{"network": {"latency_ms": [5, 10], "drop": 2, "duplicate": 0}}"#)
-            .unwrap_err();
-        assert_eq!(err.field, "faults[0].network.drop", "{err}");
-        assert!(p.scenario().faults.is_empty());
-    }
-
-    #[test]
-    fn seeking_back_replays_the_same_run() {
-        let s = scenario(r#"{"algorithm":"chang-roberts","nodes":8,"ring":"random"}"#);
-        let mut p = Playground::from_scenario(&s);
-        p.seek_us(20_000);
-        let at_20 = (p.sim.metrics().sent, p.sim.trace().len(), p.nodes());
-        p.seek_us(60_000);
-        p.seek_us(20_000);
-        assert_eq!(
-            (p.sim.metrics().sent, p.sim.trace().len(), p.nodes()),
-            at_20
-        );
+        assert_eq!(p.cuts(), vec![0, 2, 4, 1]);
     }
 
     #[test]
     fn a_flight_sample_is_spread_over_the_ids() {
         // 40 Bully nodes all starting: 780 ELECTION messages on the wire
         // (each to every higher id) and 39 more.
-        let s = scenario(r#"{"algorithm":"bully","nodes":40,"seed":1,"start":"all"}"#);
-        let mut p = Playground::from_scenario(&s);
+        let mut p = playground(r#"{"algorithm":"bully","nodes":40,"seed":1,"start":"all"}"#);
         p.seek_us(1);
         assert_eq!(p.flight_count(), 819);
         let all = p.flights();
@@ -775,72 +515,5 @@ mod tests {
             let expected = *every.iter().find(|&&x| x >= mark).unwrap();
             assert!(*id >= expected, "{i}: {id} before {expected}");
         }
-    }
-
-    #[test]
-    fn end_matches_the_cli_run() {
-        let s = scenario(r#"{"algorithm":"chang-roberts","nodes":8,"seed":3,"ring":"descending"}"#);
-        let mut p = Playground::from_scenario(&s);
-        let expected = sim::run(&s);
-        assert_eq!(to_ms(p.end_us()), expected.end_ms);
-        assert_eq!(p.now_us(), 0, "end_us must not move the playground");
-        assert_eq!(p.run_to_end(), expected.end_ms);
-        assert_eq!(p.sim.metrics().sent, expected.messages.sent);
-        assert_eq!(p.sim.summary().leader, expected.leader);
-    }
-
-    #[test]
-    fn an_end_sought_in_pieces_is_the_cli_end() {
-        // A burst, a pause that unsettles the cluster once it seemed
-        // settled, a fixed end, and a run that needs one piece only.
-        for json in [
-            r#"{"algorithm":"bully","nodes":40,"seed":1,"start":"all"}"#,
-            r#"{"algorithm":"raft","nodes":5,"seed":2,"faults":[{"at_ms":400,"pause":0,"for_ms":900}]}"#,
-            r#"{"algorithm":"chang-roberts","nodes":8,"until_ms":700}"#,
-            r#"{"algorithm":"lelann","nodes":3}"#,
-        ] {
-            let s = scenario(json);
-            let expected = sim::run(&s).end_ms;
-            for piece in [1, 7, 1000] {
-                let mut p = Playground::from_scenario(&s);
-                let known = s.until_us.map(to_ms);
-                assert_eq!(p.end_ms_within(0), known, "{json}: a read of what is known");
-                assert!(p.end_run.is_none(), "{json}: a read makes no side run");
-                let mut calls = 0;
-                let end = loop {
-                    calls += 1;
-                    if let Some(end) = p.end_ms_within(piece) {
-                        break end;
-                    }
-                };
-                assert_eq!(end, expected, "{json} in pieces of {piece} events");
-                assert_eq!(p.end_ms_within(piece), Some(expected), "cached: {json}");
-                assert!(p.end_run.is_none(), "the side run is dropped once done");
-                assert_eq!(
-                    p.now_us(),
-                    0,
-                    "seeking the end must not move the playground"
-                );
-                if piece == 1 && s.until_us.is_none() {
-                    assert!(calls > 10, "{json}: one event per piece took {calls} calls");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_live_fault_restarts_the_search_for_the_end() {
-        let s = scenario(r#"{"algorithm":"bully","nodes":6,"seed":3}"#);
-        let mut p = Playground::from_scenario(&s);
-        assert_eq!(p.end_ms_within(3), None, "not found in three events");
-        p.inject_fault(r#"{"crash":5}"#).unwrap();
-        let mut with_crash = s.clone();
-        with_crash.faults = p.scenario().faults.clone();
-        let expected = sim::run(&with_crash).end_ms;
-        assert_eq!(
-            p.end_ms(),
-            expected,
-            "the end of the history with the crash"
-        );
     }
 }

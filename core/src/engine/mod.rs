@@ -414,13 +414,6 @@ impl<P: Protocol> Engine<P> {
         out
     }
 
-    /// Spreads up to `max_moves` events of the next big bucket of the
-    /// event queue ahead of its turn; the same events come in the same
-    /// order (see [`crate::queue::EventQueue::spread_ahead`]).
-    pub fn spread_ahead(&mut self, max_moves: usize) -> usize {
-        self.queue.spread_ahead(max_moves)
-    }
-
     /// The end of the run, once [`Engine::run_to_end`] found it.
     pub fn end_us(&self) -> Option<Micros> {
         self.end_us

@@ -1,5 +1,7 @@
-//! Time travel on the engine: checkpoints without the trace, restore, and
-//! running to the next landmark (see [`crate::travel`]).
+//! Time travel on the engine: checkpoints without the trace, restore,
+//! spreading a coming burst ahead for runs made in slices (all three
+//! crate-internal, for [`crate::session::Session`]), and running to the
+//! next landmark (see [`crate::travel`]).
 
 use super::*;
 use crate::travel::{Checkpoint, Landmark};
@@ -78,7 +80,7 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Saves this moment (see [`crate::travel`]).
-    pub fn checkpoint(&self) -> Checkpoint {
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
         debug_assert!(self.outbox.is_empty(), "checkpoint inside a handler");
         let engine = self.copy_without_trace();
         let bytes = engine.approx_bytes();
@@ -95,7 +97,7 @@ impl<P: Protocol> Engine<P> {
     /// trace as the history. Returns false, changing nothing, when the
     /// checkpoint is of another algorithm or scenario, or lies beyond the
     /// recorded history (a recording engine must have recorded up to it).
-    pub fn restore(&mut self, checkpoint: &Checkpoint) -> bool {
+    pub(crate) fn restore(&mut self, checkpoint: &Checkpoint) -> bool {
         let Some(saved) = checkpoint.engine.downcast_ref::<Self>() else {
             return false;
         };
@@ -110,6 +112,13 @@ impl<P: Protocol> Engine<P> {
         self.trace = history;
         self.trace_len = checkpoint.trace_len;
         true
+    }
+
+    /// Spreads up to `max_moves` events of the next big bucket of the
+    /// event queue ahead of its turn; the same events come in the same
+    /// order (see [`crate::queue::EventQueue::spread_ahead`]).
+    pub(crate) fn spread_ahead(&mut self, max_moves: usize) -> usize {
+        self.queue.spread_ahead(max_moves)
     }
 
     /// Processes events up to `limit` until one of them is a
@@ -146,3 +155,7 @@ impl<P: Protocol> Engine<P> {
         None
     }
 }
+
+#[cfg(test)]
+#[path = "travel_tests.rs"]
+mod tests;

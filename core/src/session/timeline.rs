@@ -1,9 +1,10 @@
-//! [`Timeline`]: the checkpoints that make seeking anywhere in a run fast.
+//! [`Timeline`]: the checkpoints of one history that make seeking anywhere
+//! in a run fast, and the policy of when to take and when to thin them.
 //!
 //! Going back in time restores the latest checkpoint at or before the
 //! target and runs forward from there (the core is deterministic, so this
 //! is exactly the state a fresh run to the target reaches, see
-//! `election_core::travel`). Checkpoints are taken while the run explores
+//! [`crate::travel`]). Checkpoints are taken while the run explores
 //! new time, one every `interval_us` of simulated time or every
 //! `interval_events` events, whichever comes first, so a seek never
 //! re-simulates more than one interval. Memory stays bounded: past
@@ -29,16 +30,16 @@
 //!                 seek(t) = restore(cp2) + run to t ▲ t
 //! ```
 
-use election_core::engine::MAX_EVENTS;
-use election_core::sim::Simulation;
-use election_core::time::Micros;
-use election_core::travel::{Checkpoint, Landmark};
+use crate::engine::MAX_EVENTS;
+use crate::sim::Simulation;
+use crate::time::Micros;
+use crate::travel::{Checkpoint, Landmark};
 
 /// Most checkpoints kept; beyond it they are thinned out.
 pub const MAX_CHECKPOINTS: usize = 64;
 
 /// Most estimated bytes all checkpoints together may hold
-/// ([`Checkpoint::approx_bytes`]); beyond it they are thinned out too.
+/// (see [`Timeline::bytes`]); beyond it they are thinned out too.
 pub const MAX_CHECKPOINT_BYTES: usize = 128 << 20;
 
 /// Simulated time between checkpoints at first.
@@ -48,18 +49,20 @@ pub const FIRST_INTERVAL_US: Micros = 100_000;
 pub const FIRST_INTERVAL_EVENTS: u64 = 5_000;
 
 /// Fewest events between two checkpoints per unit of the engine's size
-/// (see [`copy_size`]) at the moment the next one is due, above
+/// (messages on the wire plus a thirty-second of the pairs of nodes) at
+/// the moment the next one is due, above
 /// [`SMALL_COPY`] (see the module notes).
 pub const COPY_COST_EVENTS: u64 = 16;
 
-/// Size (see [`copy_size`]) up to which a checkpoint's copy is cheap enough
-/// to take whenever one is due.
+/// Size (messages on the wire plus a thirty-second of the pairs of nodes)
+/// up to which a checkpoint's copy is cheap enough to take whenever one
+/// is due.
 pub const SMALL_COPY: u64 = 2_000;
 
 /// Queued events of a coming burst that a slice of `max_events` events
 /// may spread ahead of time, per event of the slice (see
-/// [`Timeline::run_until_within`]): moving one costs far less than an
-/// event.
+/// [`super::Session::run_until_within`]): moving one costs far less than
+/// an event.
 pub const SPREAD_PER_EVENT: u64 = 16;
 
 /// ... and at least this many, however small the slice (in a burst the
@@ -67,6 +70,7 @@ pub const SPREAD_PER_EVENT: u64 = 16;
 pub const SPREAD_AT_LEAST: u64 = 4_096;
 
 /// The checkpoints of one history (one scenario) and how far it has run.
+/// Read-only outside the crate: [`super::Session`] drives it.
 pub struct Timeline {
     /// Ascending by position in the run; the first is time 0.
     checkpoints: Vec<Checkpoint>,
@@ -85,7 +89,7 @@ fn ahead(cp: &Checkpoint, sim: &dyn Simulation) -> bool {
 /// What copying `sim` costs, roughly: messages on the wire plus a
 /// thirty-second of the pairs of nodes (a link's last arrival is one
 /// number, copied far faster than a message).
-pub fn copy_size(sim: &dyn Simulation) -> u64 {
+pub(crate) fn copy_size(sim: &dyn Simulation) -> u64 {
     let nodes = u64::from(sim.scenario().nodes);
     sim.metrics().in_flight.saturating_add(nodes * nodes / 32)
 }
@@ -104,7 +108,7 @@ fn copy_floor(sim: &dyn Simulation) -> u64 {
 
 impl Timeline {
     /// The timeline of a simulation at time 0 (its first checkpoint).
-    pub fn new(sim: &dyn Simulation) -> Self {
+    pub(crate) fn new(sim: &dyn Simulation) -> Self {
         Self {
             checkpoints: vec![sim.checkpoint()],
             interval_us: FIRST_INTERVAL_US,
@@ -138,9 +142,21 @@ impl Timeline {
         self.interval_us
     }
 
+    /// Events between checkpoints now (for event-dense stretches).
+    pub fn interval_events(&self) -> u64 {
+        self.interval_events
+    }
+
+    /// Time and events processed of the latest checkpoint at or before
+    /// time `t`: where a seek to `t` would start re-running from.
+    pub fn checkpoint_before(&self, t: Micros) -> (Micros, u64) {
+        let cp = self.best_for(t);
+        (cp.now_us(), cp.events())
+    }
+
     /// Records that the simulation was moved by other means (a step, a
     /// run to the end).
-    pub fn saw(&mut self, sim: &dyn Simulation) {
+    pub(crate) fn saw(&mut self, sim: &dyn Simulation) {
         self.reached_us = self.reached_us.max(sim.now_us());
     }
 
@@ -181,7 +197,7 @@ impl Timeline {
     /// Goes to time `t` (every event at or before it processed), backward
     /// or forward: from the nearest checkpoint at or before `t` when that
     /// is ahead of where the simulation is or `t` lies behind it.
-    pub fn seek(&mut self, sim: &mut dyn Simulation, t: Micros) {
+    pub(crate) fn seek(&mut self, sim: &mut dyn Simulation, t: Micros) {
         let cp = self.best_for(t);
         if t < sim.now_us() || ahead(cp, sim) {
             let restored = sim.restore(cp);
@@ -196,7 +212,7 @@ impl Timeline {
     /// [`Timeline::run_until`]. Each call also spreads part of a coming
     /// burst in the event queue ahead of its turn ([`SPREAD_PER_EVENT`]).
     /// Returns whether `t` was reached.
-    pub fn run_until_within(
+    pub(crate) fn run_until_within(
         &mut self,
         sim: &mut dyn Simulation,
         t: Micros,
@@ -218,7 +234,7 @@ impl Timeline {
     }
 
     /// Runs forward to `t` (nothing happens when `t` is behind).
-    pub fn run_until(&mut self, sim: &mut dyn Simulation, t: Micros) {
+    pub(crate) fn run_until(&mut self, sim: &mut dyn Simulation, t: Micros) {
         if t >= sim.now_us() {
             self.seek(sim, t);
         }
@@ -227,7 +243,7 @@ impl Timeline {
     /// Processes events up to `limit` until the next landmark (see
     /// `Simulation::run_to_landmark`), at most about `max_events` of them,
     /// taking checkpoints on the way.
-    pub fn run_to_landmark(
+    pub(crate) fn run_to_landmark(
         &mut self,
         sim: &mut dyn Simulation,
         limit: Micros,
@@ -325,257 +341,5 @@ impl Timeline {
         }
         self.saw(sim);
         None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Playground;
-    use election_core::Scenario;
-    use election_core::algorithms;
-
-    /// Everything the page shows of a moment.
-    fn moment(sim: &dyn Simulation) -> String {
-        format!(
-            "{} {:016x} {} {:?} {:?} {:?} {:?} {:?}",
-            sim.now_us(),
-            sim.trace_hash(),
-            sim.trace().len(),
-            sim.metrics(),
-            sim.node_views(),
-            sim.flights(),
-            sim.violations(),
-            sim.leaders(),
-        )
-    }
-
-    /// The same moment from a fresh run.
-    fn fresh(scenario: &Scenario, t: Micros) -> String {
-        let mut sim = algorithms::build(scenario, true);
-        sim.run_until(t);
-        moment(sim.as_ref())
-    }
-
-    /// A deterministic spread of times in `0..end`.
-    fn targets(end: Micros, count: u64) -> Vec<Micros> {
-        (0..count).map(|i| (i * 7_919_393 + 12_345) % end).collect()
-    }
-
-    const RAFT: &str = r#"{"algorithm":"raft","nodes":5,"seed":7,
-        "network":{"latency_ms":[2,12],"drop":0.02},
-        "faults":[{"at_ms":3000,"crash":"leader"},{"at_ms":6000,"partition":[[0,1]]},
-                  {"at_ms":9000,"heal":true},{"at_ms":9500,"recover":0}],
-        "until_ms":20000}"#;
-
-    #[test]
-    fn seeking_anywhere_shows_what_a_fresh_run_shows() {
-        let s = Scenario::from_json(RAFT).unwrap();
-        let mut p = Playground::from_scenario(&s);
-        p.seek_us(20_000_000);
-        assert_eq!(p.reached_us(), 20_000_000);
-        let mut times = targets(20_000_000, 25);
-        times.extend([0, 1, 20_000_000, 19_999_999, 3_000_000]);
-        for t in times {
-            p.seek_us(t);
-            assert_eq!(moment(p.sim()), fresh(&s, t), "at {t} us");
-            // The log lines up to now are those of a fresh run.
-            let mut again = algorithms::build(&s, true);
-            again.run_until(t);
-            assert_eq!(
-                serde_json::to_string(p.sim().trace()).unwrap(),
-                serde_json::to_string(again.trace()).unwrap(),
-                "trace at {t} us"
-            );
-        }
-        assert_eq!(p.reached_us(), 20_000_000, "seeking back keeps the history");
-    }
-
-    #[test]
-    fn checkpoints_stay_few_and_close_together() {
-        let s = Scenario::from_json(
-            r#"{"algorithm":"bully","nodes":32,"seed":1,
-                "faults":[{"at_ms":10000,"crash":"leader"},{"at_ms":30000,"crash":"leader"}],
-                "until_ms":60000}"#,
-        )
-        .unwrap();
-        let mut p = Playground::from_scenario(&s);
-        // Played in small steps, as frames do.
-        let mut t = 0;
-        while t < 60_000_000 {
-            t += 16_000;
-            p.seek_us(t);
-        }
-        let timeline = p.timeline();
-        assert!(timeline.len() <= MAX_CHECKPOINTS, "{}", timeline.len());
-        assert!(timeline.len() >= MAX_CHECKPOINTS / 2, "{}", timeline.len());
-        // A seek re-runs at most one interval (in time or in events).
-        let events_total = p.sim().metrics().events;
-        for t in targets(60_000_000, 200) {
-            let cp = timeline.best_for(t);
-            assert!(
-                t - cp.now_us() <= timeline.interval_us
-                    || events_total - cp.events() <= timeline.interval_events,
-                "{t} us: nearest checkpoint at {} us",
-                cp.now_us()
-            );
-        }
-        p.seek_us(12_345_678);
-        assert_eq!(moment(p.sim()), fresh(&s, 12_345_678));
-    }
-
-    /// Events of the 200-node burst by 40 ms (pinned from a run).
-    const EVENTS_AT_40MS: u64 = 40_398;
-
-    #[test]
-    fn a_crowded_network_is_copied_rarely() {
-        // 200 Bully nodes all starting: about 20,000 ELECTION messages on
-        // the wire at once, then as many OKs. A checkpoint (a copy of all
-        // of them) is taken only after sixteen events per message on the
-        // wire (and per 32 pairs of nodes), not every 5,000 events.
-        let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
-            .unwrap();
-        let mut p = Playground::from_scenario(&s);
-        let mut t = 0;
-        let mut peak = 0;
-        while t < 40_000 {
-            t += 250;
-            p.seek_us(t);
-            peak = peak.max(p.sim().metrics().in_flight);
-        }
-        assert!(peak > SMALL_COPY, "{peak}");
-        let events = p.sim().metrics().events;
-        // One every 5,000 events would be 9 by now.
-        assert_eq!((events, p.timeline().len()), (EVENTS_AT_40MS, 2));
-        p.seek_us(17_500);
-        assert_eq!(moment(p.sim()), fresh(&s, 17_500));
-    }
-
-    #[test]
-    fn a_stretch_run_in_pieces_is_the_same_run() {
-        // The page spreads a burst over frames, a few thousand events at a
-        // time; ahead of everything seen and again after going back.
-        let s = Scenario::from_json(r#"{"algorithm":"bully","nodes":200,"seed":1,"start":"all"}"#)
-            .unwrap();
-        let mut p = Playground::from_scenario(&s);
-        let mut calls = 0;
-        while !p.run_until_ms_within(40.0, 3_000) {
-            calls += 1;
-        }
-        assert_eq!(p.now_us(), 40_000);
-        assert_eq!(moment(p.sim()), fresh(&s, 40_000));
-        assert_eq!(calls, EVENTS_AT_40MS / 3_000);
-        p.seek_us(2_000);
-        while !p.run_until_ms_within(30.0, 3_000) {}
-        assert_eq!(moment(p.sim()), fresh(&s, 30_000));
-    }
-
-    #[test]
-    fn event_dense_stretches_get_checkpoints_by_count() {
-        // LeLann at 160 nodes on a fast network: 50,000 messages in a few
-        // milliseconds, far more than one interval of events and well
-        // inside one interval of time.
-        let s = Scenario::from_json(
-            r#"{"algorithm":"lelann","nodes":160,"seed":2,
-                "network":{"latency_ms":[0.01,0.02]}}"#,
-        )
-        .unwrap();
-        let mut p = Playground::from_scenario(&s);
-        p.seek_us(20_000);
-        let events = p.sim().metrics().events;
-        assert!(events > 8 * FIRST_INTERVAL_EVENTS, "{events}");
-        assert!(p.timeline().len() > 8, "{}", p.timeline().len());
-        for t in [1_000, 2_345, 3_000, 0, 19_000] {
-            p.seek_us(t);
-            assert_eq!(moment(p.sim()), fresh(&s, t), "at {t} us");
-        }
-    }
-
-    #[test]
-    fn landmarks_through_the_timeline_are_the_same_run() {
-        let s = Scenario::from_json(RAFT).unwrap();
-        let mut p = Playground::from_scenario(&s);
-        let mut found = Vec::new();
-        while let Some(landmark) = p.next_landmark_us() {
-            found.push((p.now_us(), landmark));
-            // Right after it: a prefix of the fresh run's trace.
-            let mut again = algorithms::build(&s, true);
-            again.run_until(p.now_us());
-            let n = p.sim().trace().len();
-            assert!(again.trace().len() >= n);
-            assert_eq!(
-                serde_json::to_string(&again.trace()[..n]).unwrap(),
-                serde_json::to_string(p.sim().trace()).unwrap()
-            );
-        }
-        assert!(
-            found.iter().any(|(_, l)| *l == Landmark::Leaders),
-            "{found:?}"
-        );
-        assert!(found.iter().any(|(_, l)| *l == Landmark::Role), "{found:?}");
-        assert_eq!(p.now_us(), 20_000_000, "none left: at the horizon");
-        assert!(p.timeline().len() > 1);
-        for t in targets(20_000_000, 10) {
-            p.seek_us(t);
-            assert_eq!(moment(p.sim()), fresh(&s, t), "at {t} us");
-        }
-        // From the middle of known history, the next landmark is the same.
-        let (at, landmark) = found[found.len() / 2];
-        p.seek_us(at - 1);
-        assert_eq!(p.next_landmark_us(), Some(landmark));
-        assert_eq!(p.now_us(), at);
-    }
-
-    #[test]
-    fn acting_in_the_past_forks_a_new_history() {
-        let base = Scenario::from_json(
-            r#"{"algorithm":"bully","nodes":6,"seed":3,
-                "faults":[{"at_ms":2500,"crash":1}],"until_ms":8000}"#,
-        )
-        .unwrap();
-        let mut p = Playground::from_scenario(&base);
-        p.seek_us(1_000_000);
-        p.inject_fault(r#"{"pause": 2, "for_ms": 100}"#).unwrap();
-        assert_eq!(p.fork(), None, "at the latest moment: no fork");
-        p.seek_us(3_000_000);
-        p.inject_fault(r#"{"crash": 5}"#).unwrap();
-        p.seek_us(4_000_000);
-        p.inject_fault(r#"{"recover": 5}"#).unwrap();
-        p.seek_us(6_000_000);
-        assert_eq!(p.scenario().faults.len(), 4);
-
-        // Back to 2 s and act: the two later live faults go, the
-        // scenario's own fault (2.5 s) and the earlier live one stay.
-        p.seek_us(2_000_000);
-        p.inject_fault(r#"{"crash": 4}"#).unwrap();
-        let fork = p.fork().expect("forked");
-        assert_eq!(fork.at_ms, 2000.0);
-        assert_eq!(
-            fork.dropped,
-            vec![
-                serde_json::json!({"at_ms": 3000, "crash": 5}),
-                serde_json::json!({"at_ms": 4000, "recover": 5}),
-            ]
-        );
-        let faults: Vec<Micros> = p.scenario().faults.iter().map(|f| f.at_us).collect();
-        assert_eq!(faults, vec![2_500_000, 1_000_000, 2_000_000]);
-        assert_eq!(p.reached_us(), 2_000_000, "the new future is unexplored");
-        assert_eq!(moment(p.sim()), fresh(p.scenario(), 2_000_000));
-
-        // The share link carries the new history.
-        let shared = election_core::share::decode(&election_core::share::encode(p.scenario()));
-        assert_eq!(&shared.unwrap(), p.scenario());
-
-        // At the new latest moment, acting again does not fork.
-        p.inject_fault(r#"{"recover": 4}"#).unwrap();
-        assert_eq!(p.fork(), None);
-        p.seek_us(5_000_000);
-        assert_eq!(moment(p.sim()), fresh(p.scenario(), 5_000_000));
-        // Going back before the scenario's own fault and acting keeps it.
-        p.seek_us(500_000);
-        p.inject_fault(r#"{"crash": 0}"#).unwrap();
-        assert_eq!(p.fork().map(|f| f.dropped.len()), Some(3));
-        let faults: Vec<Micros> = p.scenario().faults.iter().map(|f| f.at_us).collect();
-        assert_eq!(faults, vec![2_500_000, 500_000]);
     }
 }

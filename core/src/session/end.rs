@@ -1,0 +1,87 @@
+//! Where a run ends, as `election run` sees it: `until_ms` if set, else
+//! when the election settles (bounded by the run limit). Found on a side
+//! run that does not record and does not move the session, in pieces if
+//! the caller wants (a thousand nodes all starting an election take over
+//! a hundred milliseconds of wasm to run to their end, which the page
+//! spreads over its frames), and cached.
+
+use super::Session;
+use crate::Scenario;
+use crate::algorithms;
+use crate::sim::Simulation;
+use crate::time::Micros;
+
+/// The end once known, and the side run looking for it meanwhile.
+#[derive(Default)]
+pub(super) struct EndSearch {
+    /// The end, once found (or set by running the session there).
+    end_us: Option<Micros>,
+    /// The side run, kept between pieces of the search.
+    side: Option<Box<dyn Simulation>>,
+}
+
+impl EndSearch {
+    /// The end of `scenario`'s run after about `max_events` more events
+    /// of the side run: the end once found, `None` before; with
+    /// `max_events` 0 only what is known (no side run is made or run).
+    fn within(&mut self, scenario: &Scenario, max_events: u64) -> Option<Micros> {
+        if self.end_us.is_some() {
+            return self.end_us;
+        }
+        if let Some(until) = scenario.until_us {
+            self.end_us = Some(until);
+            return self.end_us;
+        }
+        if max_events == 0 {
+            return None;
+        }
+        let run = self
+            .side
+            .get_or_insert_with(|| algorithms::build(scenario, false));
+        let end = run.run_to_end_within(max_events)?;
+        self.side = None;
+        self.end_us = Some(end);
+        Some(end)
+    }
+}
+
+impl Session {
+    /// Where the run ends as `election run` sees it (see the module
+    /// notes), without moving the session; computed once.
+    pub fn end_us(&mut self) -> Micros {
+        loop {
+            if let Some(end) = self.end_us_within(u64::MAX) {
+                return end;
+            }
+        }
+    }
+
+    /// [`Session::end_us`] in pieces of about `max_events` events of the
+    /// side run, which is kept between calls: the end once found, `None`
+    /// before. With `max_events` 0 it only reads what is known (the page
+    /// asks that every frame): no side run is made or checked.
+    pub fn end_us_within(&mut self, max_events: u64) -> Option<Micros> {
+        self.end.within(self.sim.scenario(), max_events)
+    }
+
+    /// Whether a side run looking for the end is kept between pieces of
+    /// the search (for tests: none before the search starts or after it
+    /// ends).
+    pub fn seeking_end(&self) -> bool {
+        self.end.side.is_some()
+    }
+
+    /// Runs the session to the end of the run exactly as `election run`
+    /// does (through the timeline first, so the way there gets
+    /// checkpoints) and returns that time.
+    pub fn run_to_end(&mut self) -> Micros {
+        let planned = self.end_us();
+        if self.sim.now_us() < planned {
+            self.timeline.run_until(self.sim.as_mut(), planned);
+        }
+        let end = self.sim.run_to_end();
+        self.timeline.saw(self.sim.as_ref());
+        self.end.end_us = Some(end);
+        end
+    }
+}
