@@ -124,6 +124,7 @@
 //! with 10% loss, about as often as Chang-Roberts fails to settle).
 
 use super::detector::leader_timeout;
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::{Micros, to_ms};
 use crate::vec_map::VecMap;
@@ -140,6 +141,19 @@ pub const KINDS: &[&str] = &[
     "YES",
     "NO",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "invitation",
+    name: "Invitation",
+    summary: "Garcia-Molina 1982: every node leads its own group; coordinators look for each other and the larger group's coordinator invites the other into one group; several leaders coexist by design",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[],
+    claims: Invitation::SAFETY,
+    builder: engine::<Invitation>,
+    theory: None,
+};
 
 /// A group number: the coordinator that formed it and that node's counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

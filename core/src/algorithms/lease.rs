@@ -70,11 +70,25 @@
 
 use super::resource::Resource;
 use super::service::{LeaseRecord, LeaseWrite, Persistent, Service};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use super::{Entry, Layout, engine};
+use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
 use std::fmt;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["GET", "LEASE", "UPDATE", "UPDATED", "CONFLICT", "WRITE"];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "lease",
+    name: "Kubernetes Lease",
+    summary: "Kubernetes client-go leaderelection: candidates take a Lease object by compare-and-swap on its version when it looks expired by their own clock; the holder renews every retry period and gives up after the renew deadline; leaseTransitions fences",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[Extra::Service, Extra::Resource],
+    claims: Lease::SAFETY,
+    builder: engine::<Lease>,
+    theory: None,
+};
 
 /// Lease messages.
 #[derive(Clone, PartialEq, Eq, Hash)]

@@ -80,7 +80,8 @@
 
 use super::detector::leader_timeout;
 use super::resource::Resource;
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use super::{Entry, Layout, engine};
+use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 use std::collections::VecDeque;
 use std::fmt;
@@ -95,6 +96,19 @@ pub const KINDS: &[&str] = &[
     "PRE_VOTE_REPLY",
     "WRITE",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "raft",
+    name: "Raft",
+    summary: "Ongaro & Ousterhout 2014: terms, randomized election timeouts, one persisted vote per term, a majority and the log up-to-date check elect the leader; options pre-vote, check-quorum and a leader lease (Ongaro 2014, 6.2, 6.4.1, 9.6)",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[Extra::Resource],
+    claims: Raft::SAFETY,
+    builder: engine::<Raft>,
+    theory: None,
+};
 
 /// Most log entries one `APPEND_ENTRIES` carries.
 pub const MAX_ENTRIES: usize = 16;

@@ -144,7 +144,8 @@
 
 use super::detector::leader_timeout;
 use super::resource::Resource;
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use super::{Entry, Layout, engine};
+use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 use crate::vec_map::VecMap;
 use std::fmt;
@@ -159,6 +160,19 @@ pub const KINDS: &[&str] = &[
     "PING_REPLY",
     "WRITE",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "zab",
+    name: "ZooKeeper fast leader election (Zab)",
+    summary: "Apache ZooKeeper FastLeaderElection and Zab discovery (Junqueira et al., DSN 2011): votes ordered by (epoch, zxid, id) spread until a quorum agrees; the winner leads once a quorum promises it a new epoch, the fencing token of its writes",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[Extra::Resource],
+    claims: Zab::SAFETY,
+    builder: engine::<Zab>,
+    theory: None,
+};
 
 /// A zxid from its epoch and counter.
 pub fn zxid(epoch: u64, counter: u64) -> u64 {

@@ -67,7 +67,8 @@
 use super::detector::leader_timeout;
 use super::resource::Resource;
 use super::service::{Persistent, Service, ServiceTimer, SessionId, Znode};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use super::{Entry, Layout, engine};
+use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::scenario::WatchMode;
 use std::fmt;
 
@@ -87,6 +88,19 @@ pub const KINDS: &[&str] = &[
     "SESSION_EXPIRED",
     "WRITE",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "zookeeper",
+    name: "ZooKeeper recipe",
+    summary: "ZooKeeper leader election recipe (Apache ZooKeeper recipes; Hunt et al., USENIX ATC 2010): ephemeral sequential znodes on a coordination service, the lowest leads, each client watches its predecessor (or everyone the leader: the herd effect); sessions expire, sequence numbers fence",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[Extra::Service, Extra::Resource],
+    claims: ZooKeeper::SAFETY,
+    builder: engine::<ZooKeeper>,
+    theory: None,
+};
 
 /// ZooKeeper recipe messages.
 #[derive(Clone, PartialEq, Eq, Hash)]
