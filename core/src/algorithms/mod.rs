@@ -7,6 +7,7 @@ pub mod bully;
 pub mod candidate_ordinary;
 pub mod chang_roberts;
 mod detector;
+pub mod extras;
 pub mod hirschberg_sinclair;
 pub mod invitation;
 pub mod lease;

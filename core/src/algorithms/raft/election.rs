@@ -146,7 +146,6 @@ impl Protocol for Server {
             term: self.term,
             voted_for: self.voted_for,
             log: self.log.clone(),
-            resource_highest: None,
         }
     }
 

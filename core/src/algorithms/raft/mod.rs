@@ -98,9 +98,9 @@ mod tests;
 
 pub use messages::Msg;
 
-use super::resource::Resource;
+use super::extras::{Node, Participant};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Extra, NodeId, Protocol, Safety};
+use crate::protocol::{Ctx, Extra, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
 
@@ -158,8 +158,6 @@ pub struct Persistent {
     pub voted_for: Option<NodeId>,
     /// Its log: the term of each entry, index 1 first.
     pub log: Vec<u64>,
-    /// On the resource node: the highest token it applied (durable).
-    pub resource_highest: Option<u64>,
 }
 
 /// Where a server is in the protocol.
@@ -219,80 +217,17 @@ pub struct Server {
 }
 
 /// A node of the Raft cluster: a server, or the resource the leader
-/// writes to.
-#[derive(Debug, Clone)]
-pub enum Raft {
-    /// A participant.
-    Server(Box<Server>),
-    /// The fenced resource (node `n`).
-    Storage(Resource),
+/// writes to (node `n`).
+pub type Raft = Node<Server>;
+
+/// The resource takes the leader's `WRITE`s.
+impl Participant for Server {
+    fn write_token(msg: &Msg) -> Option<u64> {
+        match msg {
+            Msg::Write { token } => Some(*token),
+            _ => None,
+        }
+    }
 }
 
 type C<'a> = Ctx<'a, Msg, Timer>;
-
-impl Protocol for Raft {
-    type Msg = Msg;
-    type Timer = Timer;
-    type Persistent = Persistent;
-    const KINDS: &'static [&'static str] = KINDS;
-    const SAFETY: Safety = Safety::Consensus;
-
-    fn heap_bytes(&self) -> usize {
-        match self {
-            Raft::Server(s) => s.heap_bytes(),
-            Raft::Storage(_) => 0,
-        }
-    }
-
-    fn persistent_heap_bytes(persistent: &Persistent) -> usize {
-        Server::persistent_heap_bytes(persistent)
-    }
-
-    fn new(id: NodeId, config: &Config, persistent: &Persistent) -> Self {
-        if config.resource == Some(id) {
-            Raft::Storage(Resource::restore(config, persistent.resource_highest))
-        } else {
-            Raft::Server(Box::new(Server::new(id, config, persistent)))
-        }
-    }
-
-    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
-        match self {
-            Raft::Server(s) => s.on_start(ctx, boot),
-            Raft::Storage(r) => r.on_start(ctx),
-        }
-    }
-
-    fn on_message(&mut self, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
-        match (self, msg) {
-            (Raft::Server(s), msg) => s.on_message(ctx, from, msg),
-            (Raft::Storage(r), Msg::Write { token }) => {
-                r.on_write(ctx, from, token);
-            }
-            (Raft::Storage(_), _) => {}
-        }
-    }
-
-    fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
-        if let Raft::Server(s) = self {
-            s.on_timer(ctx, timer);
-        }
-    }
-
-    fn persistent(&self) -> Persistent {
-        match self {
-            Raft::Server(s) => s.persistent(),
-            Raft::Storage(r) => Persistent {
-                resource_highest: r.highest(),
-                ..Persistent::default()
-            },
-        }
-    }
-
-    fn inspect(&self) -> Vec<(&'static str, String)> {
-        match self {
-            Raft::Server(s) => s.inspect(),
-            Raft::Storage(r) => r.inspect(),
-        }
-    }
-}

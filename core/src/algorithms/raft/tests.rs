@@ -2,8 +2,8 @@
 //! sections 5.2, 5.4.1; dissertation 9.6).
 use super::*;
 use crate::protocol::Command;
-use crate::protocol::Role;
 use crate::protocol::testing::{commands, sends};
+use crate::protocol::{Boot, Config, Role};
 use crate::scenario::Scenario;
 
 fn config(extra: &str) -> Config {
@@ -11,15 +11,8 @@ fn config(extra: &str) -> Config {
     Config::from_scenario(&s)
 }
 
-fn server(id: NodeId, c: &Config) -> Raft {
-    Raft::new(id, c, &Persistent::default())
-}
-
-fn s(node: &Raft) -> &Server {
-    match node {
-        Raft::Server(s) => s,
-        Raft::Storage(_) => panic!("not a server"),
-    }
+fn server(id: NodeId, c: &Config) -> Server {
+    Server::new(id, c, &Persistent::default())
 }
 
 fn rv(term: u64, index: u64, log_term: u64) -> Msg {
@@ -58,7 +51,7 @@ fn timing_out_starts_an_election_in_the_next_term() {
             term: Some(1)
         }
     )));
-    assert_eq!((s(&node).term, s(&node).voted_for), (1, Some(2)));
+    assert_eq!((node.term, node.voted_for), (1, Some(2)));
 }
 
 #[test]
@@ -111,9 +104,8 @@ fn a_less_up_to_date_candidate_is_refused() {
         term: 2,
         voted_for: None,
         log: vec![1, 1, 2],
-        resource_highest: None,
     };
-    let mut node = Raft::new(0, &c, &p);
+    let mut node = Server::new(0, &c, &p);
     for (index, log_term, granted) in [
         (5, 1, false), // longer, but its last term is older
         (2, 2, false), // same last term, shorter
@@ -155,10 +147,9 @@ fn a_vote_survives_a_crash_within_the_term() {
             term: 4,
             voted_for: Some(1),
             log: vec![],
-            resource_highest: None,
         }
     );
-    let mut back = Raft::new(0, &c, &saved);
+    let mut back = Server::new(0, &c, &saved);
     commands(&mut back, 0, &c, |n, ctx| n.on_start(ctx, Boot::Recover));
     let out = commands(&mut back, 0, &c, |n, ctx| n.on_message(ctx, 2, rv(4, 0, 0)));
     assert_eq!(
@@ -194,7 +185,7 @@ fn a_majority_of_votes_makes_a_leader_that_heartbeats_at_once() {
     };
     commands(&mut node, 0, &c, |n, ctx| n.on_message(ctx, 2, refused));
     let out = commands(&mut node, 0, &c, |n, ctx| n.on_message(ctx, 3, yes));
-    assert_eq!(s(&node).phase, Phase::Leader);
+    assert_eq!(node.phase, Phase::Leader);
     let beat = Msg::AppendEntries {
         term: 1,
         prev_log_index: 0,
@@ -223,7 +214,7 @@ fn a_higher_term_makes_the_leader_step_down() {
         };
         commands(&mut node, 0, &c, |n, ctx| n.on_message(ctx, p, yes));
     }
-    assert_eq!(s(&node).phase, Phase::Leader);
+    assert_eq!(node.phase, Phase::Leader);
     let reply = Msg::AppendReply {
         term: 7,
         success: false,
@@ -231,7 +222,7 @@ fn a_higher_term_makes_the_leader_step_down() {
         round: 1,
     };
     let out = commands(&mut node, 0, &c, |n, ctx| n.on_message(ctx, 3, reply));
-    assert_eq!((s(&node).phase, s(&node).term), (Phase::Follower, 7));
+    assert_eq!((node.phase, node.term), (Phase::Follower, 7));
     assert!(out.iter().any(|c| matches!(
         c,
         Command::Role {
@@ -252,9 +243,8 @@ fn append_entries_checks_the_previous_entry() {
         term: 2,
         voted_for: None,
         log: vec![1, 1],
-        resource_highest: None,
     };
-    let mut node = Raft::new(1, &c, &p);
+    let mut node = Server::new(1, &c, &p);
     let append = |prev: u64, prev_term: u64, entries: Vec<u64>| Msg::AppendEntries {
         term: 2,
         prev_log_index: prev,
@@ -274,7 +264,7 @@ fn append_entries_checks_the_previous_entry() {
         n.on_message(ctx, 0, append(2, 2, vec![2]))
     });
     assert_eq!(sends(&out), vec![(0, reply(false, 2))]);
-    assert_eq!(s(&node).leader, Some(0), "a valid leader all the same");
+    assert_eq!(node.leader, Some(0), "a valid leader all the same");
     // Beyond our log: mismatch.
     let out = commands(&mut node, 1, &c, |n, ctx| {
         n.on_message(ctx, 0, append(4, 2, vec![]))
@@ -285,8 +275,8 @@ fn append_entries_checks_the_previous_entry() {
         n.on_message(ctx, 0, append(1, 1, vec![2, 2]))
     });
     assert_eq!(sends(&out), vec![(0, reply(true, 3))]);
-    assert_eq!(s(&node).log, vec![1, 2, 2]);
-    assert_eq!(s(&node).commit_index, 3);
+    assert_eq!(node.log, vec![1, 2, 2]);
+    assert_eq!(node.commit_index, 3);
 }
 
 #[test]
@@ -300,7 +290,7 @@ fn pre_vote_leaves_the_term_alone_and_respects_a_live_leader() {
         last_log_term: 0,
     };
     assert_eq!(sends(&out), [0, 1, 2, 3].map(|p| (p, ask.clone())).to_vec());
-    assert_eq!(s(&node).term, 0, "no term change for a pre-vote");
+    assert_eq!(node.term, 0, "no term change for a pre-vote");
     assert!(!out.iter().any(|c| matches!(c, Command::ElectionStarted)));
     // A server that has heard from no leader says yes ...
     let mut free = server(0, &c);
@@ -315,7 +305,7 @@ fn pre_vote_leaves_the_term_alone_and_respects_a_live_leader() {
             }
         )]
     );
-    assert_eq!(s(&free).term, 0);
+    assert_eq!(free.term, 0);
     // ... one that just heard from its leader says no.
     let mut loyal = server(1, &c);
     let beat = Msg::AppendEntries {
@@ -348,14 +338,14 @@ fn pre_vote_leaves_the_term_alone_and_respects_a_live_leader() {
         };
         commands(&mut node, 4, &c, |n, ctx| n.on_message(ctx, p, yes));
     }
-    assert_eq!((s(&node).phase, s(&node).term), (Phase::Candidate, 1));
+    assert_eq!((node.phase, node.term), (Phase::Candidate, 1));
 }
 
 #[test]
 fn the_resource_applies_the_leaders_writes() {
     let c = config("");
     assert_eq!(c.resource, Some(5));
-    let mut storage = Raft::new(5, &c, &Persistent::default());
+    let mut storage = Raft::new(5, &c, &Default::default());
     let out = commands(&mut storage, 5, &c, |n, ctx| {
         n.on_message(ctx, 2, Msg::Write { token: 3 })
     });
