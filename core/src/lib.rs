@@ -17,17 +17,17 @@
 pub mod algorithms;
 pub mod checks;
 pub mod clock;
-pub mod decimal;
+pub(crate) mod decimal;
 pub mod engine;
 pub mod experiment;
 pub mod fuzz;
 pub mod metrics;
 pub mod network;
 pub mod presets;
-pub mod pretty_json;
+pub(crate) mod pretty_json;
 pub mod protocol;
-pub mod queue;
-pub mod rng;
+pub(crate) mod queue;
+pub(crate) mod rng;
 pub mod scenario;
 pub mod share;
 pub mod sim;
@@ -35,7 +35,19 @@ pub mod stats;
 pub mod time;
 pub mod trace;
 pub mod travel;
-pub mod vec_map;
+pub(crate) mod vec_map;
 pub mod workloads;
 
 pub use scenario::{Scenario, ScenarioError};
+
+/// How the CLI reads a number a person typed (`--until-ms 1.5`): the same
+/// parser the page uses for URL parameters and the scenario parser for
+/// files, so the same text gives the same number everywhere. The rest of
+/// the `decimal` helper module stays internal.
+pub use decimal::parse_decimal;
+
+/// Pretty JSON exactly as `serde_json::to_string_pretty` writes it, without
+/// a second serializer per type in the wasm: the page's exports (trace and
+/// report files) use it. The rest of the `pretty_json` helper module stays
+/// internal.
+pub use pretty_json::to_string_pretty;

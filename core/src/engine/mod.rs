@@ -419,7 +419,7 @@ impl<P: Protocol> Engine<P> {
 
     /// Spreads up to `max_moves` events of the next big bucket of the
     /// event queue ahead of its turn; the same events come in the same
-    /// order (see [`crate::queue::EventQueue::spread_ahead`]).
+    /// order (see `EventQueue::spread_ahead` in the internal `queue` module).
     pub fn spread_ahead(&mut self, max_moves: usize) -> usize {
         self.queue.spread_ahead(max_moves)
     }
