@@ -13,21 +13,52 @@
 //! assert_eq!(summary.leader, Some(7));
 //! assert_eq!(summary.messages.by_kind["ELECTION"], 2 * 8 - 1);
 //! ```
+//!
+//! # Reading order
+//!
+//! 1. [`scenario`]: what a run is made of (algorithm, nodes, ring order,
+//!    network, timing, faults, seed). Everything else is a function of it.
+//! 2. [`protocol`]: the contract between the engine and an algorithm. A
+//!    node's handlers see only a [`protocol::Ctx`] (its id, its local
+//!    clock, its random numbers) and push commands; no I/O, no world.
+//! 3. [`algorithms::bully`]: the smallest complete algorithm, the model the
+//!    others follow (rules and sources in the module docs, handlers, then
+//!    command-level tests). Then [`algorithms`], the registry, and any
+//!    other algorithm; for Raft start at `algorithms/raft/election.rs`.
+//! 4. [`engine`]: the discrete-event loop that runs the handlers and
+//!    carries out their commands: the queue, the network, the clocks,
+//!    faults, counting and the settling rule.
+//! 5. [`sim`]: the [`sim::Simulation`] trait the CLI and the page drive,
+//!    and [`sim::run`].
+//! 6. [`metrics`] and [`checks`]: what a run counts, and the safety
+//!    properties checked while it runs.
+//! 7. [`trace`]: the recorded events, their text (golden files), and the
+//!    trace hash that golden traces, the hash corpus and stored links pin.
+//! 8. Then as needed: [`travel`] (checkpoints for time travel),
+//!    [`network`] and [`clock`] (what the engine simulates), [`share`]
+//!    (links), [`presets`], [`experiment`] (sweeps and reports), [`fuzz`]
+//!    (random fault schedules), [`workloads`] (benchmarks), [`stats`],
+//!    [`time`].
+//!
+//! Internal helpers, not public API: `queue` (the engine's event queue),
+//! `rng` (the seeded random streams), `vec_map` (a small sorted map),
+//! `decimal` and `pretty_json` (number parsing and JSON layout that keep
+//! the wasm small).
 
 pub mod algorithms;
 pub mod checks;
 pub mod clock;
-pub mod decimal;
+pub(crate) mod decimal;
 pub mod engine;
 pub mod experiment;
 pub mod fuzz;
 pub mod metrics;
 pub mod network;
 pub mod presets;
-pub mod pretty_json;
+pub(crate) mod pretty_json;
 pub mod protocol;
-pub mod queue;
-pub mod rng;
+pub(crate) mod queue;
+pub(crate) mod rng;
 pub mod scenario;
 pub mod session;
 pub mod share;
@@ -36,7 +67,19 @@ pub mod stats;
 pub mod time;
 pub mod trace;
 pub mod travel;
-pub mod vec_map;
+pub(crate) mod vec_map;
 pub mod workloads;
 
 pub use scenario::{Scenario, ScenarioError};
+
+/// How the CLI reads a number a person typed (`--until-ms 1.5`): with
+/// serde_json's number parser, as scenario files are read and as the page
+/// reads URL parameters, so the same text gives the same number
+/// everywhere. The rest of the `decimal` helper module stays internal.
+pub use decimal::parse_decimal;
+
+/// Pretty JSON exactly as `serde_json::to_string_pretty` writes it, without
+/// a second serializer per type in the wasm: the page's exports (trace and
+/// report files) use it. The rest of the `pretty_json` helper module stays
+/// internal.
+pub use pretty_json::to_string_pretty;

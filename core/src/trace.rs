@@ -13,6 +13,67 @@ use crate::time::{Micros, to_ms};
 use serde::Serialize;
 use std::hash::Hasher;
 
+/// The tag that follows the time of each event in the trace hash, naming
+/// what happened; the event's own words follow it. The numbers are part
+/// of every stored hash (golden traces, the corpus, links): never change
+/// or reuse one. 2 was never used; 11 was the note, which left the hash
+/// when notes became recording-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u64)]
+pub enum HashTag {
+    /// A node started: node, whether it initiates.
+    Start = 1,
+    /// A timer fired: node, then the timer's derived `Hash`.
+    Timer = 3,
+    /// A send was reported undeliverable: node, destination, kind.
+    Undeliverable = 4,
+    /// A paused node resumed: node.
+    Resume = 5,
+    /// A message was dropped: message id, reason.
+    Drop = 6,
+    /// A message was delivered: message id.
+    Deliver = 7,
+    /// A role announcement: node, role, term (`u64::MAX` for none).
+    Role = 8,
+    /// A leader announcement: node, leader (`u64::MAX` for none).
+    Leader = 9,
+    /// A node started an election: node.
+    ElectionStarted = 10,
+    /// A message was sent: id, from, to, arrival time, then the message's
+    /// derived `Hash`.
+    Send = 12,
+    /// A fault aimed at "the leader" found none.
+    LeaderlessSkip = 13,
+    /// A node was paused: node, until.
+    Pause = 14,
+    /// A partition: `id << 32 | group` for every node.
+    Partition = 15,
+    /// The partition healed.
+    Heal = 16,
+    /// A node was slowed: node, extra delay.
+    Slow = 17,
+    /// A link was cut: from, to.
+    Cut = 18,
+    /// A cut link was restored: from, to.
+    Uncut = 19,
+    /// The network changed: latency range.
+    Network = 20,
+    /// A node crashed: node.
+    Crash = 21,
+    /// A node recovered: node.
+    Recover = 22,
+    /// A clock was set: node, offset, drift bits.
+    Clock = 23,
+    /// A violation: then the property's name as bytes.
+    Violation = 24,
+    /// A vote: node, term, candidate.
+    Vote = 25,
+    /// A resource write: resource, writer, token, accepted.
+    Write = 26,
+    /// A lease held or given up: node, held.
+    Lease = 27,
+}
+
 /// A stable 64-bit FNV-1a hasher with platform-independent integer writes.
 #[derive(Debug, Clone)]
 pub struct TraceHasher(u64);

@@ -29,8 +29,7 @@ struct TraceFile<'a> {
 
 /// Pretty JSON with a final newline, as the CLI prints it.
 fn pretty<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
-    let mut text =
-        election_core::pretty_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    let mut text = election_core::to_string_pretty(value).map_err(|e| e.to_string())?;
     text.push('\n');
     Ok(text)
 }

@@ -33,10 +33,24 @@
 //! every time it comes back.
 
 use super::detector::{heartbeat_round, leader_timeout};
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "OK", "COORDINATOR", "HEARTBEAT"];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "bully",
+    name: "Bully",
+    summary: "Garcia-Molina 1982: ELECTION to higher ids, OK replies, the highest live id announces COORDINATOR; heartbeats detect a dead leader",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[],
+    claims: Bully::SAFETY,
+    builder: engine::<Bully>,
+    theory: None,
+};
 
 /// Bully messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -69,11 +69,25 @@
 //! deltas, which matters only when every node above it is silent.
 
 use super::detector::{heartbeat_round, leader_timeout};
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTING", "QUERY", "ALIVE", "COORDINATOR", "HEARTBEAT"];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "candidate-ordinary",
+    name: "Candidate/ordinary",
+    summary: "Petrov, Database Internals (2019) ch. 10, after Murshed & Allen 2012: only candidates may lead; a node waits its delta, then asks the candidates and announces the highest that answers",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[],
+    claims: CandidateOrdinary::SAFETY,
+    builder: engine::<CandidateOrdinary>,
+    theory: None,
+};
 
 /// Candidate/ordinary messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

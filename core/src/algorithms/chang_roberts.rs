@@ -34,11 +34,49 @@
 //! failure: a partition leaves each side electing its own maximum.
 
 use super::detector::{heartbeat_round, leader_timeout};
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::scenario::{RingOrder, Scenario};
 use crate::time::Micros;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "ELECTED", "HEARTBEAT"];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "chang-roberts",
+    name: "Chang-Roberts ring",
+    summary: "Chang & Roberts 1979: ids travel one way round the ring, only the larger is forwarded, the winner sends one ELECTED lap",
+    layout: Layout::Ring,
+    kinds: KINDS,
+    extras: &[],
+    claims: ChangRoberts::SAFETY,
+    builder: engine::<ChangRoberts>,
+    theory: Some(theory),
+};
+
+/// Chang & Roberts 1979: the initial election's messages for the ring
+/// order (ascending is the best case, descending the worst).
+fn theory(scenario: &Scenario) -> (f64, &'static str) {
+    let n = f64::from(scenario.nodes);
+    match scenario.ring {
+        RingOrder::Ascending => (
+            2.0 * n - 1.0 + n,
+            "2n-1 ELECTION + n ELECTED (Chang & Roberts 1979, best case)",
+        ),
+        RingOrder::Descending => (
+            n * (n + 1.0) / 2.0 + n,
+            "n(n+1)/2 ELECTION + n ELECTED (Chang & Roberts 1979, worst case)",
+        ),
+        RingOrder::Random => {
+            let harmonic: f64 = (1..=scenario.nodes).map(|k| 1.0 / f64::from(k)).sum();
+            (
+                n * harmonic + n,
+                "n*H_n ELECTION on average + n ELECTED (Chang & Roberts 1979)",
+            )
+        }
+    }
+}
 
 /// Chang-Roberts messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

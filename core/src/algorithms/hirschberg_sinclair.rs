@@ -77,12 +77,38 @@
 //! a partition leaves each side electing its own leader (split brain).
 
 use super::detector::{heartbeat_round, leader_timeout};
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::scenario::Scenario;
 use crate::time::Micros;
 use std::fmt;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["PROBE", "REPLY", "ELECTED", "HEARTBEAT"];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "hirschberg-sinclair",
+    name: "Hirschberg-Sinclair ring",
+    summary: "Hirschberg & Sinclair 1980: candidates PROBE both ways 2^k hops in phase k, REPLYs bring survivors to the next phase, O(n log n) messages; the winner sends one ELECTED lap",
+    layout: Layout::Ring,
+    kinds: KINDS,
+    extras: &[],
+    claims: HirschbergSinclair::SAFETY,
+    builder: engine::<HirschbergSinclair>,
+    theory: Some(theory),
+};
+
+/// Hirschberg & Sinclair 1980: the bound on the initial election's
+/// messages (a bound, not a mean).
+fn theory(scenario: &Scenario) -> (f64, &'static str) {
+    let n = f64::from(scenario.nodes);
+    let log = f64::from(scenario.nodes).log2().ceil();
+    (
+        8.0 * n * (1.0 + log),
+        "upper bound, not a mean: 8n(1 + ceil(log2 n)) PROBE + REPLY + ELECTED (Hirschberg & Sinclair 1980)",
+    )
+}
 
 /// A direction round the ring.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -27,17 +27,17 @@
 //!   it), R the reply timeout, so that the highest-priority coordinator
 //!   merges first and the others are invited meanwhile; then it merges with
 //!   the found coordinators it outranks, if it still leads its own group.
-//! - Merge [Election]: the coordinator counts an election, takes a new group
+//! - Merge \[Election\]: the coordinator counts an election, takes a new group
 //!   number and sends `INVITATION` (new group, its group size) to those
 //!   coordinators and to its own members; then collects `ACCEPT`s for two
 //!   reply timeouts and sends `READY` (the group number and the sorted
 //!   member list) to every node that accepted. Those are its new members.
 //! - A coordinator in normal operation that gets an `INVITATION` from a
 //!   coordinator that outranks it forwards the invitation to its members,
-//!   answers `ACCEPT` to the inviter and follows it [Reorganization]; an
+//!   answers `ACCEPT` to the inviter and follows it \[Reorganization\]; an
 //!   invitation from a coordinator it outranks is declined (ignored). A
 //!   member accepts an invitation only when its own coordinator sends or
-//!   forwards it. Any other node ignores invitations [not Normal].
+//!   forwards it. Any other node ignores invitations \[not Normal\].
 //! - A node that accepted waits three reply timeouts for `READY`; without
 //!   it, it asks the inviter `ARE_YOU_THERE` as a member would (the READY
 //!   may have been lost) and follows it on `YES`; on `NO`, or silence, it
@@ -124,6 +124,7 @@
 //! with 10% loss, about as often as Chang-Roberts fails to settle).
 
 use super::detector::leader_timeout;
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::{Micros, to_ms};
 use crate::vec_map::VecMap;
@@ -140,6 +141,19 @@ pub const KINDS: &[&str] = &[
     "YES",
     "NO",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "invitation",
+    name: "Invitation",
+    summary: "Garcia-Molina 1982: every node leads its own group; coordinators look for each other and the larger group's coordinator invites the other into one group; several leaders coexist by design",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[],
+    claims: Invitation::SAFETY,
+    builder: engine::<Invitation>,
+    theory: None,
+};
 
 /// A group number: the coordinator that formed it and that node's counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

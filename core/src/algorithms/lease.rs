@@ -68,13 +68,27 @@
 //! (`lease_overlap`); fencing keeps the old holder's writes out. Nobody
 //! can take the lease while the service is down.
 
-use super::resource::Resource;
-use super::service::{LeaseRecord, LeaseWrite, Persistent, Service};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use super::extras::{Node, Participant};
+use super::service::{LeaseRecord, LeaseWrite, Service};
+use super::{Entry, Layout, engine};
+use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
 use std::fmt;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["GET", "LEASE", "UPDATE", "UPDATED", "CONFLICT", "WRITE"];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "lease",
+    name: "Kubernetes Lease",
+    summary: "Kubernetes client-go leaderelection: candidates take a Lease object by compare-and-swap on its version when it looks expired by their own clock; the holder renews every retry period and gives up after the renew deadline; leaseTransitions fences",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[Extra::Service, Extra::Resource],
+    claims: Lease::SAFETY,
+    builder: engine::<Lease>,
+    theory: None,
+};
 
 /// Lease messages.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -208,31 +222,6 @@ pub struct Elector {
 type C<'a> = Ctx<'a, Msg, Timer>;
 
 impl Elector {
-    fn new(id: NodeId, config: &Config, term: u64) -> Self {
-        let t = &config.timing;
-        Self {
-            id,
-            service: config.service.unwrap_or(config.n),
-            resource: config.resource.unwrap_or(config.n + 1),
-            lease_us: t.lease_us,
-            renew_deadline_us: t.renew_deadline_us,
-            retry_us: t.retry_us.max(1),
-            write_us: t.write_us.max(1),
-            observed: None,
-            observed_at: 0,
-            leading: false,
-            acquiring: false,
-            renewed_since_tick: false,
-            deadline: None,
-            term,
-            leader: None,
-            role: Role::Candidate,
-            acquisitions: 0,
-            renewals: 0,
-            writes_sent: 0,
-        }
-    }
-
     fn announce(&mut self, ctx: &mut C<'_>, role: Role) {
         self.role = role;
         ctx.set_role(role, Some(self.term));
@@ -356,17 +345,6 @@ impl Elector {
         );
     }
 
-    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
-        self.announce(ctx, Role::Candidate);
-        match boot {
-            Boot::Fresh { initiate: false } => {
-                let t = self.jittered_retry(ctx);
-                ctx.set_timer(Timer::Retry, t);
-            }
-            Boot::Fresh { initiate: true } | Boot::Recover => self.on_retry(ctx),
-        }
-    }
-
     fn on_retry(&mut self, ctx: &mut C<'_>) {
         let now = ctx.local_now_us();
         if self.leading {
@@ -405,8 +383,57 @@ impl Elector {
         let t = self.jittered_retry(ctx);
         ctx.set_timer(Timer::Retry, t);
     }
+}
 
-    fn on_message(&mut self, ctx: &mut C<'_>, msg: Msg) {
+/// One node of the Lease algorithm: a candidate, the service or the
+/// resource.
+pub type Lease = Node<Elector>;
+
+impl Protocol for Elector {
+    type Msg = Msg;
+    type Timer = Timer;
+    /// A candidate's term: the highest `leaseTransitions` it has seen.
+    type Persistent = u64;
+    const KINDS: &'static [&'static str] = KINDS;
+    const SAFETY: Safety = Safety::Consensus;
+
+    fn new(id: NodeId, config: &Config, term: &u64) -> Self {
+        let t = &config.timing;
+        Self {
+            id,
+            service: config.service.unwrap_or(config.n),
+            resource: config.resource.unwrap_or(config.n + 1),
+            lease_us: t.lease_us,
+            renew_deadline_us: t.renew_deadline_us,
+            retry_us: t.retry_us.max(1),
+            write_us: t.write_us.max(1),
+            observed: None,
+            observed_at: 0,
+            leading: false,
+            acquiring: false,
+            renewed_since_tick: false,
+            deadline: None,
+            term: *term,
+            leader: None,
+            role: Role::Candidate,
+            acquisitions: 0,
+            renewals: 0,
+            writes_sent: 0,
+        }
+    }
+
+    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
+        self.announce(ctx, Role::Candidate);
+        match boot {
+            Boot::Fresh { initiate: false } => {
+                let t = self.jittered_retry(ctx);
+                ctx.set_timer(Timer::Retry, t);
+            }
+            Boot::Fresh { initiate: true } | Boot::Recover => self.on_retry(ctx),
+        }
+    }
+
+    fn on_message(&mut self, ctx: &mut C<'_>, _from: NodeId, msg: Msg) {
         match msg {
             Msg::Lease { record } => {
                 self.observe(ctx, record);
@@ -466,6 +493,10 @@ impl Elector {
         }
     }
 
+    fn persistent(&self) -> u64 {
+        self.term
+    }
+
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let ms = |us: u64| format!("{} ms", us as f64 / 1000.0);
         vec![
@@ -513,105 +544,44 @@ impl Elector {
     }
 }
 
-/// One node of the Lease algorithm: a candidate, the service or the
-/// resource.
-#[derive(Debug, Clone)]
-pub enum Lease {
-    /// A participant.
-    Elector(Elector),
-    /// The coordination service (API server).
-    Service(Service),
-    /// The fenced resource.
-    Resource(Resource),
-}
-
-fn serve(svc: &mut Service, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
-    match msg {
-        Msg::Get => ctx.send(
-            from,
-            Msg::Lease {
-                record: svc.lease(),
-            },
-        ),
-        Msg::Update {
-            expected,
-            record,
-            acquire,
-        } => {
-            let answer = match svc.write_lease(expected, record) {
-                LeaseWrite::Written(record) => Msg::Updated { record, acquire },
-                LeaseWrite::Conflict(record) => Msg::Conflict { record, acquire },
-            };
-            ctx.send(from, answer);
-        }
-        Msg::Lease { .. } | Msg::Updated { .. } | Msg::Conflict { .. } | Msg::Write { .. } => {}
-    }
-}
-
-impl Protocol for Lease {
-    type Msg = Msg;
-    type Timer = Timer;
-    type Persistent = Persistent;
-    const KINDS: &'static [&'static str] = KINDS;
-    const SAFETY: Safety = Safety::Consensus;
-
-    fn new(id: NodeId, config: &Config, persistent: &Persistent) -> Self {
-        if Some(id) == config.service {
-            Lease::Service(Service::new(config, &persistent.store))
-        } else if Some(id) == config.resource {
-            Lease::Resource(Resource::restore(config, persistent.resource_highest))
-        } else {
-            Lease::Elector(Elector::new(id, config, persistent.term))
+/// The service answers reads and compare-and-swap writes of the Lease;
+/// the resource takes the leader's `WRITE`s.
+impl Participant for Elector {
+    fn write_token(msg: &Msg) -> Option<u64> {
+        match msg {
+            Msg::Write { token } => Some(*token),
+            _ => None,
         }
     }
 
-    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
-        match self {
-            Lease::Elector(e) => e.on_start(ctx, boot),
-            Lease::Service(s) => {
-                ctx.set_role(Role::Service, None);
-                if boot == Boot::Recover {
-                    let record = s.lease();
-                    ctx.note_with(|| {
-                        format!("back with its replicated data: the Lease is {record:?}")
-                    });
-                }
+    fn start_service(service: &mut Service, ctx: &mut C<'_>, boot: Boot) {
+        ctx.set_role(Role::Service, None);
+        if boot == Boot::Recover {
+            let record = service.lease();
+            ctx.note_with(|| format!("back with its replicated data: the Lease is {record:?}"));
+        }
+    }
+
+    fn serve(svc: &mut Service, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
+        match msg {
+            Msg::Get => ctx.send(
+                from,
+                Msg::Lease {
+                    record: svc.lease(),
+                },
+            ),
+            Msg::Update {
+                expected,
+                record,
+                acquire,
+            } => {
+                let answer = match svc.write_lease(expected, record) {
+                    LeaseWrite::Written(record) => Msg::Updated { record, acquire },
+                    LeaseWrite::Conflict(record) => Msg::Conflict { record, acquire },
+                };
+                ctx.send(from, answer);
             }
-            Lease::Resource(r) => r.on_start(ctx),
-        }
-    }
-
-    fn on_message(&mut self, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
-        match self {
-            Lease::Elector(e) => e.on_message(ctx, msg),
-            Lease::Service(s) => serve(s, ctx, from, msg),
-            Lease::Resource(r) => {
-                if let Msg::Write { token } = msg {
-                    r.on_write(ctx, from, token);
-                }
-            }
-        }
-    }
-
-    fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
-        if let Lease::Elector(e) = self {
-            e.on_timer(ctx, timer);
-        }
-    }
-
-    fn persistent(&self) -> Persistent {
-        match self {
-            Lease::Elector(e) => Persistent::participant(e.term),
-            Lease::Service(s) => Persistent::service(s),
-            Lease::Resource(r) => Persistent::resource(r),
-        }
-    }
-
-    fn inspect(&self) -> Vec<(&'static str, String)> {
-        match self {
-            Lease::Elector(e) => e.inspect(),
-            Lease::Service(s) => s.inspect(),
-            Lease::Resource(r) => r.inspect(),
+            Msg::Lease { .. } | Msg::Updated { .. } | Msg::Conflict { .. } | Msg::Write { .. } => {}
         }
     }
 }
@@ -662,11 +632,12 @@ mod tests {
     }
 
     fn leader_of(c: &Config, id: NodeId, record: LeaseRecord) -> Elector {
-        let mut e = Elector::new(id, c, 0);
+        let mut e = Elector::new(id, c, &0);
         e.acquiring = true;
         on(&mut e, c, |e, ctx| {
             e.on_message(
                 ctx,
+                c.n,
                 Msg::Updated {
                     record,
                     acquire: true,
@@ -680,10 +651,11 @@ mod tests {
     #[test]
     fn a_free_lease_is_taken_with_compare_and_swap_on_its_version() {
         let c = config(3);
-        let mut e = Elector::new(1, &c, 0);
+        let mut e = Elector::new(1, &c, &0);
         let out = on(&mut e, &c, |e, ctx| {
             e.on_message(
                 ctx,
+                c.n,
                 Msg::Lease {
                     record: LeaseRecord::default(),
                 },
@@ -722,10 +694,10 @@ mod tests {
     #[test]
     fn a_held_lease_is_followed_until_it_looks_expired_by_the_local_clock() {
         let c = config(3);
-        let mut e = Elector::new(2, &c, 0);
+        let mut e = Elector::new(2, &c, &0);
         let record = held(0, 4, 1);
         let out = on(&mut e, &c, |e, ctx| {
-            e.on_message(ctx, Msg::Lease { record })
+            e.on_message(ctx, c.n, Msg::Lease { record })
         });
         assert!(sends(&out).is_empty());
         assert!(out.iter().any(|c| matches!(c, Command::Leader(Some(0)))));
@@ -734,7 +706,7 @@ mod tests {
         // (observed 1000 ms before the context's local time 0).
         e.observed_at = -1_000_000;
         let out = on(&mut e, &c, |e, ctx| {
-            e.on_message(ctx, Msg::Lease { record })
+            e.on_message(ctx, c.n, Msg::Lease { record })
         });
         assert!(matches!(
             sends(&out)[..],
@@ -755,7 +727,7 @@ mod tests {
         e.acquiring = false;
         e.observed_at = -999_999;
         let out = on(&mut e, &c, |e, ctx| {
-            e.on_message(ctx, Msg::Lease { record })
+            e.on_message(ctx, c.n, Msg::Lease { record })
         });
         assert!(sends(&out).is_empty());
     }
@@ -763,11 +735,12 @@ mod tests {
     #[test]
     fn winning_the_swap_makes_a_leader_that_writes_with_its_transitions() {
         let c = config(3);
-        let mut e = Elector::new(1, &c, 0);
+        let mut e = Elector::new(1, &c, &0);
         e.acquiring = true;
         let out = on(&mut e, &c, |e, ctx| {
             e.on_message(
                 ctx,
+                c.n,
                 Msg::Updated {
                     record: held(1, 5, 3),
                     acquire: true,
@@ -782,11 +755,12 @@ mod tests {
     #[test]
     fn losing_the_swap_follows_the_winner() {
         let c = config(3);
-        let mut e = Elector::new(1, &c, 0);
+        let mut e = Elector::new(1, &c, &0);
         e.acquiring = true;
         let out = on(&mut e, &c, |e, ctx| {
             e.on_message(
                 ctx,
+                c.n,
                 Msg::Conflict {
                     record: held(2, 1, 1),
                     acquire: true,
@@ -839,6 +813,7 @@ mod tests {
         let out = on(&mut e, &c, |e, ctx| {
             e.on_message(
                 ctx,
+                c.n,
                 Msg::Conflict {
                     record: held(2, 6, 2),
                     acquire: false,
@@ -856,7 +831,7 @@ mod tests {
     #[test]
     fn the_service_writes_only_if_the_version_is_current() {
         let c = config(2);
-        let mut node = Lease::new(2, &c, &Persistent::default());
+        let mut node = Lease::new(2, &c, &Default::default());
         let out = commands(&mut node, 2, &c, |p, ctx| {
             p.on_message(
                 ctx,

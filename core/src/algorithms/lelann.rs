@@ -48,12 +48,36 @@
 //! (split brain).
 
 use super::detector::{heartbeat_round, leader_timeout};
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::scenario::Scenario;
 use crate::time::Micros;
 use std::fmt;
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "COORDINATOR", "HEARTBEAT"];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "lelann",
+    name: "LeLann ring (collect live ids)",
+    summary: "LeLann 1977, as in Tanenbaum & van Steen: every initiator's ELECTION collects all live ids in one lap, skipping dead nodes; it announces the highest with a COORDINATOR lap",
+    layout: Layout::Ring,
+    kinds: KINDS,
+    extras: &[],
+    claims: LeLann::SAFETY,
+    builder: engine::<LeLann>,
+    theory: Some(theory),
+};
+
+/// LeLann 1977 (collect-ids ring): the initial election's messages.
+fn theory(scenario: &Scenario) -> (f64, &'static str) {
+    let n = f64::from(scenario.nodes);
+    (
+        2.0 * n * n,
+        "n^2 ELECTION (n lists, n hops each) + n^2 COORDINATOR (every initiator announces) (LeLann 1977, collect-ids ring)",
+    )
+}
 
 /// LeLann messages.
 #[derive(Clone, PartialEq, Eq, Hash)]

@@ -84,6 +84,7 @@
 //! one hears the other.
 
 use super::detector::leader_timeout;
+use super::{Entry, Layout, engine};
 use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
 use std::fmt;
 
@@ -97,6 +98,19 @@ pub const KINDS: &[&str] = &[
     "HEARTBEAT",
     "JOIN",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "next-in-line",
+    name: "Next-in-line failover",
+    summary: "Petrov, Database Internals (2019) ch. 10, after Gholipour et al. 2009: the leader publishes a line of successors; on its failure the next live one takes over (TAKEOVER/CONFIRM), Bully election as fallback",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[],
+    claims: NextInLine::SAFETY,
+    builder: engine::<NextInLine>,
+    theory: None,
+};
 
 /// A published line of succession.
 #[derive(Clone, PartialEq, Eq, Hash)]

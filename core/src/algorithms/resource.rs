@@ -2,15 +2,16 @@
 //! token (M. Kleppmann, "How to do distributed locking", 2016; the fencing
 //! tokens of Chubby, Burrows 2006, section 2.4).
 //!
-//! Consensus and coordination algorithms add this node after their
-//! participants (`Extra::Resource`) and route their `WRITE` messages to
+//! Consensus and coordination algorithms list it among their extra nodes
+//! (`Extra::Resource`); [`super::extras::Node`] adds it after their
+//! participants and routes their `WRITE` messages to
 //! [`Resource::on_write`]. With `fencing: true` the resource rejects a
 //! token lower than the highest it has applied, so a leader that was paused
 //! or partitioned and still believes it leads cannot overwrite the work of
 //! its successor. With `fencing: false` the stale write is applied and the
 //! checker reports it as `stale_write_accepted`. The highest token is
-//! durable: each algorithm keeps it in its persistent state, so a crash of
-//! the resource does not reopen the door to old tokens.
+//! durable ([`super::extras::Durable::Resource`]), so a crash of the
+//! resource does not reopen the door to old tokens.
 
 use crate::protocol::{Config, Ctx, NodeId, Role};
 
@@ -38,7 +39,7 @@ impl Resource {
 
     /// A resource restarted after a crash: storage is durable, so it still
     /// knows the highest token it applied (`highest` from
-    /// [`Resource::highest`], kept in the algorithm's persistent state).
+    /// [`Resource::highest`], kept as [`super::extras::Durable::Resource`]).
     pub fn restore(config: &Config, highest: Option<u64>) -> Self {
         Self {
             highest,

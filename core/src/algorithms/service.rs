@@ -92,47 +92,6 @@ impl fmt::Debug for LeaseRecord {
     }
 }
 
-/// What survives a crash on a node of a recipe run on this service: a
-/// participant's term, the service's store, the resource's highest token.
-/// [`super::zookeeper`] and [`super::lease`] share it; each node fills the
-/// part that is its own.
-#[derive(Debug, Clone, Default)]
-pub struct Persistent {
-    /// A participant's term: a ZooKeeper client's latest znode sequence
-    /// number, a Lease candidate's highest `leaseTransitions` seen.
-    pub term: u64,
-    /// The service's replicated data.
-    pub store: Store,
-    /// On the resource node: the highest token it applied (durable).
-    pub resource_highest: Option<u64>,
-}
-
-impl Persistent {
-    /// What a participant keeps: its term.
-    pub fn participant(term: u64) -> Self {
-        Self {
-            term,
-            ..Self::default()
-        }
-    }
-
-    /// What the service keeps: its store.
-    pub fn service(service: &Service) -> Self {
-        Self {
-            store: service.store().clone(),
-            ..Self::default()
-        }
-    }
-
-    /// What the resource keeps: the highest token it applied.
-    pub fn resource(resource: &super::resource::Resource) -> Self {
-        Self {
-            resource_highest: resource.highest(),
-            ..Self::default()
-        }
-    }
-}
-
 /// The state that survives a crash of the service (it is replicated).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Store {

@@ -179,8 +179,9 @@
 //! its writes get through.
 
 use super::detector::leader_timeout;
-use super::resource::Resource;
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use super::extras::{Node, Participant};
+use super::{Entry, Layout, engine};
+use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::time::Micros;
 use crate::vec_map::VecMap;
 use std::fmt;
@@ -195,6 +196,19 @@ pub const KINDS: &[&str] = &[
     "PING_REPLY",
     "WRITE",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "zab",
+    name: "ZooKeeper fast leader election (Zab)",
+    summary: "Apache ZooKeeper FastLeaderElection and Zab discovery (Junqueira et al., DSN 2011): votes ordered by (epoch, zxid, id) spread until a quorum agrees; the winner leads once a quorum promises it a new epoch, the fencing token of its writes",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[Extra::Resource],
+    claims: Zab::SAFETY,
+    builder: engine::<Zab>,
+    theory: None,
+};
 
 /// A zxid from its epoch and counter.
 pub fn zxid(epoch: u64, counter: u64) -> u64 {
@@ -393,8 +407,6 @@ pub struct Stored {
     pub current_epoch: u64,
     /// Latest transaction id.
     pub last_zxid: u64,
-    /// On the resource node: the highest token it applied (durable).
-    pub resource_highest: Option<u64>,
 }
 
 /// A recorded vote with its round and the sender's state.
@@ -466,13 +478,7 @@ pub struct Server {
 }
 
 /// A node: a ZooKeeper server or the fenced resource.
-#[derive(Debug, Clone)]
-pub enum Zab {
-    /// A participant.
-    Server(Box<Server>),
-    /// The resource the leader writes to.
-    Resource(Resource),
-}
+pub type Zab = Node<Server>;
 
 type C<'a> = Ctx<'a, Msg, Timer>;
 
@@ -1264,7 +1270,8 @@ impl Server {
     }
 }
 
-impl Protocol for Zab {
+/// The work is done by the inherent methods of the same names above.
+impl Protocol for Server {
     type Msg = Msg;
     type Timer = Timer;
     type Persistent = Stored;
@@ -1272,51 +1279,36 @@ impl Protocol for Zab {
     const SAFETY: Safety = Safety::Consensus;
 
     fn new(id: NodeId, config: &Config, stored: &Stored) -> Self {
-        if config.resource == Some(id) {
-            Zab::Resource(Resource::restore(config, stored.resource_highest))
-        } else {
-            Zab::Server(Box::new(Server::new(id, config, *stored)))
-        }
+        Server::new(id, config, *stored)
     }
 
     fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
-        match self {
-            Zab::Server(s) => s.on_start(ctx, boot),
-            Zab::Resource(r) => r.on_start(ctx),
-        }
+        Server::on_start(self, ctx, boot);
     }
 
     fn on_message(&mut self, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
-        match self {
-            Zab::Server(s) => s.on_message(ctx, from, msg),
-            Zab::Resource(r) => {
-                if let Msg::Write { token } = msg {
-                    r.on_write(ctx, from, token);
-                }
-            }
-        }
+        Server::on_message(self, ctx, from, msg);
     }
 
     fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
-        if let Zab::Server(s) = self {
-            s.on_timer(ctx, timer);
-        }
+        Server::on_timer(self, ctx, timer);
     }
 
     fn persistent(&self) -> Stored {
-        match self {
-            Zab::Server(s) => s.stored,
-            Zab::Resource(r) => Stored {
-                resource_highest: r.highest(),
-                ..Stored::default()
-            },
-        }
+        self.stored
     }
 
     fn inspect(&self) -> Vec<(&'static str, String)> {
-        match self {
-            Zab::Server(s) => s.inspect(),
-            Zab::Resource(r) => r.inspect(),
+        Server::inspect(self)
+    }
+}
+
+/// The resource takes the leader's `WRITE`s.
+impl Participant for Server {
+    fn write_token(msg: &Msg) -> Option<u64> {
+        match msg {
+            Msg::Write { token } => Some(*token),
+            _ => None,
         }
     }
 }
@@ -1408,7 +1400,6 @@ mod tests {
             accepted_epoch: 3,
             current_epoch: 2,
             last_zxid: zxid(2, 7),
-            resource_highest: None,
         };
         let out = cmds(&mut s, &c, |s, ctx| s.look_for_leader(ctx));
         let own = looking(vote(1, 2, 7), 1);
@@ -1655,7 +1646,6 @@ mod tests {
                 accepted_epoch: 4,
                 current_epoch: 1,
                 last_zxid: 0,
-                resource_highest: None,
             }
         );
         // n1 votes for it in round 2; it decides, and n1 connects again.
@@ -1786,7 +1776,6 @@ mod tests {
                 accepted_epoch: 4,
                 current_epoch: 4,
                 last_zxid: zxid(3, 9),
-                resource_highest: None,
             }
         );
     }

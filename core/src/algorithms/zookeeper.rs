@@ -65,9 +65,10 @@
 //! elected.
 
 use super::detector::leader_timeout;
-use super::resource::Resource;
-use super::service::{Persistent, Service, ServiceTimer, SessionId, Znode};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use super::extras::{Node, Participant};
+use super::service::{Service, ServiceTimer, SessionId, Znode};
+use super::{Entry, Layout, engine};
+use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
 use crate::scenario::WatchMode;
 use std::fmt;
 
@@ -87,6 +88,19 @@ pub const KINDS: &[&str] = &[
     "SESSION_EXPIRED",
     "WRITE",
 ];
+
+/// This algorithm's entry in the registry ([`super::ALL`]).
+pub const ENTRY: Entry = Entry {
+    id: "zookeeper",
+    name: "ZooKeeper recipe",
+    summary: "ZooKeeper leader election recipe (Apache ZooKeeper recipes; Hunt et al., USENIX ATC 2010): ephemeral sequential znodes on a coordination service, the lowest leads, each client watches its predecessor (or everyone the leader: the herd effect); sessions expire, sequence numbers fence",
+    layout: Layout::Cluster,
+    kinds: KINDS,
+    extras: &[Extra::Service, Extra::Resource],
+    claims: ZooKeeper::SAFETY,
+    builder: engine::<ZooKeeper>,
+    theory: None,
+};
 
 /// ZooKeeper recipe messages.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -302,30 +316,6 @@ type C<'a> = Ctx<'a, Msg, Timer>;
 const LOST_AFTER_TICKS: u32 = 2;
 
 impl Client {
-    fn new(id: NodeId, config: &Config, term: u64) -> Self {
-        let session_us = config.timing.session_timeout_us;
-        Self {
-            id,
-            service: config.service.unwrap_or(config.n),
-            resource: config.resource.unwrap_or(config.n + 1),
-            watch: config.options.watch,
-            ping_us: (session_us / 3).max(1),
-            reply_timeout_us: config.reply_timeout_us,
-            write_us: config.timing.write_us.max(1),
-            phase: Phase::Waiting,
-            session: None,
-            znode: None,
-            term,
-            leader: None,
-            connected: false,
-            unanswered_since: None,
-            silent_ticks: 0,
-            sessions_opened: 0,
-            watch_events: 0,
-            writes_sent: 0,
-        }
-    }
-
     fn announce(&self, ctx: &mut C<'_>, role: Role) {
         ctx.set_role(role, Some(self.term));
     }
@@ -413,6 +403,153 @@ impl Client {
         ctx.set_leader(None);
     }
 
+    fn on_children(&mut self, ctx: &mut C<'_>, children: &[Znode]) {
+        let (Phase::Listing, Some(session)) = (self.phase, self.session) else {
+            return;
+        };
+        ctx.cancel_timer(Timer::Step);
+        let Some(mine) = children.iter().find(|z| z.session == session).copied() else {
+            // The CREATE never reached the service.
+            self.znode = None;
+            self.create(ctx, session);
+            return;
+        };
+        if self.znode != Some(mine.seq) {
+            ctx.note_with(|| format!("finds its own znode #{} in the list", mine.seq));
+            self.adopt(ctx, mine.seq);
+        }
+        let lowest = children[0];
+        if lowest.seq == mine.seq {
+            self.become_leader(ctx, mine.seq);
+            return;
+        }
+        self.follow(ctx, lowest);
+        let target = match self.watch {
+            WatchMode::Herd => lowest,
+            WatchMode::Predecessor => children
+                .iter()
+                .take_while(|z| z.seq < mine.seq)
+                .last()
+                .copied()
+                .unwrap_or(lowest),
+        };
+        self.check(ctx, target.seq);
+    }
+
+    fn on_pong(&mut self, ctx: &mut C<'_>, lowest: Option<Znode>) {
+        if self.session.is_none() {
+            return; // a late answer for a session already given up
+        }
+        self.unanswered_since = None;
+        self.silent_ticks = 0;
+        if !self.connected {
+            self.connected = true;
+            ctx.note(
+                "hears from the service again: its session survived; lists the children again",
+            );
+            self.list(ctx);
+            return;
+        }
+        let (Phase::Watching(_) | Phase::Checking(_), Some(l)) = (self.phase, lowest) else {
+            return;
+        };
+        if Some(l.session) == self.session {
+            // Only if a notification was lost: with a reliable link the
+            // watch fires before this answer arrives.
+            ctx.note(
+                "the keepalive answer says its own znode is the lowest, but no watch fired; checks",
+            );
+            self.announce(ctx, Role::Candidate);
+            self.list(ctx);
+        } else if self.leader.is_none_or(|known| known.seq != l.seq) {
+            ctx.note_with(|| {
+                format!(
+                    "learns from the keepalive answer that n{} (#{}) leads now",
+                    l.owner, l.seq
+                )
+            });
+            self.follow(ctx, l);
+        }
+    }
+
+    fn on_ping_tick(&mut self, ctx: &mut C<'_>) {
+        ctx.set_timer(Timer::Ping, self.ping_us);
+        let now = ctx.local_now_us();
+        let quiet = self.unanswered_since.map_or(0, |t| now - t);
+        // Counted in ticks rather than read off the clock, so a client that
+        // was paused first reads what arrived meanwhile: the answers to its
+        // last ping are not "late" because it was not looking.
+        if self.unanswered_since.is_some() {
+            self.silent_ticks += 1;
+        }
+        let lost = self.silent_ticks >= LOST_AFTER_TICKS;
+        let Some(session) = self.session else {
+            if self.phase == Phase::Connecting && lost {
+                ctx.note("no answer to CONNECT; asks again");
+                self.unanswered_since = Some(now);
+                self.silent_ticks = 0;
+                ctx.send(self.service, Msg::Connect);
+            }
+            return;
+        };
+        if lost && self.connected {
+            self.connected = false;
+            let leading = self.phase == Phase::Leading;
+            ctx.note_with(|| {
+                let ms = quiet as f64 / 1000.0;
+                if leading {
+                    format!(
+                        "no answer from the service for {ms} ms: connection lost, its session may have expired, so it stops leading"
+                    )
+                } else {
+                    format!("no answer from the service for {ms} ms: connection lost")
+                }
+            });
+            self.drop_role(ctx);
+            self.phase = Phase::Disconnected;
+        }
+        ctx.send(self.service, Msg::Ping { session });
+        if self.unanswered_since.is_none() {
+            self.unanswered_since = Some(now);
+        }
+    }
+}
+
+/// One node of the ZooKeeper recipe: a client, the service or the resource.
+pub type ZooKeeper = Node<Client>;
+
+impl Protocol for Client {
+    type Msg = Msg;
+    type Timer = Timer;
+    /// A client's term: its latest znode sequence number.
+    type Persistent = u64;
+    const KINDS: &'static [&'static str] = KINDS;
+    const SAFETY: Safety = Safety::Consensus;
+
+    fn new(id: NodeId, config: &Config, term: &u64) -> Self {
+        let session_us = config.timing.session_timeout_us;
+        Self {
+            id,
+            service: config.service.unwrap_or(config.n),
+            resource: config.resource.unwrap_or(config.n + 1),
+            watch: config.options.watch,
+            ping_us: (session_us / 3).max(1),
+            reply_timeout_us: config.reply_timeout_us,
+            write_us: config.timing.write_us.max(1),
+            phase: Phase::Waiting,
+            session: None,
+            znode: None,
+            term: *term,
+            leader: None,
+            connected: false,
+            unanswered_since: None,
+            silent_ticks: 0,
+            sessions_opened: 0,
+            watch_events: 0,
+            writes_sent: 0,
+        }
+    }
+
     fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
         self.announce(ctx, Role::Candidate);
         match boot {
@@ -428,7 +565,7 @@ impl Client {
         }
     }
 
-    fn on_message(&mut self, ctx: &mut C<'_>, msg: Msg) {
+    fn on_message(&mut self, ctx: &mut C<'_>, _from: NodeId, msg: Msg) {
         match msg {
             Msg::Connected { session } => {
                 if self.phase != Phase::Connecting {
@@ -518,75 +655,6 @@ impl Client {
         }
     }
 
-    fn on_children(&mut self, ctx: &mut C<'_>, children: &[Znode]) {
-        let (Phase::Listing, Some(session)) = (self.phase, self.session) else {
-            return;
-        };
-        ctx.cancel_timer(Timer::Step);
-        let Some(mine) = children.iter().find(|z| z.session == session).copied() else {
-            // The CREATE never reached the service.
-            self.znode = None;
-            self.create(ctx, session);
-            return;
-        };
-        if self.znode != Some(mine.seq) {
-            ctx.note_with(|| format!("finds its own znode #{} in the list", mine.seq));
-            self.adopt(ctx, mine.seq);
-        }
-        let lowest = children[0];
-        if lowest.seq == mine.seq {
-            self.become_leader(ctx, mine.seq);
-            return;
-        }
-        self.follow(ctx, lowest);
-        let target = match self.watch {
-            WatchMode::Herd => lowest,
-            WatchMode::Predecessor => children
-                .iter()
-                .take_while(|z| z.seq < mine.seq)
-                .last()
-                .copied()
-                .unwrap_or(lowest),
-        };
-        self.check(ctx, target.seq);
-    }
-
-    fn on_pong(&mut self, ctx: &mut C<'_>, lowest: Option<Znode>) {
-        if self.session.is_none() {
-            return; // a late answer for a session already given up
-        }
-        self.unanswered_since = None;
-        self.silent_ticks = 0;
-        if !self.connected {
-            self.connected = true;
-            ctx.note(
-                "hears from the service again: its session survived; lists the children again",
-            );
-            self.list(ctx);
-            return;
-        }
-        let (Phase::Watching(_) | Phase::Checking(_), Some(l)) = (self.phase, lowest) else {
-            return;
-        };
-        if Some(l.session) == self.session {
-            // Only if a notification was lost: with a reliable link the
-            // watch fires before this answer arrives.
-            ctx.note(
-                "the keepalive answer says its own znode is the lowest, but no watch fired; checks",
-            );
-            self.announce(ctx, Role::Candidate);
-            self.list(ctx);
-        } else if self.leader.is_none_or(|known| known.seq != l.seq) {
-            ctx.note_with(|| {
-                format!(
-                    "learns from the keepalive answer that n{} (#{}) leads now",
-                    l.owner, l.seq
-                )
-            });
-            self.follow(ctx, l);
-        }
-    }
-
     fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
         match timer {
             Timer::Join => {
@@ -615,46 +683,8 @@ impl Client {
         }
     }
 
-    fn on_ping_tick(&mut self, ctx: &mut C<'_>) {
-        ctx.set_timer(Timer::Ping, self.ping_us);
-        let now = ctx.local_now_us();
-        let quiet = self.unanswered_since.map_or(0, |t| now - t);
-        // Counted in ticks rather than read off the clock, so a client that
-        // was paused first reads what arrived meanwhile: the answers to its
-        // last ping are not "late" because it was not looking.
-        if self.unanswered_since.is_some() {
-            self.silent_ticks += 1;
-        }
-        let lost = self.silent_ticks >= LOST_AFTER_TICKS;
-        let Some(session) = self.session else {
-            if self.phase == Phase::Connecting && lost {
-                ctx.note("no answer to CONNECT; asks again");
-                self.unanswered_since = Some(now);
-                self.silent_ticks = 0;
-                ctx.send(self.service, Msg::Connect);
-            }
-            return;
-        };
-        if lost && self.connected {
-            self.connected = false;
-            let leading = self.phase == Phase::Leading;
-            ctx.note_with(|| {
-                let ms = quiet as f64 / 1000.0;
-                if leading {
-                    format!(
-                        "no answer from the service for {ms} ms: connection lost, its session may have expired, so it stops leading"
-                    )
-                } else {
-                    format!("no answer from the service for {ms} ms: connection lost")
-                }
-            });
-            self.drop_role(ctx);
-            self.phase = Phase::Disconnected;
-        }
-        ctx.send(self.service, Msg::Ping { session });
-        if self.unanswered_since.is_none() {
-            self.unanswered_since = Some(now);
-        }
+    fn persistent(&self) -> u64 {
+        self.term
     }
 
     fn inspect(&self) -> Vec<(&'static str, String)> {
@@ -704,125 +734,71 @@ impl Client {
     }
 }
 
-/// One node of the ZooKeeper recipe: a client, the service or the resource.
-#[derive(Debug, Clone)]
-pub enum ZooKeeper {
-    /// A participant running the recipe.
-    Client(Client),
-    /// The coordination service.
-    Service(Service),
-    /// The fenced resource.
-    Resource(Resource),
-}
-
-fn serve(svc: &mut Service, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
-    let expired = |ctx: &mut C<'_>, session| ctx.send(from, Msg::SessionExpired { session });
-    match msg {
-        Msg::Connect => {
-            let session = svc.connect(ctx, from);
-            ctx.send(from, Msg::Connected { session });
-        }
-        Msg::Create { session } => match svc.create(ctx, session) {
-            Some(znode) => ctx.send(from, Msg::Created { znode }),
-            None => expired(ctx, session),
-        },
-        Msg::GetChildren { session } => {
-            if svc.touch(ctx, session) {
-                let children = svc.children();
-                ctx.send(from, Msg::Children { children });
-            } else {
-                expired(ctx, session);
-            }
-        }
-        Msg::Exists { session, seq } => {
-            if svc.touch(ctx, session) {
-                let exists = svc.exists_watch(session, seq);
-                ctx.send(from, Msg::Stat { seq, exists });
-            } else {
-                expired(ctx, session);
-            }
-        }
-        Msg::Ping { session } => {
-            if svc.touch(ctx, session) {
-                let lowest = svc.lowest();
-                ctx.send(from, Msg::Pong { lowest });
-            } else {
-                expired(ctx, session);
-            }
-        }
-        Msg::Connected { .. }
-        | Msg::Created { .. }
-        | Msg::Children { .. }
-        | Msg::Stat { .. }
-        | Msg::WatchEvent { .. }
-        | Msg::Pong { .. }
-        | Msg::SessionExpired { .. }
-        | Msg::Write { .. } => {}
-    }
-}
-
-impl Protocol for ZooKeeper {
-    type Msg = Msg;
-    type Timer = Timer;
-    type Persistent = Persistent;
-    const KINDS: &'static [&'static str] = KINDS;
-    const SAFETY: Safety = Safety::Consensus;
-
-    fn new(id: NodeId, config: &Config, persistent: &Persistent) -> Self {
-        if Some(id) == config.service {
-            ZooKeeper::Service(Service::new(config, &persistent.store))
-        } else if Some(id) == config.resource {
-            ZooKeeper::Resource(Resource::restore(config, persistent.resource_highest))
-        } else {
-            ZooKeeper::Client(Client::new(id, config, persistent.term))
+/// The service serves the recipe's requests and fires its watches; the
+/// resource takes the leader's `WRITE`s.
+impl Participant for Client {
+    fn write_token(msg: &Msg) -> Option<u64> {
+        match msg {
+            Msg::Write { token } => Some(*token),
+            _ => None,
         }
     }
 
-    fn on_start(&mut self, ctx: &mut C<'_>, boot: Boot) {
-        match self {
-            ZooKeeper::Client(c) => c.on_start(ctx, boot),
-            ZooKeeper::Service(s) => s.on_start(ctx, boot),
-            ZooKeeper::Resource(r) => r.on_start(ctx),
-        }
+    fn start_service(service: &mut Service, ctx: &mut C<'_>, boot: Boot) {
+        service.on_start(ctx, boot);
     }
 
-    fn on_message(&mut self, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
-        match self {
-            ZooKeeper::Client(c) => c.on_message(ctx, msg),
-            ZooKeeper::Service(s) => serve(s, ctx, from, msg),
-            ZooKeeper::Resource(r) => {
-                if let Msg::Write { token } = msg {
-                    r.on_write(ctx, from, token);
+    fn serve(svc: &mut Service, ctx: &mut C<'_>, from: NodeId, msg: Msg) {
+        let expired = |ctx: &mut C<'_>, session| ctx.send(from, Msg::SessionExpired { session });
+        match msg {
+            Msg::Connect => {
+                let session = svc.connect(ctx, from);
+                ctx.send(from, Msg::Connected { session });
+            }
+            Msg::Create { session } => match svc.create(ctx, session) {
+                Some(znode) => ctx.send(from, Msg::Created { znode }),
+                None => expired(ctx, session),
+            },
+            Msg::GetChildren { session } => {
+                if svc.touch(ctx, session) {
+                    let children = svc.children();
+                    ctx.send(from, Msg::Children { children });
+                } else {
+                    expired(ctx, session);
                 }
             }
-        }
-    }
-
-    fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
-        match (self, timer) {
-            (ZooKeeper::Client(c), t) => c.on_timer(ctx, t),
-            (ZooKeeper::Service(s), Timer::Service(t)) => {
-                for n in s.on_timer(ctx, t) {
-                    ctx.send(n.to, Msg::WatchEvent { seq: n.seq });
+            Msg::Exists { session, seq } => {
+                if svc.touch(ctx, session) {
+                    let exists = svc.exists_watch(session, seq);
+                    ctx.send(from, Msg::Stat { seq, exists });
+                } else {
+                    expired(ctx, session);
                 }
             }
-            _ => {}
+            Msg::Ping { session } => {
+                if svc.touch(ctx, session) {
+                    let lowest = svc.lowest();
+                    ctx.send(from, Msg::Pong { lowest });
+                } else {
+                    expired(ctx, session);
+                }
+            }
+            Msg::Connected { .. }
+            | Msg::Created { .. }
+            | Msg::Children { .. }
+            | Msg::Stat { .. }
+            | Msg::WatchEvent { .. }
+            | Msg::Pong { .. }
+            | Msg::SessionExpired { .. }
+            | Msg::Write { .. } => {}
         }
     }
 
-    fn persistent(&self) -> Persistent {
-        match self {
-            ZooKeeper::Client(c) => Persistent::participant(c.term),
-            ZooKeeper::Service(s) => Persistent::service(s),
-            ZooKeeper::Resource(r) => Persistent::resource(r),
-        }
-    }
-
-    fn inspect(&self) -> Vec<(&'static str, String)> {
-        match self {
-            ZooKeeper::Client(c) => c.inspect(),
-            ZooKeeper::Service(s) => s.inspect(),
-            ZooKeeper::Resource(r) => r.inspect(),
+    fn service_timer(service: &mut Service, ctx: &mut C<'_>, timer: Timer) {
+        if let Timer::Service(t) = timer {
+            for n in service.on_timer(ctx, t) {
+                ctx.send(n.to, Msg::WatchEvent { seq: n.seq });
+            }
         }
     }
 }
@@ -852,7 +828,7 @@ mod tests {
 
     /// Client `id` with session `id + 100` and znode `seq`, listing.
     fn listing(id: NodeId, seq: u64, c: &Config) -> Client {
-        let mut client = Client::new(id, c, seq);
+        let mut client = Client::new(id, c, &seq);
         client.session = Some(u64::from(id) + 100);
         client.znode = Some(seq);
         client.connected = true;
@@ -882,7 +858,7 @@ mod tests {
     #[test]
     fn a_client_opens_a_session_then_creates_its_znode() {
         let c = config(3, "predecessor");
-        let mut node = ZooKeeper::new(1, &c, &Persistent::default());
+        let mut node = ZooKeeper::new(1, &c, &Default::default());
         let out = commands(&mut node, 1, &c, |p, ctx| {
             p.on_start(ctx, Boot::Fresh { initiate: true })
         });
@@ -976,6 +952,7 @@ mod tests {
         on(&mut client, &c, |cl, ctx| {
             cl.on_message(
                 ctx,
+                c.n,
                 Msg::Stat {
                     seq: 1,
                     exists: true,
@@ -984,7 +961,7 @@ mod tests {
         });
         assert_eq!(client.phase, Phase::Watching(1));
         let out = on(&mut client, &c, |cl, ctx| {
-            cl.on_message(ctx, Msg::WatchEvent { seq: 1 })
+            cl.on_message(ctx, c.n, Msg::WatchEvent { seq: 1 })
         });
         assert_eq!(sends(&out), vec![(3, Msg::GetChildren { session: 102 })]);
         assert!(out.iter().any(|c| matches!(c, Command::Leader(None))));
@@ -1002,6 +979,7 @@ mod tests {
         let out = on(&mut client, &c, |cl, ctx| {
             cl.on_message(
                 ctx,
+                c.n,
                 Msg::Stat {
                     seq: 1,
                     exists: false,
@@ -1017,7 +995,7 @@ mod tests {
         let mut client = listing(0, 2, &c);
         on(&mut client, &c, |cl, ctx| cl.on_children(ctx, &[z(2, 0)]));
         let out = on(&mut client, &c, |cl, ctx| {
-            cl.on_message(ctx, Msg::SessionExpired { session: 100 })
+            cl.on_message(ctx, c.n, Msg::SessionExpired { session: 100 })
         });
         assert_eq!(sends(&out), vec![(3, Msg::Connect)]);
         assert!(
@@ -1045,6 +1023,7 @@ mod tests {
         let out = on(&mut client, &c, |cl, ctx| {
             cl.on_message(
                 ctx,
+                c.n,
                 Msg::Pong {
                     lowest: Some(z(2, 0)),
                 },
@@ -1063,6 +1042,7 @@ mod tests {
         let out = on(&mut client, &c, |cl, ctx| {
             cl.on_message(
                 ctx,
+                c.n,
                 Msg::Pong {
                     lowest: Some(z(4, 1)),
                 },
@@ -1075,7 +1055,7 @@ mod tests {
     #[test]
     fn the_service_answers_an_unknown_session_with_session_expired() {
         let c = config(2, "predecessor");
-        let mut node = ZooKeeper::new(2, &c, &Persistent::default());
+        let mut node = ZooKeeper::new(2, &c, &Default::default());
         let out = commands(&mut node, 2, &c, |p, ctx| {
             p.on_message(ctx, 0, Msg::Ping { session: 9 })
         });
@@ -1089,7 +1069,7 @@ mod tests {
     #[test]
     fn session_expiry_on_the_service_fires_the_watch_as_a_watch_event() {
         let c = config(2, "predecessor");
-        let mut node = ZooKeeper::new(2, &c, &Persistent::default());
+        let mut node = ZooKeeper::new(2, &c, &Default::default());
         commands(&mut node, 2, &c, |p, ctx| {
             p.on_message(ctx, 0, Msg::Connect);
             p.on_message(ctx, 1, Msg::Connect);
@@ -1097,7 +1077,7 @@ mod tests {
             p.on_message(ctx, 1, Msg::Create { session: 1 });
             p.on_message(ctx, 1, Msg::Exists { session: 1, seq: 0 });
         });
-        let ZooKeeper::Service(svc) = &mut node else {
+        let Node::Service(svc) = &mut node else {
             panic!("node 2 is the service")
         };
         let fired = ctx_commands(2, &c, |ctx: &mut C<'_>| {
@@ -1111,7 +1091,7 @@ mod tests {
     #[test]
     fn the_service_keeps_its_znodes_across_a_crash() {
         let c = config(2, "predecessor");
-        let mut node = ZooKeeper::new(2, &c, &Persistent::default());
+        let mut node = ZooKeeper::new(2, &c, &Default::default());
         commands(&mut node, 2, &c, |p, ctx| {
             p.on_message(ctx, 0, Msg::Connect);
             p.on_message(ctx, 0, Msg::Create { session: 0 });

@@ -82,7 +82,10 @@ impl<P: Protocol> Engine<P> {
         }
         slot.role = role;
         slot.term = term;
-        self.hash_words(&[8, u64::from(node), role as u64, term.unwrap_or(u64::MAX)]);
+        self.hash_event(
+            HashTag::Role,
+            &[u64::from(node), role as u64, term.unwrap_or(u64::MAX)],
+        );
         emit!(self, Event::Role { node, role, term });
         let found = self.checker.on_role(self.now, node, role, term);
         // Nearly always none: no call to hand over and drop an empty list.
@@ -106,7 +109,10 @@ impl<P: Protocol> Engine<P> {
     #[inline(never)]
     fn change_leader(&mut self, node: NodeId, leader: Option<NodeId>) {
         self.slots[node as usize].leader = leader;
-        self.hash_words(&[9, u64::from(node), leader.map_or(u64::MAX, u64::from)]);
+        self.hash_event(
+            HashTag::Leader,
+            &[u64::from(node), leader.map_or(u64::MAX, u64::from)],
+        );
         emit!(self, Event::Leader { node, leader });
         self.agreement_dirty = true;
     }
@@ -127,11 +133,14 @@ impl<P: Protocol> Engine<P> {
             }
             Command::ElectionStarted => {
                 self.metrics.elections += 1;
-                self.hash_words(&[10, u64::from(node)]);
+                self.hash_event(HashTag::ElectionStarted, &[u64::from(node)]);
                 emit!(self, Event::Election { node });
             }
             Command::Vote { term, candidate } => {
-                self.hash_words(&[25, u64::from(node), term, u64::from(candidate)]);
+                self.hash_event(
+                    HashTag::Vote,
+                    &[u64::from(node), term, u64::from(candidate)],
+                );
                 emit!(
                     self,
                     Event::Vote {
@@ -148,13 +157,15 @@ impl<P: Protocol> Engine<P> {
                 token,
                 accepted,
             } => {
-                self.hash_words(&[
-                    26,
-                    u64::from(node),
-                    u64::from(writer),
-                    token,
-                    u64::from(accepted),
-                ]);
+                self.hash_event(
+                    HashTag::Write,
+                    &[
+                        u64::from(node),
+                        u64::from(writer),
+                        token,
+                        u64::from(accepted),
+                    ],
+                );
                 emit!(
                     self,
                     Event::Write {
@@ -181,7 +192,7 @@ impl<P: Protocol> Engine<P> {
                     return;
                 }
                 slot.holds_lease = held;
-                self.hash_words(&[27, u64::from(node), u64::from(held)]);
+                self.hash_event(HashTag::Lease, &[u64::from(node), u64::from(held)]);
                 emit!(self, Event::Lease { node, held });
                 let found = self.checker.on_lease(self.now, node, held);
                 self.emit_violations(found);
@@ -238,12 +249,7 @@ impl<P: Protocol> Engine<P> {
             self.metrics.duplicated += 1;
         }
         self.metrics.on_wire(purpose);
-        self.hasher.write_u64(self.now);
-        self.hasher.write_u64(12);
-        self.hasher.write_u64(id);
-        self.hasher.write_u64(u64::from(from));
-        self.hasher.write_u64(u64::from(to));
-        self.hasher.write_u64(arrive);
+        self.hash_event(HashTag::Send, &[id, u64::from(from), u64::from(to), arrive]);
         msg.hash(&mut self.hasher);
         if self.record {
             self.record_send(from, to, id, copy, &msg, arrive, lost.is_some());

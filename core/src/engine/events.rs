@@ -16,7 +16,7 @@ impl<P: Protocol> Engine<P> {
                     StartSet::None => false,
                     StartSet::Ids(ids) => ids.contains(&id),
                 };
-                self.hash_words(&[1, u64::from(id), u64::from(initiate)]);
+                self.hash_event(HashTag::Start, &[u64::from(id), u64::from(initiate)]);
                 emit!(self, Event::Start { node: id, initiate });
                 self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Fresh { initiate }));
             }
@@ -62,9 +62,7 @@ impl<P: Protocol> Engine<P> {
                     return;
                 }
                 self.slots[node as usize].timers.swap_remove(pos);
-                self.hasher.write_u64(self.now);
-                self.hasher.write_u64(3);
-                self.hasher.write_u64(u64::from(node));
+                self.hash_event(HashTag::Timer, &[u64::from(node)]);
                 timer.hash(&mut self.hasher);
                 if self.record {
                     emit!(
@@ -103,7 +101,10 @@ impl<P: Protocol> Engine<P> {
                     return;
                 }
                 self.notice_done(&msg);
-                self.hash_words(&[4, u64::from(node), u64::from(to), msg.kind() as u64]);
+                self.hash_event(
+                    HashTag::Undeliverable,
+                    &[u64::from(node), u64::from(to), msg.kind() as u64],
+                );
                 emit!(
                     self,
                     Event::Undeliverable {
@@ -119,7 +120,7 @@ impl<P: Protocol> Engine<P> {
                 let slot = &mut self.slots[node as usize];
                 if slot.paused_until == Some(at) {
                     slot.paused_until = None;
-                    self.hash_words(&[5, u64::from(node)]);
+                    self.hash_event(HashTag::Resume, &[u64::from(node)]);
                     emit!(self, Event::Resume { node });
                 }
             }
@@ -167,7 +168,7 @@ impl<P: Protocol> Engine<P> {
             if self.record {
                 self.flights.remove(&wire);
             }
-            self.hash_words(&[6, id, reason as u64]);
+            self.hash_event(HashTag::Drop, &[id, reason as u64]);
             emit!(
                 self,
                 Event::Drop {
@@ -225,7 +226,7 @@ impl<P: Protocol> Engine<P> {
             // Flights are only tracked while recording.
             self.flights.remove(&wire);
         }
-        self.hash_words(&[7, id]);
+        self.hash_event(HashTag::Deliver, &[id]);
         emit!(
             self,
             Event::Deliver {

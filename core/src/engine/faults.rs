@@ -10,7 +10,7 @@ impl<P: Protocol> Engine<P> {
             Target::Leader => {
                 let found = self.leaders.first().copied();
                 if found.is_none() {
-                    self.hash_words(&[13]);
+                    self.hash_event(HashTag::LeaderlessSkip, &[]);
                     emit!(self, leaderless_skip(what));
                 }
                 found
@@ -39,7 +39,7 @@ impl<P: Protocol> Engine<P> {
                     }
                     let until = (self.now + for_us).max(slot.paused_until.unwrap_or(0));
                     slot.paused_until = Some(until);
-                    self.hash_words(&[14, u64::from(id), until]);
+                    self.hash_event(HashTag::Pause, &[u64::from(id), until]);
                     emit!(
                         self,
                         Event::Pause {
@@ -74,7 +74,7 @@ impl<P: Protocol> Engine<P> {
             FaultAction::Slow { node, extra_us } => {
                 if let Some(id) = self.resolve(*node, "slow down") {
                     self.slots[id as usize].slow_us = *extra_us;
-                    self.hash_words(&[17, u64::from(id), *extra_us]);
+                    self.hash_event(HashTag::Slow, &[u64::from(id), *extra_us]);
                     emit!(
                         self,
                         Event::Slow {
@@ -102,8 +102,11 @@ impl<P: Protocol> Engine<P> {
             | FaultAction::Cut { .. }
             | FaultAction::Uncut { .. }
             | FaultAction::Network(_) => {
-                let change = change_network(&mut self.network, &fault.action, self.record);
-                self.hash_words(&change.words);
+                let Some(change) = change_network(&mut self.network, &fault.action, self.record)
+                else {
+                    return;
+                };
+                self.hash_event(change.tag, &change.words);
                 if let Some(event) = change.event {
                     self.record_event(event);
                 }
@@ -127,7 +130,7 @@ impl<P: Protocol> Engine<P> {
         slot.role = Role::Follower;
         slot.leader = None;
         let held = std::mem::replace(&mut slot.holds_lease, false);
-        self.hash_words(&[21, u64::from(id)]);
+        self.hash_event(HashTag::Crash, &[u64::from(id)]);
         emit!(self, Event::Crash { node: id });
         if held {
             // A crashed node believes nothing.
@@ -143,19 +146,17 @@ impl<P: Protocol> Engine<P> {
             return;
         }
         slot.state = Some(P::new(id, &self.config, &slot.persistent));
-        self.hash_words(&[22, u64::from(id)]);
+        self.hash_event(HashTag::Recover, &[u64::from(id)]);
         emit!(self, Event::Recover { node: id });
         self.agreement_dirty = true;
         self.dispatch(id, |p, ctx| p.on_start(ctx, Boot::Recover));
     }
 
     pub(super) fn set_clock(&mut self, id: NodeId, clock: LocalClock) {
-        self.hash_words(&[
-            23,
-            u64::from(id),
-            clock.offset_us as u64,
-            clock.drift.to_bits(),
-        ]);
+        self.hash_event(
+            HashTag::Clock,
+            &[u64::from(id), clock.offset_us as u64, clock.drift.to_bits()],
+        );
         emit!(
             self,
             Event::Clock {
@@ -205,7 +206,9 @@ fn leaderless_skip(what: &str) -> Event {
 
 /// What a fault on the network itself did.
 struct NetworkChange {
-    /// Words for the trace hash (after the time).
+    /// Its tag in the trace hash.
+    tag: HashTag,
+    /// Words for the trace hash (after the time and the tag).
     words: Vec<u64>,
     /// Its trace event, built only when recording.
     event: Option<Event>,
@@ -217,13 +220,17 @@ struct NetworkChange {
 /// Applies a partition, heal, link cut or network change, which touch
 /// only the network: not generic, so the page's wasm holds this once
 /// instead of inside every algorithm's engine. Other faults change
-/// nothing here.
+/// nothing here (`None`).
 #[inline(never)]
-fn change_network(network: &mut Network, action: &FaultAction, record: bool) -> NetworkChange {
-    let (words, event, regrouped) = match action {
+fn change_network(
+    network: &mut Network,
+    action: &FaultAction,
+    record: bool,
+) -> Option<NetworkChange> {
+    let (tag, words, event, regrouped) = match action {
         FaultAction::Partition(groups) => {
             network.partition(groups);
-            let mut words = vec![15];
+            let mut words = Vec::with_capacity(network.group.len());
             for (id, &g) in network.group.iter().enumerate() {
                 words.push(((id as u64) << 32) | u64::from(g));
             }
@@ -235,11 +242,16 @@ fn change_network(network: &mut Network, action: &FaultAction, record: bool) -> 
                 shown.retain(|g| !g.is_empty());
                 Event::Partition { groups: shown }
             });
-            (words, event, true)
+            (HashTag::Partition, words, event, true)
         }
         FaultAction::Heal => {
             network.heal();
-            (vec![16], record.then_some(Event::Heal), true)
+            (
+                HashTag::Heal,
+                Vec::new(),
+                record.then_some(Event::Heal),
+                true,
+            )
         }
         FaultAction::Cut { from, to } => {
             network.cuts.insert((*from, *to));
@@ -248,7 +260,8 @@ fn change_network(network: &mut Network, action: &FaultAction, record: bool) -> 
                 to: *to,
             };
             (
-                vec![18, u64::from(*from), u64::from(*to)],
+                HashTag::Cut,
+                vec![u64::from(*from), u64::from(*to)],
                 record.then_some(event),
                 false,
             )
@@ -260,7 +273,8 @@ fn change_network(network: &mut Network, action: &FaultAction, record: bool) -> 
                 to: *to,
             };
             (
-                vec![19, u64::from(*from), u64::from(*to)],
+                HashTag::Uncut,
+                vec![u64::from(*from), u64::from(*to)],
                 record.then_some(event),
                 false,
             )
@@ -272,18 +286,24 @@ fn change_network(network: &mut Network, action: &FaultAction, record: bool) -> 
                 drop: spec.drop,
                 duplicate: spec.duplicate,
             });
-            (vec![20, spec.latency_us.0, spec.latency_us.1], event, false)
+            (
+                HashTag::Network,
+                vec![spec.latency_us.0, spec.latency_us.1],
+                event,
+                false,
+            )
         }
         FaultAction::Crash(_)
         | FaultAction::Recover(_)
         | FaultAction::Pause { .. }
         | FaultAction::Clock { .. }
         | FaultAction::Slow { .. }
-        | FaultAction::Flaky { .. } => (Vec::new(), None, false),
+        | FaultAction::Flaky { .. } => return None,
     };
-    NetworkChange {
+    Some(NetworkChange {
+        tag,
         words,
         event,
         regrouped,
-    }
+    })
 }

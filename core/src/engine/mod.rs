@@ -20,7 +20,7 @@ use crate::queue::EventQueue;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{DEFAULT_RUN_LIMIT_US, FaultAction, Scenario, StartSet, Target};
 use crate::time::{Micros, to_ms};
-use crate::trace::{Event, TraceEvent, TraceHasher};
+use crate::trace::{Event, HashTag, TraceEvent, TraceHasher};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
@@ -324,8 +324,11 @@ impl<P: Protocol> Engine<P> {
         self.trace_len += 1;
     }
 
-    fn hash_words(&mut self, words: &[u64]) {
+    /// Feeds one event into the trace hash: the time, the event's tag,
+    /// then its words.
+    fn hash_event(&mut self, tag: HashTag, words: &[u64]) {
         self.hasher.write_u64(self.now);
+        self.hasher.write_u64(tag as u64);
         for &w in words {
             self.hasher.write_u64(w);
         }

@@ -88,7 +88,7 @@ impl<P: Protocol> Engine<P> {
 
     pub(super) fn emit_violations(&mut self, found: Vec<Violation>) {
         for v in found {
-            self.hash_words(&[24]);
+            self.hash_event(HashTag::Violation, &[]);
             self.hasher.write(v.property.as_bytes());
             emit!(
                 self,
