@@ -15,8 +15,10 @@
  * that plays takes a 60 Hz frame's worth (`FRAME_MS`) of `budget`, or
  * what is left of it, as the real time gone by; with nothing left the
  * runs stand still, whether playing or not, however many frames go by.
- * A run that stops by itself (its end, nothing left to happen) drops the
- * rest of the budget. The page counts in `frames` the animation frames it
+ * Nor is a frame's simulation cut short by the wall clock (Model.advance):
+ * each frame plays all of its time, so where every frame gets is a
+ * function of the run alone. A run that stops by itself (its end,
+ * nothing left to happen) drops the rest of the budget. The page counts in `frames` the animation frames it
  * has drawn, and the cluster worker's drawings in `posted` and `painted`
  * (see cluster-layers.js), so a test can wait for the drawing of what it
  * played. `tasks`, when set, is how many more simulation tasks the full
