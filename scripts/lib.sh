@@ -171,7 +171,9 @@ WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 wasm_package() {
     local in="$1" out="$2" work="$3" f
     rm -rf "$work"
-    wasm-bindgen --target web --out-dir "$work" --no-typescript "$in" || return 1
+    # With its TypeScript declarations (election_web.d.ts): `tsc --noEmit`
+    # (scripts/test.sh) reads the page's calls into the module from them.
+    wasm-bindgen --target web --out-dir "$work" "$in" || return 1
     python3 "$REPO_ROOT/scripts/build/wasm-order.py" "$work/election_web_bg.wasm" "$work/ordered.wasm" || return 1
     rm -rf "$out"
     mkdir -p "$out"
@@ -185,4 +187,27 @@ wasm_package() {
             *) cp -r "$f" "$out/" ;;
         esac
     done
+}
+
+#   serve_repo_root LOGFILE
+# Serves the repo root with python's http.server on a free loopback port,
+# as the browser tests expect it, and waits until it answers. Sets
+# SERVER_PID (stop it with `kill "$SERVER_PID"`) and BASE_URL.
+serve_repo_root() {
+    local logfile="$1" port
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    BASE_URL="http://127.0.0.1:$port"
+    python3 -m http.server "$port" --bind 127.0.0.1 --directory "$REPO_ROOT" >"$logfile" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do
+        if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "$BASE_URL/" 2>/dev/null; then
+            return 0
+        fi
+        kill -0 "$SERVER_PID" 2>/dev/null || {
+            cat "$logfile" >&2
+            return 1
+        }
+        sleep 0.1
+    done
+    return 1
 }

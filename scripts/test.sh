@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The project's full check, as CI runs it (.ci/run):
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
-#   wasm build -> Node tests (node --test tests/node/, no browser) ->
-#   browser tests (node --test tests/browser/ against a local http.server).
-# Every step runs even when an earlier one failed (except that the browser
-# tests need the wasm build); the exit code is non-zero if any step failed.
+#   wasm build -> tsc --noEmit (the page's JSDoc types, against the wasm
+#   module's generated .d.ts) -> Node tests (node --test tests/node/, no
+#   browser) -> browser tests (node --test tests/browser/ against a local
+#   python http.server).
+# Every step runs even when an earlier one failed (except that tsc and the
+# Node and browser tests need the wasm build); the exit code is non-zero if
+# any step failed.
 set -euo pipefail
 LOG_TAG="test"
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -46,36 +49,24 @@ cleanup() {
 trap cleanup EXIT
 
 browser_tests() {
-    local port base
     if ! compgen -G "tests/browser/*.test.js" >/dev/null; then
         log "no tests/browser/*.test.js found"
         return 1
     fi
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    base="http://127.0.0.1:$port"
-    python3 -m http.server "$port" --bind 127.0.0.1 --directory "$REPO_ROOT" \
-        >"$REPO_ROOT/target/http-server.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 1 100); do
-        if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "$base/" 2>/dev/null; then
-            break
-        fi
-        kill -0 "$SERVER_PID" 2>/dev/null || {
-            cat "$REPO_ROOT/target/http-server.log" >&2
-            return 1
-        }
-        sleep 0.1
-    done
-    log "http.server on $base (pid $SERVER_PID)"
-    BASE_URL="$base" node --test tests/browser/
+    serve_repo_root "$REPO_ROOT/target/http-server.log" || return 1
+    log "http.server on $BASE_URL (pid $SERVER_PID)"
+    BASE_URL="$BASE_URL" node --test tests/browser/
 }
 
 mkdir -p target
+# The wasm build writes www/pkg/election_web.d.ts, which tsc reads for the
+# page's calls into the module: the type check runs after it.
 if run_step build-wasm bash scripts/build/build-wasm.sh; then
+    run_step tsc node_modules/.bin/tsc --noEmit -p . || true
     run_step node-tests node --test tests/node/ || true
     run_step browser-tests browser_tests || true
 else
-    FAILED+=("node-tests browser-tests (not run: wasm build failed)")
+    FAILED+=("tsc node-tests browser-tests (not run: wasm build failed)")
 fi
 
 log "passed: ${PASSED[*]:-none}"

@@ -19,6 +19,7 @@
 import { drawStill } from './draw.js';
 import { drawFlightRows, flightCount } from './flight-dots.js';
 import { CANVAS, FAINT, INK, MUTED, PAPER } from './palette.js';
+import { playClock } from './play-clock.js';
 
 /** @type {Worker | null | undefined} the shared worker; null when it failed */
 let shared;
@@ -46,8 +47,16 @@ function worker() {
       shared = null;
       w.terminate();
       for (const layer of [...layers.values()]) layer.onPage();
+      // Nothing handed to it will be drawn by it now (for a test's hand).
+      playClock.painted(Infinity);
     });
     w.addEventListener('message', (e) => {
+      // What it has drawn so far, numbered when a test holds the page's
+      // clock (www/play-clock.js).
+      if (e.data.painted !== undefined) {
+        playClock.painted(e.data.painted);
+        return;
+      }
       // When the worker's first drawing of nodes is done (the page's
       // first render is only complete then; bench-frame.js reads it).
       if (performance.getEntriesByName('cluster-first-drawn').length === 0) {
@@ -176,7 +185,8 @@ export class ClusterLayers {
       const theme = { ink: INK, faint: FAINT, canvas: CANVAS, paper: PAPER, muted: MUTED };
       // The nodes as the core's rows (see node-rows.js), copied in one go.
       const scene = { nodes: s.nodeRows, cuts: s.cuts, leader: s.leader };
-      this.worker.postMessage({ type: 'still', id: this.id, scene, picked: [...marks.picked], theme });
+      const seq = playClock.post();
+      this.worker.postMessage({ type: 'still', id: this.id, scene, picked: [...marks.picked], theme, seq });
       return;
     }
     const ctx = this.stillCtx;
@@ -213,6 +223,7 @@ export class ClusterLayers {
         col: flights.col,
         nowMs,
         style,
+        seq: playClock.post(),
       });
       return;
     }

@@ -16,7 +16,10 @@
  * - `drop`: the view is gone.
  *
  * It answers each still drawing with `{id, ms, at}`: what it cost and
- * when it was done (ms since the epoch). Drawing happens at most once per animation
+ * when it was done (ms since the epoch). `still` and `dots` carry a `seq`
+ * when a test holds the page's clock (www/play-clock.js); the worker then
+ * also answers `{painted}`: every drawing up to that number is drawn (or
+ * was superseded or dropped). Drawing happens at most once per animation
  * frame of the worker: of what arrived in between, only the latest of
  * each kind per view is drawn.
  * @module cluster-worker
@@ -42,6 +45,9 @@ import { setCanvasTheme } from './palette.js';
 /** @type {Map<number, View>} */
 const views = new Map();
 let scheduled = false;
+/** The highest `seq` received, and the last one answered (see `answer`). */
+let received = 0;
+let answered = 0;
 
 /**
  * @param {OffscreenCanvas} canvas
@@ -91,6 +97,24 @@ function drawPending() {
       drawFlightRows(v.movingCtx, g.points, g.radius, f, f.nowMs, f.style);
     }
   }
+  answer();
+}
+
+/**
+ * Tells a page whose clock a test holds how far the drawings are done:
+ * up to what was received, or to just before the first one still
+ * waiting (for a view not placed yet).
+ */
+function answer() {
+  if (received === 0) return;
+  let waiting = Infinity;
+  for (const v of views.values()) {
+    for (const m of [v.stillPending, v.dotsPending]) if (m?.seq) waiting = Math.min(waiting, m.seq);
+  }
+  const done = waiting === Infinity ? received : waiting - 1;
+  if (done <= answered) return;
+  answered = done;
+  self.postMessage({ painted: done });
 }
 
 function schedule() {
@@ -116,8 +140,12 @@ self.addEventListener('message', (e) => {
     });
     return;
   }
+  if (m.seq) received = Math.max(received, m.seq);
   const v = views.get(m.id);
-  if (!v) return;
+  if (!v) {
+    if (received > 0) schedule();
+    return;
+  }
   switch (m.type) {
     case 'size':
       for (const c of [v.still, v.moving]) {
@@ -126,6 +154,8 @@ self.addEventListener('message', (e) => {
       }
       v.dpr = m.dpr;
       v.dotsPending = null;
+      // A test's hand is told of the dropped drawing.
+      if (received > 0) schedule();
       break;
     case 'place':
       v.geometry = m.geometry;
@@ -140,6 +170,7 @@ self.addEventListener('message', (e) => {
       break;
     case 'drop':
       views.delete(m.id);
+      if (received > 0) schedule();
       break;
   }
 });

@@ -28,6 +28,7 @@
 
 import { formatSpeed } from './controls.js';
 import { MAX_SPEED, MIN_SPEED, Model } from './model.js';
+import { playClock } from './play-clock.js';
 import { ClusterView } from './view.js';
 
 /** Longest real-time gap one animation frame may cover (a background tab). */
@@ -316,7 +317,7 @@ export class CompareMode {
     const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.playing = play && !reduceMotion;
     this.render();
-    this.last = performance.now();
+    this.last = playClock.now(performance.now());
     this.frameId = requestAnimationFrame((t) => this.frame(t));
   }
 
@@ -583,15 +584,20 @@ export class CompareMode {
    */
   frame(t) {
     if (!this.active) return;
-    const dt = t - this.last;
-    this.last = t;
+    // The time played is read from the page's clock (www/play-clock.js).
+    const playing = this.playing;
+    const now = playing ? playClock.play(t) : playClock.now(t);
+    const dt = now - this.last;
+    this.last = now;
     try {
       this.tick(dt);
     } catch (e) {
       this.playing = false;
       this.hooks.report(`Something went wrong: ${messageOf(e)}`);
     }
+    if (playing && !this.playing) playClock.stopped();
     if (this.dirty) this.render();
+    playClock.drew();
     this.frameId = requestAnimationFrame((next) => this.frame(next));
   }
 

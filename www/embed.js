@@ -19,6 +19,7 @@ import { EmbedApi } from './embed-api.js';
 import { EMBED_PARAMS, RANGE_PLAY_MS, readEmbedRequest } from './embed-params.js';
 import { PROPERTIES } from './alerts.js';
 import { MAX_SPEED, MIN_SPEED, Model } from './model.js';
+import { playClock } from './play-clock.js';
 import { presetPlayground } from './presets.js';
 import { byTestId } from './status.js';
 import { readAddress } from './url.js';
@@ -450,17 +451,23 @@ export function startEmbed(wasm) {
   document.body.dataset.ready = 'true';
   api.ready();
 
-  let last = performance.now();
+  // The time played is read from the page's clock (www/play-clock.js:
+  // the wall clock, or a test's hand on it).
+  let last = playClock.now(performance.now());
   /** @param {number} t */
   const frame = (t) => {
-    const dt = t - last;
-    last = t;
+    const playing = model.playing;
+    const now = playing ? playClock.play(t) : playClock.now(t);
+    const dt = now - last;
+    last = now;
     try {
-      if (model.playing) advance(dt);
+      if (playing) advance(dt);
     } catch (e) {
       model.setPlaying(false);
       showProblems([`Something went wrong: ${messageOf(e)}`]);
     }
+    if (playing && !model.playing) playClock.stopped();
+    playClock.drew();
     requestAnimationFrame(frame);
   };
 

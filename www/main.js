@@ -29,6 +29,7 @@ import { ScenarioFile } from './scenario-file.js';
 import { Shortcuts } from './shortcuts.js';
 import { StatusView, byTestId } from './status.js';
 import { TimelineControls } from './timeline.js';
+import { playClock } from './play-clock.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './url.js';
 import { ClusterView } from './view.js';
 
@@ -427,9 +428,11 @@ async function main() {
     if (entry && frameStats) frameStats.push([entry[1], performance.now() - entry[0], entry[2], entry[3]]);
   };
 
+  // The time played is read from the page's clock (www/play-clock.js:
+  // the wall clock, or a test's hand on it).
   const simTask = new MessageChannel();
   let simQueued = false;
-  let lastSim = performance.now();
+  let lastSim = playClock.now(performance.now());
   /** @param {unknown} e */
   const failed = (e) => {
     model.setPlaying(false);
@@ -437,7 +440,9 @@ async function main() {
   };
   simTask.port1.onmessage = () => {
     simQueued = false;
-    const now = performance.now();
+    const started = performance.now();
+    const playing = model.playing;
+    const now = playing ? playClock.play(started) : playClock.now(started);
     const dt = now - lastSim;
     lastSim = now;
     try {
@@ -445,7 +450,8 @@ async function main() {
     } catch (e) {
       failed(e);
     }
-    timing.__simTasks?.push(performance.now() - now);
+    if (playing && !model.playing) playClock.stopped();
+    timing.__simTasks?.push(performance.now() - started);
   };
   const frame = () => {
     try {
@@ -462,14 +468,15 @@ async function main() {
     }
     // Paused, the task still runs while the page goes to its opening
     // moment and while the run's end is being looked for.
-    if ((model.playing || model.isOpening || model.endPending) && !simQueued) {
+    if ((model.playing || model.isOpening || model.endPending) && !simQueued && playClock.runTask()) {
       simQueued = true;
       simTask.port2.postMessage(null);
     }
     if (!model.playing) {
       // Playing again starts from the frame it starts at.
-      lastSim = performance.now();
+      lastSim = playClock.now(performance.now());
     }
+    playClock.drew();
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

@@ -373,20 +373,21 @@ export class LivePlot {
     const caughtUp = scene !== null && this.cursor.next >= store.count && this.staleLeft === 0;
     const cleared = caughtUp && this.clearUpTo(Math.max(nowPx + AHEAD, winPx + plotDev), widthDev, heightDev, spent);
     this.behind = !cleared;
-    if (!this.behind) {
-      if (this.fresh) {
-        // Caught up: the rate checks count from here.
-        this.fresh = false;
-        this.builtAtMs = now;
-        this.builtCount = store.count;
-        this.bakedArrows = 0;
-      } else {
-        this.bakedArrows += arrows;
-      }
-    } else {
+    if (this.behind) {
       this.live.length = 0;
-      if (keep || scene === null) return count ? this.shown(store, win, frame) : null;
+    } else if (this.fresh) {
+      // Caught up: the rate checks count from here.
+      this.fresh = false;
+      this.builtAtMs = now;
+      this.builtCount = store.count;
+      this.bakedArrows = 0;
+    } else {
+      this.bakedArrows += arrows;
     }
+    // Behind, the canvas keeps its picture, unless it was just cleared and
+    // a piece was baked to paint it from. (Caught up, a piece was baked:
+    // `scene` is null only when behind.)
+    if (scene === null || (this.behind && keep)) return count ? this.shown(store, win, frame) : null;
     this.paintFrame(ctx, store, win, frame, scene, dpr, yDev);
     return count ? this.shown(store, win, frame) : null;
   }

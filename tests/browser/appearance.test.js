@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
-import { ready, readouts } from './page.js';
+import { playFor, ready, readouts, settle } from './page.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -47,26 +47,28 @@ test('reduced motion: no autoplay, messages drawn still, no transitions', async 
   await page.goto(`${baseUrl()}/?algorithm=bully&nodes=8&seed=1`);
   await ready(page);
   assert.equal(await page.getAttribute('#cluster', 'data-animated'), 'false');
-  const before = await readouts(page);
-  await page.waitForTimeout(400);
-  assert.equal((await readouts(page)).time, before.time, 'it does not play by itself');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false', 'it does not play by itself');
+  assert.equal((await readouts(page)).time, 0);
   // Step until messages are in flight; the drawing of a moment must not
   // change while time stands still, and two moments inside the same
   // flights differ only by what changed in the run, not by motion.
   for (let i = 0; i < 3; i++) await page.click('#step');
   // A picture of the cluster as shown (its canvases may be drawn by a
-  // worker, whose pixels the page cannot read back): nodes and messages.
-  await page.waitForTimeout(200);
+  // worker, whose pixels the page cannot read back): nodes and messages,
+  // once drawn, and again some frames later.
+  await settle(page);
   const a = await page.locator('.stage .canvas-wrap').screenshot();
-  await page.waitForTimeout(200);
+  await settle(page);
   const b = await page.locator('.stage .canvas-wrap').screenshot();
   assert.ok(a.equals(b), 'a paused moment is drawn the same each time');
   const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button') ?? document.body).transitionDuration);
   assert.match(transition, /^0s/);
   // Playing by hand still works, with the canvas still marked as not animated.
+  const stepped = (await readouts(page)).time;
   await page.click('#play');
-  await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t, before.time);
+  await playFor(page, 500);
   await page.click('#play');
+  assert.ok((await readouts(page)).time > stepped, 'it played');
   assert.equal(await page.getAttribute('#cluster', 'data-animated'), 'false');
   assert.deepEqual(errors, []);
   await page.close();

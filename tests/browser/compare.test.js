@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, ready } from './page.js';
+import { openPlayground, playFor, ready } from './page.js';
 import { cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -140,8 +140,9 @@ test('one clock: play, step and the scrubber move every view together', async ()
 
   // Play for a while, then pause: still one time for all rows.
   await page.click('#compare-play');
-  await page.waitForFunction((t0) => Number(document.querySelector('[data-testid=compare-time]')?.textContent) > t0 + 1, t);
+  await playFor(page, 500);
   await page.click('#compare-play');
+  assert.ok((await sharedTime(page)) > t + 1, 'it played');
   t = await sharedTime(page);
   assertRowsMatch(await rows(page), (a, until) => cliRun(['--algorithm', a, ...base, '--until-ms', String(until)]), t);
 

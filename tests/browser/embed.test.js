@@ -7,12 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { playFor } from './page.js';
 import { cliRun, cliRunScenario } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -225,7 +226,9 @@ test('from/to lock the scrubber; playing stops exactly at to, as election run --
   // Play from 2900 ms: it stops at exactly 3000 ms, paused.
   await send(page, { type: 'seek', ms: 2900, id: 4 });
   await send(page, { type: 'play', id: 5 });
-  await frame.waitForSelector('[data-testid=embed][data-playing="false"]', { timeout: 30000 });
+  // (A run that stops by itself drops the rest of the time handed to it.)
+  await playFor(frame, 60000);
+  assert.equal(await frame.getAttribute('[data-testid=embed]', 'data-playing'), 'false');
   assert.equal(await embedTime(frame), 3000);
   ({ reply } = await send(page, { type: 'state', id: 6 }));
   assert.equal(reply.time_ms, 3000);
@@ -236,34 +239,36 @@ test('from/to lock the scrubber; playing stops exactly at to, as election run --
 });
 
 test('autoplay plays the range once; with loop it goes back to from and keeps playing', async () => {
-  // 2600 ms of range at 100x: about 26 ms of real time per pass.
+  // 2600 ms of range at 100x: 26 ms of real time per pass.
   const once = await openEmbed('/?embed=1&preset=bully-partition&from=400&to=3000&autoplay=1&speed=100');
-  await once.page.waitForSelector('[data-testid=embed][data-playing="false"]', { timeout: 30000 });
+  assert.equal(await once.page.getAttribute('[data-testid=embed]', 'data-playing'), 'true', 'autoplay plays');
+  // (A run that stops by itself drops the rest of the time handed to it.)
+  await playFor(once.page, 60000);
+  assert.equal(await once.page.getAttribute('[data-testid=embed]', 'data-playing'), 'false', 'autoplay stops');
   assert.equal(await embedTime(once.page), 3000, 'autoplay stops at to');
   assert.deepEqual(once.errors, []);
   await once.page.close();
 
+  // Every time shown while 1.5 s of real time play (about 35 passes).
   const { page, errors } = await openEmbed('/?embed=1&preset=bully-partition&from=400&to=3000&autoplay=1&loop=1&speed=100');
-  const samples = await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        /** @type {{ms: number, playing: string | undefined}[]} */
-        const out = [];
-        const start = performance.now();
-        const sample = () => {
-          const root = /** @type {HTMLElement} */ (document.querySelector('[data-testid=embed]'));
-          const time = /** @type {HTMLElement} */ (document.querySelector('[data-testid=embed-time]'));
-          out.push({ ms: Number(time.dataset.ms), playing: root.dataset.playing });
-          if (performance.now() - start < 1500) requestAnimationFrame(sample);
-          else resolve(out);
-        };
-        requestAnimationFrame(sample);
-      }),
-  );
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    /** @type {{ms: number, playing: string | undefined}[]} */
+    w.__samples = [];
+    const root = /** @type {HTMLElement} */ (document.querySelector('[data-testid=embed]'));
+    const time = /** @type {HTMLElement} */ (document.querySelector('[data-testid=embed-time]'));
+    new MutationObserver(() => w.__samples.push({ ms: Number(time.dataset.ms), playing: root.dataset.playing })).observe(time, {
+      attributes: true,
+      attributeFilter: ['data-ms'],
+    });
+  });
+  await playFor(page, 1500);
+  /** @type {{ms: number, playing: string | undefined}[]} */
+  const samples = await page.evaluate(() => /** @type {any} */ (window).__samples);
   const times = samples.map((s) => s.ms);
   assert.ok(Math.min(...times) >= 400 && Math.max(...times) <= 3000, `every time within 400..3000: ${Math.min(...times)}..${Math.max(...times)}`);
   const wraps = times.filter((t, i) => i > 0 && t < times[i - 1]).length;
-  assert.ok(wraps >= 2, `went back to from at least twice in 1.5 s (${wraps} times)`);
+  assert.ok(wraps >= 2, `went back to from at least twice in 1.5 s of play (${wraps} times)`);
   assert.ok(samples.every((s) => s.playing === 'true'), 'still playing throughout');
   assert.deepEqual(errors, []);
   await page.close();
@@ -347,18 +352,35 @@ test('a host loads a scenario, seeks and plays through postMessage; events match
   const leaders = [...last].filter(([, role]) => role === 'leader').map(([node]) => node).sort((a, b) => a - b);
   assert.deepEqual(leaders, partition.leaders);
 
-  // Play from the start: throttled time events while the clock moves.
+  // Play from the start: throttled time events while the clock moves
+  // (the embed's time, in the test's hand, 100 ms at a time until four
+  // came). Each is stamped with when the embed sent it, so that the
+  // host's own delays do not count.
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  assert.ok(frame);
+  await frame.evaluate(() => {
+    const host = window.parent;
+    const post = host.postMessage.bind(host);
+    host.postMessage = (/** @type {any} */ message, /** @type {any} */ target) =>
+      post(message?.type === 'time' ? { ...message, sentAt: performance.now() } : message, target);
+  });
   await send(page, { type: 'seek', ms: 0, id: 5 });
   const from = await page.evaluate(() => window.received.length);
   ({ reply } = await send(page, { type: 'play', id: 6 }));
   assert.equal(reply.playing, true);
-  await page.waitForFunction((n) => window.received.slice(n).filter((m) => m.data?.type === 'time').length >= 4, from, { timeout: 15000 });
+  const timeEvents = async () => (await received(page)).slice(from).filter((m) => m.type === 'time');
+  for (let played = 0; (await timeEvents()).length < 4; played += 100) {
+    assert.ok(played < 60000, 'four time events within a minute of play');
+    await playFor(frame, 100);
+  }
   ({ reply } = await send(page, { type: 'pause', id: 7 }));
   assert.equal(reply.playing, false);
-  const timed = (await page.evaluate((n) => window.received.slice(n), from)).filter((m) => m.data?.type === 'time' && m.data.playing);
+  const timed = (await timeEvents()).filter((m) => m.playing);
+  assert.ok(timed.length >= 3, `${timed.length} time events while playing`);
   for (let i = 1; i < timed.length; i++) {
-    assert.ok(timed[i].data.time_ms > timed[i - 1].data.time_ms, 'time moves forward');
-    assert.ok(timed[i].at - timed[i - 1].at >= 200, `time events at most every 250 ms (gap ${timed[i].at - timed[i - 1].at} ms)`);
+    assert.ok(timed[i].time_ms > timed[i - 1].time_ms, 'time moves forward');
+    const gap = timed[i].sentAt - timed[i - 1].sentAt;
+    assert.ok(gap >= 240, `time events at most every 250 ms (gap ${gap} ms)`);
   }
   assert.deepEqual(errors, []);
   await page.close();
@@ -406,8 +428,14 @@ test('a host on another origin is ignored unless origin= allows it', async () =>
   const { page, frame, errors } = await openHosted('/?embed=1&preset=bully-partition', { hostBase: other });
   await page.evaluate(() => window.send({ type: 'seek', ms: 2000, id: 1 }, '*'));
   await frame.waitForSelector('body[data-embed-ignored="1"]');
-  await page.waitForTimeout(300);
-  assert.deepEqual(await received(page), [], 'no reply and no event goes to a host that is not allowed');
+  // Anything the embed posted before this mark comes before it.
+  await frame.evaluate(() => window.parent.postMessage('mark', '*'));
+  await page.waitForFunction(() => window.received.some((m) => m.data === 'mark'));
+  assert.deepEqual(
+    (await received(page)).filter((m) => m !== 'mark'),
+    [],
+    'no reply and no event goes to a host that is not allowed',
+  );
   assert.equal(await embedTime(frame), 0, 'the command was not obeyed');
   assert.deepEqual(errors, []);
   await page.close();

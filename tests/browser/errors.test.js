@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, readouts } from './page.js';
+import { openPlayground, playFor, pressPlay, readouts } from './page.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -20,11 +20,12 @@ test('the normal page has no console errors and keeps playing', async () => {
   assert.equal(await page.isVisible('[data-testid="error"]'), false);
   const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
   assert.match(csp ?? '', /script-src 'self' 'wasm-unsafe-eval'/);
-  // No address: it plays by itself.
-  await page.waitForFunction(
-    () => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > 0,
-  );
-  await page.waitForTimeout(500);
+  // No address: it plays by itself (the time the test hands it).
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  await playFor(page, 1000);
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true', 'still playing');
+  await pressPlay(page);
+  assert.ok(Number(await page.textContent('[data-testid="sim-time"]')) > 0, 'it played');
   assert.deepEqual(errors, []);
   await page.close();
 });

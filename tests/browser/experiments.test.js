@@ -16,7 +16,7 @@ import { REPO_ROOT } from './reference.js';
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
   execFileSync('cargo', ['build', '--quiet', '-p', 'election-cli'], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
 });
 after(async () => {

@@ -12,7 +12,7 @@ import { cliRunScenario, decodeShare } from './reference.js';
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();

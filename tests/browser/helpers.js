@@ -24,16 +24,60 @@ export const CHROMIUM_ARGS = [
 /**
  * Launches headless Chromium through playwright-core. Close it with
  * `await browser.close()` (e.g. in an `after` hook).
- * @param {import('playwright-core').LaunchOptions} [options] extra options
+ *
+ * With `handClock`, every page (and frame) of the browser opens with the
+ * page's clock in the test's hand (www/play-clock.js, see `holdClocks`):
+ * a run then plays only as far as the test hands it time (page.js
+ * `playFor`), however fast or slow the machine draws frames. The tests
+ * all ask for it; the frame-timing tools, which measure the page playing
+ * on its own, do not.
+ * @param {import('playwright-core').LaunchOptions & {handClock?: boolean}} [options] extra options
  * @returns {Promise<import('playwright-core').Browser>}
  */
 export async function launchBrowser(options = {}) {
-  return chromium.launch({
+  const { handClock = false, ...launch } = options;
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    ...options,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+    ...launch,
+    args: [...CHROMIUM_ARGS, ...(launch.args ?? [])],
   });
+  if (handClock) holdClocks(browser);
+  return browser;
+}
+
+/**
+ * Sets `window.__playClock` (www/play-clock.js) before any script of a
+ * page or frame runs, keeping what a script registered before it set
+ * (e.g. `tasks`).
+ */
+function handOnClock() {
+  const w = /** @type {any} */ (window);
+  w.__playClock = { budget: 0, frames: 0, posted: 0, painted: 0, ...w.__playClock };
+}
+
+/**
+ * Makes every context of `browser`, and so every page, start with the
+ * page's clock in the test's hand: `newContext` adds the init script,
+ * and `newPage` opens its page in such a context of its own, closed with
+ * the page (as `Browser.newPage` does).
+ * @param {import('playwright-core').Browser} browser
+ */
+function holdClocks(browser) {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript(handOnClock);
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.once('close', () => {
+      context.close().catch(() => {});
+    });
+    return page;
+  };
 }
 
 /**

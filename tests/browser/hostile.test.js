@@ -19,7 +19,7 @@ let browser;
 /** @type {import('playwright-core').BrowserContext} */
 let context;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
   context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
 });
 after(async () => {

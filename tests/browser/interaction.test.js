@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, launchBrowser } from './helpers.js';
-import { latestLog, openPlayground, readouts, ready } from './page.js';
+import { latestLog, openPlayground, playFor, readouts, ready, waitFrames } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -29,17 +29,24 @@ test('play, pause and step move simulated time', async () => {
   await page.keyboard.press('ArrowRight');
   assert.ok((await readouts(page)).time >= afterStep, 'the s and → keys step');
 
+  // 500 ms of real time at 0.02x: 10 ms of the run.
   await page.click('#play');
-  await page.waitForFunction(
-    (t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) > t + 1,
-    afterStep,
-    { timeout: 10000 },
-  );
+  await playFor(page, 500);
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
   const paused = await readouts(page);
-  await page.waitForTimeout(300);
+  assert.ok(paused.time > afterStep + 1, `it played (now ${paused.time} ms)`);
+  // Time handed to a paused page is not played: frames go by, the run
+  // stands.
+  await page.evaluate(() => {
+    /** @type {any} */ (window).__playClock.budget = 300;
+  });
+  await waitFrames(page, 10);
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).__playClock.budget), 300, 'no time was played');
   assert.deepEqual(await readouts(page), paused, 'nothing moves while paused');
+  await page.evaluate(() => {
+    /** @type {any} */ (window).__playClock.budget = 0;
+  });
 
   // Space toggles play when no control has the focus.
   await page.locator('body').focus();

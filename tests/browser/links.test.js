@@ -15,7 +15,7 @@ import { REPO_ROOT, cliRunScenario } from './reference.js';
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();

@@ -10,7 +10,7 @@ import { cliRun, cliRunScenario, encodeShare } from './reference.js';
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();

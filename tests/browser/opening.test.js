@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
-import { ready, readouts } from './page.js';
+import { pressPlay, ready, readouts, waitFrames } from './page.js';
 import { cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -61,12 +61,22 @@ test('a 1024-node burst opens at its moment over several frames, drawn on the wa
 test('pressing Play while the page opens takes over from where the run got to', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = collectErrors(page);
+  // Two pieces of the way there, then the page holds (see
+  // www/play-clock.js): the way to 19 ms takes many more.
+  await page.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__playClock = { ...w.__playClock, tasks: 2 };
+  });
   await page.goto(`${baseUrl()}/${BURST_QUERY}&at=19`);
-  // As soon as the first drawing is there, before the opening moment.
-  await page.waitForFunction(() => performance.getEntriesByName('playground-first-draw').length > 0);
-  await page.evaluate(() => document.getElementById('play')?.click());
+  await page.waitForFunction(() => /** @type {any} */ (window).__playClock.tasks === 0, null, { timeout: 60000 });
+  await waitFrames(page, 1);
+  assert.equal(await page.getAttribute('body', 'data-ready'), null, 'still on the way');
+  await pressPlay(page);
   await ready(page, 60000);
   assert.equal(await page.textContent('#play'), 'Pause', 'playing, as asked');
+  // Paused, every readout is written: the run stands where the two
+  // pieces got it (no time was handed to it).
+  await pressPlay(page);
   const time = (await readouts(page)).time;
   assert.ok(time < 19, `the run plays on from where it got to (${time} ms), not from the opening moment`);
   assert.deepEqual(errors, []);

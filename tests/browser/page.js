@@ -112,3 +112,71 @@ export async function pressPlay(page) {
 export async function scrollToDiagram(page) {
   await page.evaluate(() => document.getElementById('spacetime')?.scrollIntoView({ block: 'start' }));
 }
+
+/**
+ * A page, or a frame of one (an embed in its host).
+ * @typedef {import('playwright-core').Page | import('playwright-core').Frame} Target
+ */
+
+/**
+ * Hands the page `ms` of real time to play (its clock is in the test's
+ * hand, see helpers.js `launchBrowser` and www/play-clock.js), frame by
+ * 60 Hz frame, and waits until it has played all of it (or its run
+ * stopped by itself) and drawn the moment it got to. Playing or not is
+ * the page's business: time handed to a paused page waits for Play.
+ * @param {Target} target
+ * @param {number} ms
+ */
+export async function playFor(target, ms) {
+  await target.evaluate((add) => {
+    /** @type {any} */ (window).__playClock.budget += add;
+  }, ms);
+  await settle(target);
+}
+
+/**
+ * Hands the page time `stepMs` at a time (see `playFor`) until
+ * `predicate(arg)`, evaluated in the page after each step, holds; fails
+ * after `maxMs` of played time. What the page shows when it holds is a
+ * function of the run, not of how fast frames came.
+ * @template A
+ * @param {Target} target
+ * @param {(arg: A) => unknown} predicate
+ * @param {A} arg
+ * @param {{stepMs?: number, maxMs?: number}} [options]
+ * @returns {Promise<number>} the real time played, ms
+ */
+export async function playUntil(target, predicate, arg, { stepMs = 100, maxMs = 60000 } = {}) {
+  for (let played = 0; played <= maxMs; played += stepMs) {
+    if (await target.evaluate(predicate, arg)) return played;
+    await playFor(target, stepMs);
+  }
+  throw new Error(`not reached after ${maxMs} ms of play: ${predicate}`);
+}
+
+/**
+ * Waits until the page has played all the time handed to it and drawn
+ * what it got to: an animation frame after the last one that played
+ * (which draws it) and every drawing handed to the cluster worker until
+ * then (see www/play-clock.js).
+ * @param {Target} target
+ * @param {number} [timeout] ms
+ */
+export async function settle(target, timeout = 60000) {
+  await target.waitForFunction(() => /** @type {any} */ (window).__playClock.budget === 0, null, { timeout });
+  const frames = await target.evaluate(() => /** @type {any} */ (window).__playClock.frames);
+  await target.waitForFunction((f) => /** @type {any} */ (window).__playClock.frames > f, frames, { timeout });
+  const posted = await target.evaluate(() => /** @type {any} */ (window).__playClock.posted);
+  await target.waitForFunction((p) => /** @type {any} */ (window).__playClock.painted >= p, posted, { timeout });
+}
+
+/**
+ * Waits until the page has drawn `count` more animation frames (however
+ * long they take).
+ * @param {Target} target
+ * @param {number} count
+ */
+export async function waitFrames(target, count) {
+  const frames = await target.evaluate(() => /** @type {any} */ (window).__playClock.frames);
+  await target.waitForFunction((f) => /** @type {any} */ (window).__playClock.frames >= f, frames + count, { timeout: 60000 });
+}

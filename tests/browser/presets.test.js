@@ -13,7 +13,7 @@ let browser;
 /** @type {{name: string, title: string, file: string, related: string | null, steps: {at_ms: number, text: string}[]}[]} */
 let presets;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
   cliRun(['--preset', 'bully-partition']); // builds the CLI
   const out = execFileSync(join(REPO_ROOT, 'target', 'debug', 'election'), ['presets', '--json'], {
     cwd: REPO_ROOT,

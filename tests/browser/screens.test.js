@@ -6,7 +6,8 @@
 // font hinting do not fail it but a moved panel or a changed colour does.
 //
 // UPDATE_SCREENS=1 rewrites the stored images (look at them before
-// committing); a missing image is written and the check passes.
+// committing); without it a missing image fails the check (it is written
+// to target/shots/ to look at).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
-import { ready } from './page.js';
+import { ready, settle } from './page.js';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'screens');
 const UPDATE = process.env.UPDATE_SCREENS === '1';
@@ -33,7 +34,7 @@ const SCREENS = [
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -57,6 +58,17 @@ function differing(a, b) {
   return count / (a.width * a.height);
 }
 
+/**
+ * Writes a screenshot that did not pass to target/shots/NAME.actual.png.
+ * @param {string} name
+ * @param {PNG} shot
+ */
+function writeActual(name, shot) {
+  const dir = join(DIR, '..', '..', '..', 'target', 'shots');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.actual.png`), PNG.sync.write(shot));
+}
+
 for (const [name, path, viewport] of SCREENS) {
   test(`screenshot ${name} matches tests/browser/screens/${name}.png`, async () => {
     const context = await browser.newContext({
@@ -69,24 +81,25 @@ for (const [name, path, viewport] of SCREENS) {
     const errors = collectErrors(page);
     await page.goto(`${baseUrl()}${path}`);
     await ready(page);
-    // Let layout settle (fonts, resize observers) and keep the pointer and
-    // the focus out of the picture.
+    // Let layout settle (fonts, resize observers; frames drawn, the
+    // cluster worker's drawings done) and keep the pointer and the focus
+    // out of the picture.
     await page.evaluate(() => document.fonts.ready);
     await page.mouse.move(0, 0);
-    await page.waitForTimeout(300);
+    await settle(page);
     const shot = PNG.sync.read(await page.screenshot({ animations: 'disabled', caret: 'hide' }));
     const file = join(DIR, `${name}.png`);
-    if (UPDATE || !existsSync(file)) {
+    if (UPDATE) {
       mkdirSync(DIR, { recursive: true });
       writeFileSync(file, PNG.sync.write(shot));
+    } else if (!existsSync(file)) {
+      writeActual(name, shot);
+      assert.fail(`no stored image ${file}: run with UPDATE_SCREENS=1 to write it (actual in target/shots/${name}.actual.png)`);
     } else {
       const stored = PNG.sync.read(readFileSync(file));
       assert.deepEqual([shot.width, shot.height], [stored.width, stored.height], 'same size');
       const share = differing(shot, stored);
-      if (share >= MAX_DIFFERING) {
-        mkdirSync(join(DIR, '..', '..', '..', 'target', 'shots'), { recursive: true });
-        writeFileSync(join(DIR, '..', '..', '..', 'target', 'shots', `${name}.actual.png`), PNG.sync.write(shot));
-      }
+      if (share >= MAX_DIFFERING) writeActual(name, shot);
       assert.ok(share < MAX_DIFFERING, `${(share * 100).toFixed(2)}% of pixels differ (actual in target/shots/${name}.actual.png)`);
     }
     assert.deepEqual(errors, []);

@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, readouts } from './page.js';
+import { openPlayground, playUntil, readouts } from './page.js';
 import { cliRun, cliRunScenario, encodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
-  browser = await launchBrowser();
+  browser = await launchBrowser({ handClock: true });
 });
 after(async () => {
   await browser?.close();
@@ -291,11 +291,9 @@ test('narration says who becomes leader as the run plays, politely', async () =>
     input.dispatchEvent(new Event('input'));
   });
   await page.click('#play');
-  await page.waitForFunction(
-    () => /becomes leader/.test(document.querySelector('[data-testid="live-narration"]')?.textContent ?? ''),
-    null,
-    { timeout: 10000 },
-  );
+  await playUntil(page, () => /becomes leader/.test(document.querySelector('[data-testid="live-narration"]')?.textContent ?? ''), null, {
+    maxMs: 10000,
+  });
   await page.click('#play');
   const said = (await page.textContent('[data-testid="live-narration"]')) ?? '';
   assert.match(said, /n5 becomes leader/);
