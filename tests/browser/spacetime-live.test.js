@@ -159,7 +159,7 @@ async function pauseAndDrawInFull(page) {
  * frame by frame, so a later message is drawn over an earlier mark or
  * message, while the full drawing draws all messages kind by kind, then
  * the marks. (Comparing colours, as this test first meant to, finds those
- * crossings in any busy window, with the layer of the third round as
+ * crossings in any busy window, with the earlier layer as
  * well; it passed then only because pausing at the same moment drew
  * nothing new, so it compared the live drawing with itself.)
  * @param {PNG} a
@@ -295,7 +295,7 @@ test('messages the trace never saw settle are drawn once into the layer, as the 
   );
   // From a few pixels right of the plot's left edge: the marks at time 0,
   // on the window's left edge, are drawn by the full drawing only (1,545
-  // pixels, before this change as well; see README).
+  // pixels, before the live layer as well).
   const plotLeft = Number(await page.getAttribute('#spacetime', 'data-plot-left'));
   await assertLiveEqualsFull(page, Math.ceil(plotLeft) + 4);
   assert.deepEqual(errors, []);
