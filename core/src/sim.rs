@@ -105,7 +105,7 @@ pub struct RunSummary {
     /// cluster first settled after it, ms; null if it never did.
     pub recovery_ms: Option<f64>,
     /// Election-purpose messages sent in that window: the election cost of
-    /// the last failure (DESIGN.md counting rules).
+    /// the last failure (docs/ARCHITECTURE.md, Counting rules: `recovery`).
     pub recovery_election_messages: Option<u64>,
     /// Writes to a fenced resource: applied, rejected as stale, and stale
     /// ones applied (only without fencing).
