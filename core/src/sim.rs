@@ -34,8 +34,9 @@ pub struct MessageCounts {
     /// Sent with purpose background.
     pub background: u64,
     /// Sent, by kind (every kind of the algorithm, zeros included), by
-    /// ascending kind name (a [`VecMap`]: in the wasm, a `BTreeMap` of
-    /// strings to counts was B-tree code for this one table).
+    /// ascending kind name (a `VecMap`, the crate-internal sorted map: in
+    /// the wasm, a `BTreeMap` of strings to counts was B-tree code for this
+    /// one table).
     pub by_kind: VecMap<String, u64>,
 }
 
