@@ -162,7 +162,7 @@ WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 #   wasm_package IN.wasm OUTDIR WORKDIR
 # wasm-bindgen keeps the function names here: scripts/build/wasm-order.py reads
 # them to put the copies of each generic function side by side (22 KB less
-# gzipped, same code; README, "Where the bytes go"), then wasm-opt sorts
+# gzipped, same code; docs/PERFORMANCE.md, Size), then wasm-opt sorts
 # the functions and strips the name and producers sections (26 KB of the
 # gzipped wasm that only debuggers read). Besides, wasm-opt only merges
 # functions with identical bodies and drops unreachable ones (1 KB); it

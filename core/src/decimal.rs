@@ -2,7 +2,7 @@
 //! read with serde_json's number parser, the one that already reads every
 //! number of a scenario file, instead of `str::parse::<f64>`: the standard
 //! library's parser brings a 10 KB table of powers of five into the wasm
-//! (README, "Where the bytes go"), and the same text now gives the same
+//! (docs/PERFORMANCE.md, Size), and the same text now gives the same
 //! number whether it came from a file or a URL.
 
 /// `text` as a finite number, or `None`. Accepts what people write and

@@ -1,5 +1,5 @@
-//! Counters and timers of a run, exactly as DESIGN.md's "Counting rules"
-//! define them.
+//! Counters and timers of a run, exactly as docs/ARCHITECTURE.md, Counting
+//! rules defines them.
 //!
 //! - A message counts as sent when its sender sends it; a dropped message
 //!   counts as sent and as dropped. The extra copy of a duplicated message
@@ -175,8 +175,9 @@ impl Metrics {
     }
 
     /// Time from the last fault (or the start) to the first settling after
-    /// it, and the election messages sent in between: DESIGN.md's "election
-    /// cost of one failure" when the scenario's last fault is that failure.
+    /// it, and the election messages sent in between: the election cost of
+    /// one failure (docs/ARCHITECTURE.md, Counting rules: `recovery`) when
+    /// the scenario's last fault is that failure.
     pub fn recovery(&self) -> Option<(Micros, u64)> {
         let settled = self.recovered_us?;
         let from = self.last_fault_us.unwrap_or(0);

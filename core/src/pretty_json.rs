@@ -5,7 +5,7 @@
 //! type written both compact (for the page, share links) and pretty (the
 //! files the CLI and the page save) had two serializers in the wasm. With
 //! this, each type has one, and the pretty layout is one small function
-//! (README, "Where the bytes go"). The output is byte for byte what
+//! (docs/PERFORMANCE.md, Size). The output is byte for byte what
 //! serde_json's `PrettyFormatter` writes (tested below on every kind of
 //! value the project writes).
 

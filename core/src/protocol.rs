@@ -20,7 +20,8 @@ use std::hash::Hash;
 /// A node id: `0..n`, and also the node's rank.
 pub type NodeId = u32;
 
-/// Why a message exists, for the counting rules of DESIGN.md.
+/// Why a message exists, for the counting rules (docs/ARCHITECTURE.md,
+/// Counting rules).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Purpose {
@@ -77,7 +78,7 @@ pub enum Extra {
 pub trait Message: Clone + Debug + Hash {
     /// Index of this message's kind in [`Protocol::KINDS`].
     fn kind(&self) -> usize;
-    /// Election or background, per DESIGN.md's counting rules.
+    /// Election or background (docs/ARCHITECTURE.md, Counting rules).
     fn purpose(&self) -> Purpose;
 }
 

@@ -34,8 +34,9 @@ pub struct MessageCounts {
     /// Sent with purpose background.
     pub background: u64,
     /// Sent, by kind (every kind of the algorithm, zeros included), by
-    /// ascending kind name (a [`VecMap`]: in the wasm, a `BTreeMap` of
-    /// strings to counts was B-tree code for this one table).
+    /// ascending kind name (a `VecMap`, the crate-internal sorted map: in
+    /// the wasm, a `BTreeMap` of strings to counts was B-tree code for this
+    /// one table).
     pub by_kind: VecMap<String, u64>,
 }
 
@@ -105,7 +106,7 @@ pub struct RunSummary {
     /// cluster first settled after it, ms; null if it never did.
     pub recovery_ms: Option<f64>,
     /// Election-purpose messages sent in that window: the election cost of
-    /// the last failure (DESIGN.md counting rules).
+    /// the last failure (docs/ARCHITECTURE.md, Counting rules: `recovery`).
     pub recovery_election_messages: Option<u64>,
     /// Writes to a fenced resource: applied, rejected as stale, and stale
     /// ones applied (only without fencing).

@@ -3,9 +3,10 @@
 //! next to their formula, and the comparison with Bully on the same crash.
 //!
 //! Counting window: from the crash (the scenario's last fault) until the
-//! cluster settles, i.e. DESIGN.md's "election cost of one failure"; it is
-//! what `RunSummary::recovery_election_messages` reports, split here by
-//! kind. "Detectors" are the nodes that started walking the line after the
+//! cluster settles, i.e. the election cost of one failure
+//! (docs/ARCHITECTURE.md, Counting rules, `recovery`); it is what
+//! `RunSummary::recovery_election_messages` reports, split here by kind.
+//! "Detectors" are the nodes that started walking the line after the
 //! crash (`elections` in the window).
 
 use election_core::trace::Event;

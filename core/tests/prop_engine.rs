@@ -21,7 +21,7 @@ use proptest::prelude::*;
 use strategy::{Case, config, scenario};
 
 /// Violations that are bugs for a consensus-family algorithm whatever the
-/// faults (DESIGN.md, "Properties checked during every run").
+/// faults (docs/ARCHITECTURE.md, Property checks).
 const CONSENSUS_BUGS: &[&str] = &[
     "one_leader_per_term",
     "terms_never_decrease",
@@ -129,7 +129,7 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
 proptest! {
     #![proptest_config(config())]
 
-    /// DESIGN.md "Properties checked during every run", over random
+    /// The checks of docs/ARCHITECTURE.md, Property checks, over random
     /// scenarios of every algorithm with up to 20 faults.
     #[test]
     fn random_scenarios_keep_the_engine_sound(case in scenario(20)) {

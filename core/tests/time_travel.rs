@@ -2,7 +2,7 @@
 //! change, a change of leaders or a violation. (Checkpoints are
 //! crate-internal and tested beside the engine, in
 //! `core/src/engine/travel_tests.rs`; seeking through them is
-//! `tests/session_*.rs`.)
+//! `tests/session/`.)
 
 use election_core::protocol::Role;
 use election_core::sim::Simulation;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the web crate (package election-web) for wasm32-unknown-unknown with
-# the `wasm` profile (Cargo.toml: chosen by measurement, see the README's
-# Budgets section), generates the JS bindings with wasm-bindgen and writes
-# the module into www/pkg/ with its functions ordered for gzip and without
-# the name and producers sections (see below).
+# the `wasm` profile (Cargo.toml: chosen by measurement, see
+# docs/PERFORMANCE.md, Size), generates the JS bindings with wasm-bindgen
+# and writes the module into www/pkg/ with its functions ordered for gzip
+# and without the name and producers sections (see below).
 # Run scripts/setup.sh first (test.sh and serve.sh do).
 #
 # The wasm build uses its own target dir, target/wasm, and the toolchain that

@@ -9,7 +9,7 @@ the same bytes. gzip only finds a repeat within its 32 KB window, and the
 linker scatters the copies over the 1.3 MB module; side by side, each copy
 compresses mostly into back-references to the one before. Same code, same
 speed (only the order of the function bodies changes); about 22 KB off
-the gzipped wasm (README, "Where the bytes go").
+the gzipped wasm (docs/PERFORMANCE.md, Size).
 
 The input must keep its name section (wasm-bindgen without
 --remove-name-section); the order key is the function's name without its

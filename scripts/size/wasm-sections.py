@@ -2,7 +2,7 @@
 """Prints the sections of a .wasm file with their sizes (raw and gzip -9),
 and the target features it was built with: the first look at where the
 bytes of www/pkg/election_web_bg.wasm go (twiggy then splits the code
-section by function; see the README's Budgets section).
+section by function; see docs/PERFORMANCE.md, Size and Profiling).
 
     python3 scripts/size/wasm-sections.py www/pkg/election_web_bg.wasm
 """

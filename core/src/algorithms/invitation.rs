@@ -93,12 +93,12 @@
 //!   members have its forwarded invitation on the way, and a `NO` that
 //!   overtook it on a reordering link would break them off for nothing.
 //!
-//! Counting (DESIGN.md): `I_AM_COORDINATOR` (it reveals a second group, so
-//! a merge is due), `INVITATION`, `ACCEPT` and `READY` are election
-//! messages; the periodic `ARE_YOU_COORDINATOR` probe (sent even when there
-//! is only one group) and the member checks `ARE_YOU_THERE`, `YES`, `NO`
-//! are background. `elections` counts merges started; forming a group of
-//! one's own sends nothing and is not counted.
+//! Counting (docs/ARCHITECTURE.md, Counting rules): `I_AM_COORDINATOR` (it
+//! reveals a second group, so a merge is due), `INVITATION`, `ACCEPT` and
+//! `READY` are election messages; the periodic `ARE_YOU_COORDINATOR` probe
+//! (sent even when there is only one group) and the member checks
+//! `ARE_YOU_THERE`, `YES`, `NO` are background. `elections` counts merges
+//! started; forming a group of one's own sends nothing and is not counted.
 //!
 //! Costs: with every node starting at once (all searches cross, every node
 //! answers every other), n(n-1) `ARE_YOU_COORDINATOR`, n(n-1)

@@ -1,7 +1,8 @@
-//! When is an election over: the settling rule (DESIGN.md: every live node
-//! of the component, or of the majority for consensus algorithms, follows
-//! one live leader and nothing election-related is in flight), and the
-//! leader bookkeeping that feeds the metrics and the property checks.
+//! When is an election over: the settling rule (docs/ARCHITECTURE.md,
+//! Settling rules: every live node of the component, or of the majority
+//! for consensus algorithms, follows one live leader and nothing
+//! election-related is in flight), and the leader bookkeeping that feeds
+//! the metrics and the property checks.
 
 use super::*;
 
