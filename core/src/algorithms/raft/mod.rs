@@ -80,8 +80,8 @@
 //!
 //! Files: `election.rs` holds the election rules of the paper's figure 2
 //! (start there); `pre_vote.rs`, `check_quorum.rs` and `lease.rs` the
-//! three options; `log.rs` the replication that makes logs differ;
-//! `narration.rs` the event-log lines; `inspect.rs` how a server and its
+//! three options; `messages.rs` the messages and their kinds; `log.rs`
+//! the replication that makes logs differ; `narration.rs` the event-log lines; `inspect.rs` how a server and its
 //! messages look in the trace and the inspector; `tests.rs` the
 //! command-level tests. This file holds the state they share.
 
