@@ -34,7 +34,10 @@
 //!    properties checked while it runs.
 //! 7. [`trace`]: the recorded events, their text (golden files), and the
 //!    trace hash that golden traces, the hash corpus and stored links pin.
-//! 8. Then as needed: [`travel`] (checkpoints for time travel),
+//! 8. [`session`]: time travel on top of a simulation, as the page and
+//!    `election run --at` / `election landmarks` use it (checkpoints,
+//!    seeking, live faults and forks, the search for a run's end).
+//! 9. Then as needed: [`travel`] (checkpoints and landmarks),
 //!    [`network`] and [`clock`] (what the engine simulates), [`share`]
 //!    (links), [`presets`], [`experiment`] (sweeps and reports), [`fuzz`]
 //!    (random fault schedules), [`workloads`] (benchmarks), [`stats`],
