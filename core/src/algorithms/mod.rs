@@ -72,6 +72,11 @@ pub struct Entry {
 }
 
 /// The [`Builder`] of an algorithm: an [`Engine`] running `P`.
+///
+/// Never inlined: taken as a function pointer into a const table, it was
+/// inlined with the whole engine into every caller of [`build`] in the
+/// wasm (1.22 MB -> 1.62 MB raw, +50 KB gzipped; docs/PERFORMANCE.md, Size).
+#[inline(never)]
 fn engine<P: Protocol>(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     Box::new(Engine::<P>::new(scenario, record))
 }
