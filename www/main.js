@@ -7,31 +7,31 @@
  */
 
 import init, * as wasm from './pkg/election_web.js';
-import { onAppearanceChange, setupAppearance } from './appearance.js';
-import { CompareMode } from './compare.js';
-import { Controls } from './controls.js';
-import { Exports } from './export.js';
-import { FaultEditor } from './fault-editor.js';
+import { onAppearanceChange, setupAppearance } from './shared/appearance.js';
+import { CompareMode } from './compare/compare.js';
+import { Controls } from './player/controls.js';
+import { Exports } from './panels/export.js';
+import { FaultEditor } from './panels/fault-editor.js';
 
-import { isEmbed } from './embed-params.js';
-import { startEmbed } from './embed.js';
-import { FaultsPanel } from './faults.js';
-import { Inspector } from './inspector.js';
-import { EventLog } from './log.js';
-import { Model } from './model.js';
-import { Panes } from './panes.js';
-import { ROLE_COLOURS } from './palette.js';
-import { Narration, presetPlayground } from './presets.js';
-import { providePageScenario } from './page-scenario.js';
-import { Readouts } from './readouts.js';
-import { ScenarioFile } from './scenario-file.js';
+import { isEmbed } from './embed/params.js';
+import { startEmbed } from './embed/embed.js';
+import { FaultsPanel } from './panels/faults.js';
+import { Inspector } from './panels/inspector.js';
+import { EventLog } from './panels/log.js';
+import { Model } from './player/model.js';
+import { Panes } from './panels/panes.js';
+import { ROLE_COLOURS } from './shared/palette.js';
+import { Narration, presetPlayground } from './panels/presets.js';
+import { providePageScenario } from './shared/page-scenario.js';
+import { Readouts } from './panels/readouts.js';
+import { ScenarioFile } from './panels/scenario-file.js';
 
-import { Shortcuts } from './shortcuts.js';
-import { StatusView, byTestId } from './status.js';
-import { TimelineControls } from './timeline.js';
-import { playClock } from './play-clock.js';
-import { readAddress, writeSettingsAddress, writeShareAddress } from './url.js';
-import { ClusterView } from './view.js';
+import { Shortcuts } from './player/shortcuts.js';
+import { StatusView, byTestId } from './panels/status.js';
+import { TimelineControls } from './player/timeline.js';
+import { playClock } from './shared/play-clock.js';
+import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
+import { ClusterView } from './cluster/view.js';
 
 /**
  * The message of anything thrown (the core throws `Error`s whose message
@@ -71,7 +71,7 @@ function el(id) {
 
 /**
  * The role legend, from the same colours the canvas uses.
- * @returns {(s: import('./model.js').Snapshot) => void} shows the
+ * @returns {(s: import('./player/model.js').Snapshot) => void} shows the
  *   "service" entry only while a node of the run has that role
  */
 function buildRoleLegend() {
@@ -101,7 +101,7 @@ function buildRoleLegend() {
 /**
  * The playground the address asks for, or the defaults with the problem
  * reported.
- * @param {import('./url.js').PageRequest} request
+ * @param {import('./shared/url.js').PageRequest} request
  * @param {string[]} problems filled with what went wrong
  * @returns {wasm.Playground}
  */
@@ -120,7 +120,7 @@ function playgroundFor(request, problems) {
  * in pieces over the next frames (see Model.openAt) and `opened` is
  * called once there (at once when there is nothing to go through).
  * @param {Model} model
- * @param {import('./url.js').PageRequest} request
+ * @param {import('./shared/url.js').PageRequest} request
  * @param {boolean} troubled whether something was wrong with the address
  * @param {() => void} [opened]
  */
@@ -428,7 +428,7 @@ async function main() {
     if (entry && frameStats) frameStats.push([entry[1], performance.now() - entry[0], entry[2], entry[3]]);
   };
 
-  // The time played is read from the page's clock (www/play-clock.js:
+  // The time played is read from the page's clock (www/shared/play-clock.js:
   // the wall clock, or a test's hand on it).
   const simTask = new MessageChannel();
   let simQueued = false;

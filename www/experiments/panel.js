@@ -18,7 +18,7 @@ import { COLOURS, drawChart, loadChartLibrary } from './charts.js';
 import { download, h } from './dom.js';
 import { Cancelled, WorkerPool } from './pool.js';
 import { cdfColumns, groupValues, histogramColumns, suitsLog } from './series.js';
-import { pageScenarioJson } from '../page-scenario.js';
+import { pageScenarioJson } from '../shared/page-scenario.js';
 
 /** Scenario fields offered for a parameter sweep, with example values. */
 const FIELDS = [
