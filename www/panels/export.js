@@ -36,7 +36,7 @@ import { sceneSvgText } from '../spacetime/svg.js';
  * @property {import('../player/model.js').Model} model
  * @property {() => HTMLCanvasElement} cluster the topology picture as
  *   drawn now (its layers on one canvas)
- * @property {() => import('../spacetime/view.js').Scene | null} scene the
+ * @property {() => import('../spacetime/scene.js').Scene | null} scene the
  *   space-time diagram's scene as drawn now
  * @property {(message: string) => void} report show a problem
  */

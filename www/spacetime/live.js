@@ -14,13 +14,13 @@
  * pixels, so the copies are exact.
  *
  * Only while nothing after now is known (not after going back) and the
- * window has a fixed span (not "whole run"); spacetime.js draws those
+ * window has a fixed span (not "whole run"); view.js draws those
  * frames in full. The drawing data comes from the same `buildScene` (in
  * its delta form) and is painted by the same functions, so a frame looks
  * like the full drawing of the same moment. Messages are thinned the same
  * way, by id, with the factor fixed when the layer is rebuilt (rebuilt
  * again when the run gets much busier).
- * @module spacetime-live
+ * @module spacetime/live
  */
 
 import { ROLE } from '../shared/trace.js';
@@ -37,7 +37,7 @@ import {
   paintLabels,
   paintOverlay,
   ticksFor,
-} from './view.js';
+} from './scene.js';
 
 /** The layer is this much wider than the plot (room to follow now). */
 const ROOM = 1.5;
@@ -68,8 +68,8 @@ const wrap = (a, m) => ((a % m) + m) % m;
  * What a frame showed, for the diagram's data attributes and text
  * alternative.
  * @typedef {object} Shown
- * @property {import('./view.js').Frame} frame
- * @property {import('./view.js').TimeWindow} window
+ * @property {import('./scene.js').Frame} frame
+ * @property {import('./scene.js').TimeWindow} window
  * @property {number} solid messages delivered or lost in the window, before now
  * @property {number} drawn of those, how many arrows are drawn
  * @property {number} lost messages lost in the window
@@ -84,7 +84,7 @@ const wrap = (a, m) => ((a % m) + m) % m;
  * Counts what happened in a window up to now, straight from the trace
  * rows (exact, whatever was drawn).
  * @param {import('../shared/trace.js').TraceStore} store
- * @param {import('./view.js').TimeWindow} win
+ * @param {import('./scene.js').TimeWindow} win
  * @returns {{solid: number, lost: number, roles: number, leaders: number, crashes: number, violations: number}}
  */
 function countWindow(store, win) {
@@ -126,15 +126,15 @@ function countWindow(store, win) {
 /**
  * The vertical rules (violations, partitions, heals) of a window.
  * @param {import('../shared/trace.js').TraceStore} store
- * @param {import('./view.js').TimeWindow} win
- * @param {import('./view.js').Frame} frame
- * @returns {import('./view.js').Scene['rules']}
+ * @param {import('./scene.js').TimeWindow} win
+ * @param {import('./scene.js').Frame} frame
+ * @returns {import('./scene.js').Scene['rules']}
  */
 function rulesOf(store, win, frame) {
   const { col, code } = store.schema;
   const t1 = win.t0 + win.span;
   const scale = frame.plotWidth / win.span;
-  /** @type {import('./view.js').Scene['rules']} */
+  /** @type {import('./scene.js').Scene['rules']} */
   const out = [];
   const h = store.history;
   const hd = h.data;
@@ -239,7 +239,7 @@ export class LivePlot {
      * (see `paintFrame`). @private */
     this.reshapedMs = Infinity;
     /** Whether the last piece left lines the trace never settled for the
-     * next (see `StaleNote` in spacetime.js). @private */
+     * next (see `StaleNote` in scene.js). @private */
     this.staleLeft = 0;
   }
 
@@ -253,7 +253,7 @@ export class LivePlot {
    * of time (while paused, when the page is idle): the first drawing on a
    * canvas that big (15 MB at 1024 nodes), which makes its pixels, took
    * the first frame of playing about 9 ms.
-   * @param {import('./view.js').Frame} frame
+   * @param {import('./scene.js').Frame} frame
    * @param {number} dpr
    */
   prepare(frame, dpr) {
@@ -273,10 +273,10 @@ export class LivePlot {
   /**
    * The window's left edge on whole device pixels (so the layer is copied
    * exactly).
-   * @param {import('./view.js').TimeWindow} win
+   * @param {import('./scene.js').TimeWindow} win
    * @param {number} plotWidth CSS px
    * @param {number} dpr
-   * @returns {import('./view.js').TimeWindow}
+   * @returns {import('./scene.js').TimeWindow}
    */
   static snap(win, plotWidth, dpr) {
     const pxMs = win.span / (plotWidth * dpr);
@@ -295,8 +295,8 @@ export class LivePlot {
    * cleared); the frame after bakes on.
    * @param {CanvasRenderingContext2D} ctx the diagram's, any transform
    * @param {import('../shared/trace.js').TraceStore} store
-   * @param {import('./view.js').TimeWindow} win
-   * @param {import('./view.js').Frame} frame
+   * @param {import('./scene.js').TimeWindow} win
+   * @param {import('./scene.js').Frame} frame
    * @param {string[]} kinds
    * @param {number} participants
    * @param {number} dpr
@@ -346,7 +346,7 @@ export class LivePlot {
     // left of the window), at most `CLEAR_COLUMNS` at a time.
     const keepFrom = win.t0 - lookBack(store, win.span);
     let arrows = 0;
-    /** @type {import('./view.js').Scene | null} */
+    /** @type {import('./scene.js').Scene | null} */
     let scene = null;
     const spent = () => performance.now() - started >= LivePlot.bakeMs;
     for (;;) {
@@ -401,7 +401,7 @@ export class LivePlot {
    * from the last window's rows, sees the new rate.
    * @private
    * @param {import('../shared/trace.js').TraceStore} store
-   * @param {import('./view.js').TimeWindow} win
+   * @param {import('./scene.js').TimeWindow} win
    */
   rethin(store, win) {
     if (this.fresh) return false;
@@ -474,8 +474,8 @@ export class LivePlot {
    * that stand for it now.
    * @private
    * @param {import('../shared/trace.js').TraceStore} store
-   * @param {import('./view.js').TimeWindow} win
-   * @param {import('./view.js').Frame} frame
+   * @param {import('./scene.js').TimeWindow} win
+   * @param {import('./scene.js').Frame} frame
    * @param {string[]} kinds
    * @param {number} dpr
    * @param {number} widthDev
@@ -484,7 +484,7 @@ export class LivePlot {
    *   are forgotten
    * @param {number} until trace index the piece reads up to (exclusive)
    * @param {number} to ms the piece draws up to (see `nextPiece`)
-   * @returns {import('./view.js').Scene}
+   * @returns {import('./scene.js').Scene}
    */
   bake(store, win, frame, kinds, dpr, widthDev, heightDev, keepFrom, until, to) {
     const scaleDev = (frame.plotWidth * dpr) / win.span;
@@ -492,10 +492,10 @@ export class LivePlot {
     const bakedPx = Math.floor(this.bakedMs * scaleDev);
     const lapPx = this.originPx + Math.floor((bakedPx - this.originPx) / widthDev) * widthDev;
     const originMs = lapPx * pxMs;
-    /** @type {import('./view.js').Frame} */
+    /** @type {import('./scene.js').Frame} */
     const baseFrame = { ...frame, left: 0, plotWidth: (2 * widthDev) / dpr, width: (2 * widthDev) / dpr };
     const baseWin = { t0: originMs, span: 2 * widthDev * pxMs };
-    /** @type {import('./view.js').Delta} */
+    /** @type {import('./scene.js').Delta} */
     const delta = {
       from: this.bakedMs,
       to,
@@ -550,9 +550,9 @@ export class LivePlot {
    * @private
    * @param {CanvasRenderingContext2D} ctx
    * @param {import('../shared/trace.js').TraceStore} store
-   * @param {import('./view.js').TimeWindow} win
-   * @param {import('./view.js').Frame} frame
-   * @param {import('./view.js').Scene} scene the last piece baked
+   * @param {import('./scene.js').TimeWindow} win
+   * @param {import('./scene.js').Frame} frame
+   * @param {import('./scene.js').Scene} scene the last piece baked
    *   (placed from the lap `lapPx`)
    * @param {number} dpr
    * @param {number} yDev
@@ -657,8 +657,8 @@ export class LivePlot {
   /**
    * What the window shows up to now, counted from the trace.
    * @param {import('../shared/trace.js').TraceStore} store
-   * @param {import('./view.js').TimeWindow} win
-   * @param {import('./view.js').Frame} frame
+   * @param {import('./scene.js').TimeWindow} win
+   * @param {import('./scene.js').Frame} frame
    * @returns {Shown}
    */
   shown(store, win, frame) {
@@ -679,8 +679,8 @@ export class LivePlot {
    * sent that arrives in it.
    * @private
    * @param {import('../shared/trace.js').TraceStore} store
-   * @param {import('./view.js').TimeWindow} win
-   * @param {import('./view.js').Frame} frame
+   * @param {import('./scene.js').TimeWindow} win
+   * @param {import('./scene.js').Frame} frame
    * @param {number} participants
    * @param {number} dpr
    * @param {number} widthDev

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The space-time diagram as an SVG file: the same `Scene` that
- * spacetime.js builds and paints on its canvas (`buildScene`), written as
+ * scene.js builds and paints on its canvas (`buildScene`), written as
  * SVG elements instead of canvas strokes, in the same colours and sizes.
  * No second drawing logic: every position comes from the scene.
  *
@@ -11,11 +11,11 @@
  * state), and each message drawn is one `<path class="message">` (with
  * `data-kind`; lost ones carry `data-lost` and end in a cross), so a
  * reader can check the figure against the numbers.
- * @module spacetime-svg
+ * @module spacetime/svg
  */
 
 import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour } from '../shared/palette.js';
-import { SCENE_LOOK } from './view.js';
+import { SCENE_LOOK } from './scene.js';
 import { ROLE } from '../shared/trace.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -84,7 +84,7 @@ function arrowPath(x1, y1, x2, y2, flags, head) {
 
 /**
  * Builds the SVG document of a scene.
- * @param {import('./view.js').Scene} s
+ * @param {import('./scene.js').Scene} s
  * @param {number} participants rows from here on are an algorithm's extra
  *   nodes (a coordination service, a resource), labelled in their colour
  * @param {string} title the figure's title (scenario and moment)
@@ -337,7 +337,7 @@ export function sceneSvg(s, participants, title) {
 
 /**
  * The scene as the text of a standalone .svg file.
- * @param {import('./view.js').Scene} scene
+ * @param {import('./scene.js').Scene} scene
  * @param {number} participants
  * @param {string} title
  * @returns {string}
