@@ -27,47 +27,12 @@ import { Readouts } from './panels/readouts.js';
 import { ScenarioFile } from './panels/scenario-file.js';
 
 import { Shortcuts } from './player/shortcuts.js';
-import { StatusView, byTestId } from './panels/status.js';
+import { StatusView } from './panels/status.js';
 import { TimelineControls } from './player/timeline.js';
 import { playClock } from './shared/play-clock.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
 import { ClusterView } from './cluster/view.js';
-
-/**
- * The message of anything thrown (the core throws `Error`s whose message
- * names the scenario field).
- * @param {unknown} e
- * @returns {string}
- */
-function messageOf(e) {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/**
- * Shows problems in the error box (hidden when there are none).
- * @param {string[]} problems
- */
-function showProblems(problems) {
-  const box = byTestId('error');
-  box.replaceChildren(
-    ...problems.map((p) => {
-      const line = document.createElement('p');
-      line.textContent = p;
-      return line;
-    }),
-  );
-  box.hidden = problems.length === 0;
-}
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
+import { byTestId, el, messageOf, showProblems } from './shared/dom.js';
 
 /**
  * The role legend, from the same colours the canvas uses.

@@ -30,28 +30,10 @@ import { formatSpeed } from '../player/controls.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
 import { playClock } from '../shared/play-clock.js';
 import { ClusterView } from '../cluster/view.js';
+import { el, messageOf, setText } from '../shared/dom.js';
 
 /** Longest real-time gap one animation frame may cover (a background tab). */
 const MAX_FRAME_MS = 100;
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
-
-/**
- * The message of anything thrown.
- * @param {unknown} e
- * @returns {string}
- */
-function messageOf(e) {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /**
  * Milliseconds for a cell: up to three decimals, as the CLI's JSON has them.
@@ -60,15 +42,6 @@ function messageOf(e) {
  */
 function msText(ms) {
   return String(Math.round(ms * 1000) / 1000);
-}
-
-/**
- * Sets text only when it changed (cheap to call every frame).
- * @param {HTMLElement} node
- * @param {string} text
- */
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 /**

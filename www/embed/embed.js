@@ -21,21 +21,12 @@ import { PROPERTIES } from '../panels/alerts.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
 import { playClock } from '../shared/play-clock.js';
 import { presetPlayground } from '../panels/presets.js';
-import { byTestId } from '../panels/status.js';
 import { readAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
+import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 
 /** How close to `to` counts as there, ms (time is whole microseconds). */
 const AT_END_MS = 1e-4;
-
-/**
- * The message of anything thrown.
- * @param {unknown} e
- * @returns {string}
- */
-function messageOf(e) {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /**
  * An `Error` whose `field` names the message field at fault (the API
@@ -46,40 +37,6 @@ function messageOf(e) {
  */
 function fieldError(field, message) {
   return Object.assign(new Error(message), { field });
-}
-
-/**
- * A new element.
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {Record<string, string>} [attrs]
- * @param {string} [text]
- * @returns {HTMLElementTagNameMap[K]}
- */
-function make(tag, attrs = {}, text = '') {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
-
-/**
- * Sets text only when it changed (cheap to call every frame).
- * @param {HTMLElement} node
- * @param {string} text
- */
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
-
-/**
- * Shows problems in the page's error box (hidden when there are none).
- * @param {string[]} problems
- */
-function showProblems(problems) {
-  const box = byTestId('error');
-  box.replaceChildren(...problems.map((p) => make('p', {}, p)));
-  box.hidden = problems.length === 0;
 }
 
 /**
@@ -162,41 +119,41 @@ export function startEmbed(wasm) {
   };
 
   // The frame.
-  const root = make('div', { id: 'embed-root', class: 'embed-root', 'data-testid': 'embed' });
-  const stage = make('div', { class: 'embed-stage' });
-  const canvas = make('canvas', {
+  const root = h('div', { id: 'embed-root', class: 'embed-root', 'data-testid': 'embed' });
+  const stage = h('div', { class: 'embed-stage' });
+  const canvas = h('canvas', {
     class: 'embed-canvas',
     'data-testid': 'embed-canvas',
     role: 'img',
     'aria-label': 'The nodes of the cluster and the messages between them',
   });
-  const overlay = make('div', { class: 'node-layer' });
+  const overlay = h('div', { class: 'node-layer' });
   stage.append(canvas, overlay);
-  const bar = make('div', { class: 'embed-bar', role: 'group', 'aria-label': 'Playback' });
+  const bar = h('div', { class: 'embed-bar', role: 'group', 'aria-label': 'Playback' });
   const shows = options.controls;
 
-  const play = make('button', { type: 'button', 'data-testid': 'embed-play', 'aria-pressed': 'false' }, 'Play');
-  const step = make('button', { type: 'button', 'data-testid': 'embed-step', title: 'To the next event' }, 'Step');
-  const reset = make('button', { type: 'button', 'data-testid': 'embed-reset', title: 'Back to the start of this part' }, 'Reset');
-  const scrubber = make('input', {
+  const play = h('button', { type: 'button', 'data-testid': 'embed-play', 'aria-pressed': 'false' }, 'Play');
+  const step = h('button', { type: 'button', 'data-testid': 'embed-step', title: 'To the next event' }, 'Step');
+  const reset = h('button', { type: 'button', 'data-testid': 'embed-reset', title: 'Back to the start of this part' }, 'Reset');
+  const scrubber = h('input', {
     type: 'range',
     step: 'any',
     'data-testid': 'embed-scrubber',
     'aria-label': 'Simulated time, ms',
   });
-  const speedBox = make('label', { class: 'embed-speed' }, 'Speed ');
-  const speed = make('input', { type: 'range', step: '0.05', 'data-testid': 'embed-speed', 'aria-label': 'Speed' });
+  const speedBox = h('label', { class: 'embed-speed' }, 'Speed ');
+  const speed = h('input', { type: 'range', step: '0.05', 'data-testid': 'embed-speed', 'aria-label': 'Speed' });
   speed.min = String(Math.log10(MIN_SPEED));
   speed.max = String(Math.log10(MAX_SPEED));
-  const speedOut = make('output', { class: 'mono' });
+  const speedOut = h('output', { class: 'mono' });
   speedBox.append(speed, speedOut);
-  const faultBox = make('span', { class: 'embed-faults', role: 'group', 'aria-label': 'Faults', 'data-testid': 'embed-faults' });
-  const crashLeader = make('button', { type: 'button', title: 'Crash the node leading now' }, 'Crash leader');
-  const heal = make('button', { type: 'button', title: 'Join every partition and restore cut links' }, 'Heal');
+  const faultBox = h('span', { class: 'embed-faults', role: 'group', 'aria-label': 'Faults', 'data-testid': 'embed-faults' });
+  const crashLeader = h('button', { type: 'button', title: 'Crash the node leading now' }, 'Crash leader');
+  const heal = h('button', { type: 'button', title: 'Join every partition and restore cut links' }, 'Heal');
   faultBox.append(crashLeader, heal);
-  const time = make('span', { class: 'embed-time mono', 'data-testid': 'embed-time' });
-  const status = make('span', { class: 'embed-status', 'data-testid': 'embed-status', role: 'status' });
-  const open = make('a', {
+  const time = h('span', { class: 'embed-time mono', 'data-testid': 'embed-time' });
+  const status = h('span', { class: 'embed-status', 'data-testid': 'embed-status', role: 'status' });
+  const open = h('a', {
     class: 'embed-open',
     'data-testid': 'embed-open',
     target: '_blank',
@@ -213,7 +170,7 @@ export function startEmbed(wasm) {
     ['speed', speedBox],
     ['faults', faultBox],
   ];
-  const buttons = make('span', { class: 'embed-controls' });
+  const buttons = h('span', { class: 'embed-controls' });
   for (const [name, node] of controls) {
     if (!shows.has(name)) continue;
     if (name === 'scrubber') bar.append(buttons, node);

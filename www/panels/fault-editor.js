@@ -17,6 +17,7 @@
 
 import { valueOf } from './faults.js';
 import { niceStep } from '../player/timeline.js';
+import { h } from '../shared/dom.js';
 
 /**
  * One scenario fault object, as in the scenario file.
@@ -124,21 +125,6 @@ export function faultText(fault) {
 }
 
 /**
- * A new element.
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {Record<string, string>} [attrs]
- * @param {string} [text]
- * @returns {HTMLElementTagNameMap[K]}
- */
-function make(tag, attrs = {}, text = '') {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
-
-/**
  * Node ids as a list of numbers where they read as numbers: `0, 1 2` is
  * `[0, 1, 2]` (anything else is kept as typed for the core to name).
  * @param {string} text
@@ -160,29 +146,29 @@ export class FaultEditor {
   constructor(root, hooks) {
     this.hooks = hooks;
     root.classList.add('fault-editor');
-    this.strip = make('div', {
+    this.strip = h('div', {
       class: 'fe-strip',
       role: 'group',
       'aria-label': 'Scheduled faults on the time axis: drag a marker or use its arrow keys to move it',
       'data-testid': 'fault-strip',
     });
-    this.details = make('details', { class: 'fe-details' });
-    this.summary = make('summary', {}, 'Fault timeline');
-    this.list = make('ol', { class: 'fe-list', 'data-testid': 'fault-list', 'aria-label': 'Scheduled faults' });
-    this.empty = make('p', { class: 'note' }, 'No faults yet: add one below, or make one in the Faults panel.');
+    this.details = h('details', { class: 'fe-details' });
+    this.summary = h('summary', {}, 'Fault timeline');
+    this.list = h('ol', { class: 'fe-list', 'data-testid': 'fault-list', 'aria-label': 'Scheduled faults' });
+    this.empty = h('p', { class: 'note' }, 'No faults yet: add one below, or make one in the Faults panel.');
 
     // The form's controls.
-    this.kind = make('select', { id: 'fe-kind', 'data-testid': 'fault-kind' });
-    for (const kind of Object.keys(KINDS)) this.kind.append(make('option', { value: kind }, kind));
-    this.target = make('select', { id: 'fe-target', 'data-testid': 'fault-target' });
-    this.to = make('select', { id: 'fe-to', 'data-testid': 'fault-to' });
-    this.side = make('input', { id: 'fe-side', type: 'text', inputmode: 'numeric', placeholder: '0, 1, 2', 'data-testid': 'fault-side' });
-    this.at = make('input', { id: 'fe-at', type: 'number', step: 'any', inputmode: 'decimal', min: '0', placeholder: 'now', 'data-testid': 'fault-at' });
-    this.params = make('div', { class: 'fe-params' });
-    this.targetLabel = make('label', { for: 'fe-target' }, 'Node');
+    this.kind = h('select', { id: 'fe-kind', 'data-testid': 'fault-kind' });
+    for (const kind of Object.keys(KINDS)) this.kind.append(h('option', { value: kind }, kind));
+    this.target = h('select', { id: 'fe-target', 'data-testid': 'fault-target' });
+    this.to = h('select', { id: 'fe-to', 'data-testid': 'fault-to' });
+    this.side = h('input', { id: 'fe-side', type: 'text', inputmode: 'numeric', placeholder: '0, 1, 2', 'data-testid': 'fault-side' });
+    this.at = h('input', { id: 'fe-at', type: 'number', step: 'any', inputmode: 'decimal', min: '0', placeholder: 'now', 'data-testid': 'fault-at' });
+    this.params = h('div', { class: 'fe-params' });
+    this.targetLabel = h('label', { for: 'fe-target' }, 'Node');
     this.targetField = this.field(this.targetLabel, this.target);
-    this.toField = this.field(make('label', { for: 'fe-to' }, 'to'), this.to);
-    this.sideField = this.field(make('label', { for: 'fe-side' }, 'Side A (ids; the rest is side B)'), this.side);
+    this.toField = this.field(h('label', { for: 'fe-to' }, 'to'), this.to);
+    this.sideField = this.field(h('label', { for: 'fe-side' }, 'Side A (ids; the rest is side B)'), this.side);
 
     this.details.append(this.summary, this.list, this.empty, this.buildForm());
     root.append(this.strip, this.details);
@@ -205,16 +191,16 @@ export class FaultEditor {
 
   /** @private @returns {HTMLFormElement} */
   buildForm() {
-    const form = make('form', { class: 'fe-add', 'data-testid': 'fault-add' });
-    const set = make('fieldset');
-    set.append(make('legend', {}, 'Add a fault'));
-    const add = make('button', { type: 'submit', 'data-testid': 'fault-add-button' }, 'Add fault');
+    const form = h('form', { class: 'fe-add', 'data-testid': 'fault-add' });
+    const set = h('fieldset');
+    set.append(h('legend', {}, 'Add a fault'));
+    const add = h('button', { type: 'submit', 'data-testid': 'fault-add-button' }, 'Add fault');
     set.append(
-      this.field(make('label', { for: 'fe-kind' }, 'Kind'), this.kind),
+      this.field(h('label', { for: 'fe-kind' }, 'Kind'), this.kind),
       this.targetField,
       this.toField,
       this.sideField,
-      this.field(make('label', { for: 'fe-at' }, 'At (ms, blank: now)'), this.at),
+      this.field(h('label', { for: 'fe-at' }, 'At (ms, blank: now)'), this.at),
       this.params,
       add,
     );
@@ -235,7 +221,7 @@ export class FaultEditor {
    * @param {HTMLElement} control
    */
   field(label, control) {
-    const wrap = make('span', { class: 'fe-field' });
+    const wrap = h('span', { class: 'fe-field' });
     wrap.append(label, control);
     return wrap;
   }
@@ -255,9 +241,9 @@ export class FaultEditor {
     }
     this.params.replaceChildren(
       ...spec.params.map(([key, label, value]) => {
-        const input = make('input', { id: `fe-p-${key}`, type: 'number', step: 'any', inputmode: 'decimal', 'data-param': key });
+        const input = h('input', { id: `fe-p-${key}`, type: 'number', step: 'any', inputmode: 'decimal', 'data-param': key });
         input.value = value;
-        return this.field(make('label', { for: `fe-p-${key}` }, label), input);
+        return this.field(h('label', { for: `fe-p-${key}` }, label), input);
       }),
     );
   }
@@ -355,8 +341,8 @@ export class FaultEditor {
     this.nodeCount = nodes;
     const keep = this.target.value;
     const keepTo = this.to.value;
-    const ids = Array.from({ length: nodes }, (_, i) => make('option', { value: String(i) }, `n${i}`));
-    this.target.replaceChildren(make('option', { value: 'leader' }, 'the leader (at that time)'), ...ids);
+    const ids = Array.from({ length: nodes }, (_, i) => h('option', { value: String(i) }, `n${i}`));
+    this.target.replaceChildren(h('option', { value: 'leader' }, 'the leader (at that time)'), ...ids);
     this.to.replaceChildren(...ids.map((o) => /** @type {HTMLOptionElement} */ (o.cloneNode(true))));
     this.target.value = keep !== '' && (keep === 'leader' || Number(keep) < nodes) ? keep : 'leader';
     this.to.value = keepTo !== '' && Number(keepTo) < nodes ? keepTo : String(Math.min(1, nodes - 1));
@@ -378,7 +364,7 @@ export class FaultEditor {
       ...order.map((i) => {
         const f = this.faults[i];
         const words = `${faultText(f)} at ${f.at_ms} ms`;
-        const marker = make('button', {
+        const marker = h('button', {
           type: 'button',
           class: `fe-marker fe-${kindOf(f)}`,
           'data-index': String(i),
@@ -394,10 +380,10 @@ export class FaultEditor {
     this.list.replaceChildren(
       ...order.map((i) => {
         const f = this.faults[i];
-        const row = make('li', { 'data-testid': 'fault-row', 'data-index': String(i) });
-        const text = make('span', { class: 'fe-text', 'data-testid': 'fault-text' }, faultText(f));
+        const row = h('li', { 'data-testid': 'fault-row', 'data-index': String(i) });
+        const text = h('span', { class: 'fe-text', 'data-testid': 'fault-text' }, faultText(f));
         const id = `fe-time-${i}`;
-        const time = make('input', {
+        const time = h('input', {
           id,
           type: 'number',
           step: 'any',
@@ -407,10 +393,10 @@ export class FaultEditor {
         });
         time.value = String(f.at_ms);
         time.addEventListener('change', () => this.move(i, valueOf(time), 'time'));
-        const del = make('button', { type: 'button', 'data-testid': 'fault-delete', 'aria-label': `Delete ${faultText(f)} at ${f.at_ms} ms` }, 'Delete');
+        const del = h('button', { type: 'button', 'data-testid': 'fault-delete', 'aria-label': `Delete ${faultText(f)} at ${f.at_ms} ms` }, 'Delete');
         del.addEventListener('click', () => this.remove(i));
-        const when = make('span', { class: 'fe-when' });
-        when.append(make('label', { for: id }, 'at'), time, make('span', {}, 'ms'));
+        const when = h('span', { class: 'fe-when' });
+        when.append(h('label', { for: id }, 'at'), time, h('span', {}, 'ms'));
         row.append(text, when, del);
         return row;
       }),

@@ -14,16 +14,7 @@
  * partition is ticked in a list or picked by shift-clicking nodes.
  * @module faults
  */
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
+import { el } from '../shared/dom.js';
 
 /** @param {string} id */
 const input = (id) => /** @type {HTMLInputElement} */ (el(id));

@@ -15,7 +15,7 @@
  */
 
 import { kindColour, kindLabel } from '../shared/palette.js';
-import { setText } from '../shared/text.js';
+import { setText } from '../shared/dom.js';
 
 /**
  * Column index of each name in a list of column names.

@@ -13,16 +13,7 @@ import { Narrator } from './narrate.js';
 import { PanelTabs } from './panels.js';
 import { SpaceTimeView, buildLegend } from '../spacetime/view.js';
 import { TraceStore } from '../shared/trace.js';
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
+import { el } from '../shared/dom.js';
 
 export class Panes {
   /**

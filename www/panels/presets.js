@@ -10,6 +10,7 @@
  * module only shows them and moves the clock.
  * @module presets
  */
+import { el } from '../shared/dom.js';
 
 /**
  * One step of a walkthrough.
@@ -27,16 +28,6 @@
  * @property {string | null} related
  * @property {Step[]} steps
  */
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
 
 /**
  * The `preset` parameter of an address (null when there is none).

@@ -10,6 +10,7 @@
  */
 
 import { fileStem, saveText } from '../shared/download.js';
+import { messageOf } from '../shared/dom.js';
 
 /** The core's limit on scenario text (`MAX_SCENARIO_BYTES`), bytes. */
 const MAX_SCENARIO_BYTES = 64 * 1024;
@@ -32,15 +33,6 @@ const READ_LIMIT = MAX_SCENARIO_BYTES + 1;
  * @property {(message: string) => void} report show a problem
  * @property {(message: string) => void} done say what happened
  */
-
-/**
- * The message of anything thrown.
- * @param {unknown} e
- * @returns {string}
- */
-function messageOf(e) {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class ScenarioFile {
   /**

@@ -13,18 +13,7 @@
  */
 
 import { kindLabel } from '../shared/palette.js';
-import { setText } from '../shared/text.js';
-
-/**
- * Finds an element by `data-testid`.
- * @param {string} id
- * @returns {HTMLElement}
- */
-export function byTestId(id) {
-  const el = document.querySelector(`[data-testid="${id}"]`);
-  if (!(el instanceof HTMLElement)) throw new Error(`page element [data-testid=${id}] is missing`);
-  return el;
-}
+import { byTestId, setText } from '../shared/dom.js';
 
 /** Most violations listed (the latest); the count readout has them all. */
 const MAX_ALERTS = 50;

@@ -9,17 +9,7 @@
 
 import { MAX_SPEED, MIN_SPEED } from './model.js';
 import { writeShareAddress } from '../shared/url.js';
-import { setText } from '../shared/text.js';
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
+import { el, setText } from '../shared/dom.js';
 
 /**
  * Readable speed: "0.02×", "1×", "250×".

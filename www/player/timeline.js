@@ -11,18 +11,8 @@
  * and words what happened.
  * @module timeline
  */
+import { el, setText } from '../shared/dom.js';
 
-import { setText } from '../shared/text.js';
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
 
 /** How many jumps span the scrubber. */
 const JUMPS_PER_SCRUBBER = 20;
