@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * Entry point of the page: loads the wasm core, reads the scenario from
- * the address, wires the model to the views and controls, and runs the
- * animation loop. No simulation logic lives here or anywhere in www/.
+ * the address, wires the model to the views and controls, and hands the
+ * model to the page's player (player/player.js), which plays it. No
+ * simulation logic lives here or anywhere in www/.
  * @module main
  */
 
@@ -19,6 +20,7 @@ import { FaultsPanel } from './panels/faults.js';
 import { Inspector } from './panels/inspector.js';
 import { EventLog } from './panels/log.js';
 import { Model } from './player/model.js';
+import { player, playModel } from './player/player.js';
 import { Panes } from './panels/panes.js';
 import { ROLE_COLOURS } from './shared/palette.js';
 import { Narration, presetPlayground } from './panels/presets.js';
@@ -29,7 +31,6 @@ import { ScenarioFile } from './panels/scenario-file.js';
 import { Shortcuts } from './player/shortcuts.js';
 import { StatusView } from './panels/status.js';
 import { TimelineControls } from './player/timeline.js';
-import { playClock } from './shared/play-clock.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
 import { ClusterView } from './cluster/view.js';
 import { byTestId, el, messageOf, showProblems } from './shared/dom.js';
@@ -366,85 +367,15 @@ async function main() {
   performance.mark('playground-first-draw');
   drawn = true;
   readyWhenBoth();
-  // While playing, the simulation runs in a task of its own, right after
-  // each frame is shown (a message posted from an animation frame is
-  // handled after that frame's rendering), and the next animation frame
-  // draws what it did. Each blocks the main thread for its part only, so
-  // input and the browser's own work come in between (in the 1024-node
-  // burst the two together took up to 20 ms of one frame).
-  //
-  // Frame timings for scripts/bench/browser/bench-frame.js, which sets
-  // `window.__frameStats = []` before the page loads; nothing is timed
-  // otherwise. Each entry is [script, frame, simulation, drawing] in ms:
-  // the page's own work in the animation frame (the drawing), the whole
-  // frame on the main thread (from the callback until the first task
-  // after the browser's style, layout, paint and commit of that frame,
-  // which a message posted now waits for), the simulation task before it
-  // and the drawing. `window.__simTasks` (when the page sets up timing)
-  // gets every simulation task's length.
-  const timing = /** @type {{__frameStats?: number[][], __simTasks?: number[]}} */ (/** @type {unknown} */ (window));
-  const frameStats = timing.__frameStats;
-  if (frameStats) timing.__simTasks = [];
-  const afterFrame = new MessageChannel();
-  /** @type {number[][]} */
-  const pendingStats = [];
-  afterFrame.port1.onmessage = () => {
-    const entry = pendingStats.shift();
-    if (entry && frameStats) frameStats.push([entry[1], performance.now() - entry[0], entry[2], entry[3]]);
-  };
-
-  // The time played is read from the page's clock (www/shared/play-clock.js:
-  // the wall clock, or a test's hand on it).
-  const simTask = new MessageChannel();
-  let simQueued = false;
-  let lastSim = playClock.now(performance.now());
-  /** @param {unknown} e */
-  const failed = (e) => {
-    model.setPlaying(false);
-    showProblems([`Something went wrong: ${messageOf(e)}`]);
-  };
-  simTask.port1.onmessage = () => {
-    simQueued = false;
-    const started = performance.now();
-    const playing = model.playing;
-    const now = playing ? playClock.play(started) : playClock.now(started);
-    const dt = now - lastSim;
-    lastSim = now;
-    try {
-      model.advance(dt);
-    } catch (e) {
-      failed(e);
-    }
-    if (playing && !model.playing) playClock.stopped();
-    timing.__simTasks?.push(performance.now() - started);
-  };
-  const frame = () => {
-    try {
-      if (frameStats && model.advanced) {
-        const t0 = performance.now();
-        model.flush();
-        pendingStats.push([t0, performance.now() - t0, model.simMs, model.lastDrawMs]);
-        afterFrame.port2.postMessage(null);
-      } else {
-        model.flush();
-      }
-    } catch (e) {
-      failed(e);
-    }
-    // Paused, the task still runs while the page goes to its opening
-    // moment and while the run's end is being looked for.
-    if ((model.playing || model.isOpening || model.endPending) && !simQueued && playClock.runTask()) {
-      simQueued = true;
-      simTask.port2.postMessage(null);
-    }
-    if (!model.playing) {
-      // Playing again starts from the frame it starts at.
-      lastSim = playClock.now(performance.now());
-    }
-    playClock.drew();
-    requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
+  // The page's player (player/player.js) plays the run: the simulation
+  // in a task of its own between frames, within the frame's budget, and
+  // the drawing of what it did in the next animation frame.
+  player.add(
+    playModel(model, (e) => {
+      model.setPlaying(false);
+      showProblems([`Something went wrong: ${messageOf(e)}`]);
+    }),
+  );
 }
 
 main().catch((e) => {

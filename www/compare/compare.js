@@ -28,12 +28,10 @@
 
 import { formatSpeed } from '../player/controls.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
-import { playClock } from '../shared/play-clock.js';
+import { player } from '../player/player.js';
+import { Slicer } from '../player/slicer.js';
 import { ClusterView } from '../cluster/view.js';
 import { el, messageOf, setText } from '../shared/dom.js';
-
-/** Longest real-time gap one animation frame may cover (a background tab). */
-const MAX_FRAME_MS = 100;
 
 /**
  * Milliseconds for a cell: up to three decimals, as the CLI's JSON has them.
@@ -140,6 +138,7 @@ export function compareParam(search) {
  * @property {string} name human name
  * @property {Model} model its run (a Model for decoding snapshots; its own
  *   clock is not used)
+ * @property {Slicer} slicer sizes its simulation calls while playing
  * @property {ClusterView} view
  * @property {HTMLElement} caption the view's caption (name and leader)
  * @property {HTMLElement[]} cells the row's cells, in COLUMNS order
@@ -186,10 +185,9 @@ export class CompareMode {
     this.picked = new Set();
     /** @private */
     this.dirty = false;
-    /** @private */
-    this.frameId = 0;
-    /** @private */
-    this.last = 0;
+    /** Unregisters the runs from the page's player (while open). @private
+     * @type {(() => void) | null} */
+    this.unplay = null;
 
     this.section = el('compare');
     this.single = /** @type {HTMLElement} */ (document.querySelector('main.layout'));
@@ -290,8 +288,21 @@ export class CompareMode {
     const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.playing = play && !reduceMotion;
     this.render();
-    this.last = playClock.now(performance.now());
-    this.frameId = requestAnimationFrame((t) => this.frame(t));
+    // The page's player (player/player.js) plays the runs, all of them
+    // within one frame's simulation budget.
+    this.unplay = player.add({
+      playing: () => this.active && this.playing,
+      advance: (realMs, budgetMs) => this.tick(realMs, budgetMs),
+      flush: () => {
+        if (!this.dirty) return false;
+        this.render();
+        return true;
+      },
+      failed: (e) => {
+        this.playing = false;
+        this.hooks.report(`Something went wrong: ${messageOf(e)}`);
+      },
+    });
   }
 
   /**
@@ -344,7 +355,7 @@ export class CompareMode {
     });
     this.rows.append(tr);
     /** @type {Lane} */
-    const lane = { id, name, model, view, caption, cells, participants };
+    const lane = { id, name, model, slicer: new Slicer(), view, caption, cells, participants };
     return lane;
   }
 
@@ -367,6 +378,7 @@ export class CompareMode {
 
   /** Leaves compare mode: loads the single view on the same scenario at the same time. */
   leave() {
+    this.sync();
     const url = new URL(window.location.href);
     url.searchParams.delete('compare');
     url.searchParams.delete('at');
@@ -386,7 +398,8 @@ export class CompareMode {
    * @private
    */
   close() {
-    cancelAnimationFrame(this.frameId);
+    this.unplay?.();
+    this.unplay = null;
     for (const lane of this.lanes) lane.model.playground.free();
     this.lanes = [];
     this.viewsBox.replaceChildren();
@@ -474,6 +487,7 @@ export class CompareMode {
    * @param {boolean} on
    */
   setPlaying(on) {
+    if (!on) this.sync();
     this.playing = on;
     if (on) this.stopReason = '';
     this.changed();
@@ -516,6 +530,7 @@ export class CompareMode {
 
   /** Every run to the next moment at which something happens in any of them. */
   step() {
+    this.sync();
     this.playing = false;
     const next = this.lanes
       .map((l) => l.model.playground.next_event_ms())
@@ -532,16 +547,28 @@ export class CompareMode {
   }
 
   /**
+   * Plays `realMs` of real time at the shared speed (the player's task),
+   * every run within its share of `budgetMs`. A run that falls behind
+   * (more events than the budget allows) goes on from where it got to in
+   * the next frames, and the shared time is the earliest of the runs'
+   * until the others catch up (`sync` brings them together at once).
    * @private
    * @param {number} realMs
+   * @param {number} budgetMs
    */
-  tick(realMs) {
+  tick(realMs, budgetMs) {
     if (!this.playing) return;
     const horizon = this.horizonMs();
-    const target = Math.min(horizon, this.nowMs + Math.min(realMs, MAX_FRAME_MS) * this.speed);
-    for (const lane of this.lanes) lane.model.playground.run_until_ms(target);
-    this.nowMs = target;
-    if (target >= horizon) {
+    const target = Math.min(horizon, this.nowMs + realMs * this.speed);
+    const share = budgetMs / Math.max(1, this.lanes.length);
+    let reached = true;
+    for (const lane of this.lanes) {
+      const pg = lane.model.playground;
+      if (pg.now_ms() >= target) continue;
+      if (!lane.slicer.run((events) => pg.run_until_ms_within(target, events), share)) reached = false;
+    }
+    this.nowMs = reached ? target : Math.min(...this.lanes.map((l) => l.model.playground.now_ms()));
+    if (reached && target >= horizon) {
       this.playing = false;
       this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;
     } else if (this.lanes.every((l) => l.model.playground.next_event_ms() === undefined)) {
@@ -552,26 +579,18 @@ export class CompareMode {
   }
 
   /**
+   * Brings every run to the latest time any of them reached (after a
+   * frame in which some fell behind), so a fault, a step or a pause finds
+   * them all at the same moment.
    * @private
-   * @param {number} t
    */
-  frame(t) {
-    if (!this.active) return;
-    // The time played is read from the page's clock (www/shared/play-clock.js).
-    const playing = this.playing;
-    const now = playing ? playClock.play(t) : playClock.now(t);
-    const dt = now - this.last;
-    this.last = now;
-    try {
-      this.tick(dt);
-    } catch (e) {
-      this.playing = false;
-      this.hooks.report(`Something went wrong: ${messageOf(e)}`);
-    }
-    if (playing && !this.playing) playClock.stopped();
-    if (this.dirty) this.render();
-    playClock.drew();
-    this.frameId = requestAnimationFrame((next) => this.frame(next));
+  sync() {
+    const times = this.lanes.map((l) => l.model.playground.now_ms());
+    const latest = Math.max(this.nowMs, ...times);
+    if (times.every((t) => t === latest) && this.nowMs === latest) return;
+    for (const lane of this.lanes) lane.model.playground.run_until_ms(latest);
+    this.nowMs = latest;
+    this.dirty = true;
   }
 
   /**
@@ -582,6 +601,7 @@ export class CompareMode {
    * @returns {boolean}
    */
   injectAll(fault) {
+    this.sync();
     const text = JSON.stringify(fault);
     try {
       for (const lane of this.lanes) lane.model.playground.inject(text);

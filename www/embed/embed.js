@@ -19,7 +19,7 @@ import { EmbedApi } from './api.js';
 import { EMBED_PARAMS, RANGE_PLAY_MS, readEmbedRequest } from './params.js';
 import { PROPERTIES } from '../panels/alerts.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
-import { playClock } from '../shared/play-clock.js';
+import { player, playModel } from '../player/player.js';
 import { presetPlayground } from '../panels/presets.js';
 import { readAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
@@ -408,37 +408,19 @@ export function startEmbed(wasm) {
   document.body.dataset.ready = 'true';
   api.ready();
 
-  // The time played is read from the page's clock (www/shared/play-clock.js:
-  // the wall clock, or a test's hand on it).
-  let last = playClock.now(performance.now());
-  /** @param {number} t */
-  const frame = (t) => {
-    const playing = model.playing;
-    const now = playing ? playClock.play(t) : playClock.now(t);
-    const dt = now - last;
-    last = now;
-    try {
-      if (playing) advance(dt);
-    } catch (e) {
-      model.setPlaying(false);
-      showProblems([`Something went wrong: ${messageOf(e)}`]);
-    }
-    if (playing && !model.playing) playClock.stopped();
-    playClock.drew();
-    requestAnimationFrame(frame);
-  };
-
   /**
-   * Plays `dt` real ms, stopping at `to` (or going back to `from` with
+   * Plays `dt` real ms within `budgetMs` (the player's task, see
+   * player/player.js), stopping at `to` (or going back to `from` with
    * `loop`).
    * @param {number} dt
+   * @param {number} budgetMs
    */
-  const advance = (dt) => {
+  const advance = (dt, budgetMs) => {
     const end = toMs();
     const now = model.nowMs;
     if (now < end - AT_END_MS) {
       // Never past `to`: at most the real time left until it.
-      model.tick(Math.min(dt, (end - now) / model.speed));
+      model.advance(Math.min(dt, (end - now) / model.speed), budgetMs);
       // Stopped by itself before `to` (nothing left to happen): the rest
       // of the range is quiet, so it counts as reaching `to`.
       if (model.nowMs < end - AT_END_MS && model.playing) return;
@@ -452,5 +434,16 @@ export function startEmbed(wasm) {
       model.stopReason = `the end of this part (${end} ms)`;
     }
   };
-  requestAnimationFrame(frame);
+  // The page's player plays the run, as in the full page; paused, the
+  // embed does nothing between frames (its range's end is known).
+  player.add(
+    playModel(
+      model,
+      (e) => {
+        model.setPlaying(false);
+        showProblems([`Something went wrong: ${messageOf(e)}`]);
+      },
+      { advance, busy: () => false },
+    ),
+  );
 }

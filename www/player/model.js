@@ -58,7 +58,6 @@
  */
 
 import { decodeNodes } from '../cluster/node-rows.js';
-import { playClock } from '../shared/play-clock.js';
 import { Slicer } from './slicer.js';
 
 /**
@@ -130,9 +129,6 @@ export const MAX_SPEED = 1000;
 /** Most silent queue events one Step skips over. */
 const MAX_SILENT_STEPS = 10000;
 
-/** Longest real-time gap one animation frame may cover (a background tab). */
-const MAX_FRAME_MS = 100;
-
 /** Most messages in flight the cluster view draws (see Model.flights);
  * each dot costs rasterizing time after the frame. */
 const MAX_DRAWN_FLIGHTS = 4000;
@@ -140,18 +136,11 @@ const MAX_DRAWN_FLIGHTS = 4000;
 /** Fewest messages the sample holds when sampling is costly (see Model.flights). */
 const MIN_DRAWN_FLIGHTS = 1000;
 
-/** Wall-clock budget of one frame's simulation work, ms. */
-const SIM_BUDGET_MS = 6;
-
-/** The simulation and the views' drawing together aim below this, ms: when
- * drawing takes long (a pathological run), the simulation gets less, down
- * to `MIN_SIM_MS`, so no frame's script passes 16 ms. */
-const FRAME_SCRIPT_MS = 12;
-
 /** Reading the messages on the wire slower than this (ms) is reused a while. */
 const COSTLY_SAMPLE_MS = 1.5;
 
-/** Least simulation budget of a frame, ms (the run must go on). */
+/** Least simulation budget of a frame that has this much, ms (the run
+ * must go on; the frame's budget is player.js's). */
 const MIN_SIM_MS = 2;
 
 /** Wall-clock budget of a frame's simulation while the page goes to its
@@ -240,12 +229,6 @@ export class Model {
      * than a frame's budget of simulation).
      */
     this.lag = 1;
-    /** What drawing the views took after a frame's simulation, ms (see
-     * `FRAME_SCRIPT_MS`). @private */
-    this.drawMs = 0;
-    /** The last frame's simulation and drawing, ms (for bench-frame.js). */
-    this.simMs = 0;
-    this.lastDrawMs = 0;
     /** Whether `advance` ran the simulation since the last `flush`. */
     this.advanced = false;
     /** Sizes the simulation's calls while playing or opening. @private */
@@ -320,17 +303,6 @@ export class Model {
   }
 
   /**
-   * Advances time by `realMs` of wall-clock time at the current speed, when
-   * playing. Stops at the horizon (the scenario's end or the core's run
-   * limit) and when nothing is left to happen.
-   * @param {number} realMs
-   */
-  tick(realMs) {
-    this.advance(realMs);
-    this.flush();
-  }
-
-  /**
    * Goes to `ms` (at or ahead of now) in pieces, in the task between frames
    * (see `advance`), drawing the way there: the page opening a
    * pathological run at a moment (`at=0` of 1,024 Bully nodes all
@@ -381,13 +353,19 @@ export class Model {
   }
 
   /**
-   * The simulation's part of `tick`: runs the time `realMs` stands for
-   * (within the frame's budget) and leaves the drawing to `flush`, so a
-   * page may run the two in separate tasks (www/main.js: the simulation
-   * right after a frame is shown, the drawing in the next frame).
-   * @param {number} realMs
+   * Advances time by `realMs` of wall-clock time at the current speed,
+   * when playing, within `budgetMs` of wall-clock work, and leaves the
+   * drawing to `flush` (player.js runs the two in separate tasks: the
+   * simulation right after a frame is shown, the drawing in the next
+   * frame). Stops at the horizon (the scenario's end or the core's run
+   * limit) and when nothing is left to happen. Paused, it goes on to the
+   * opening moment (`openAt`) or looks for the run's end, within budgets
+   * of its own.
+   * @param {number} realMs real time to play (player.js caps it)
+   * @param {number} budgetMs this model's share of the frame's
+   *   simulation budget (Infinity: play all of `realMs`)
    */
-  advance(realMs) {
+  advance(realMs, budgetMs) {
     if (this.opening) {
       const { ms } = this.opening;
       const pg = this.playground;
@@ -416,28 +394,30 @@ export class Model {
     const pg = this.playground;
     const horizon = pg.horizon_ms();
     const from = pg.now_ms();
-    const target = Math.min(horizon, from + Math.min(realMs, MAX_FRAME_MS) * this.speed);
-    const budget = Math.min(SIM_BUDGET_MS, Math.max(MIN_SIM_MS, FRAME_SCRIPT_MS - this.drawMs));
+    const target = Math.min(horizon, from + realMs * this.speed);
+    const budget = budgetMs;
     const simFrom = performance.now();
     // The task's other work comes out of the same budget: a costly sample
     // of the wire when one will be due, and a little of the search for
     // the run's end while it is unknown.
     const sampleCost = this.flightCache?.cost ?? 0;
-    const sampleDue = sampleCost > COSTLY_SAMPLE_MS && !this.reusesSample(simFrom + budget);
+    // (By the end of this task: its budget, or a short one on a test's hand.)
+    const taskEnd = simFrom + (Number.isFinite(budget) ? budget : MIN_SIM_MS);
+    const sampleDue = sampleCost > COSTLY_SAMPLE_MS && !this.reusesSample(taskEnd);
     const endPending = this.endPending;
-    // (On a test's hand, www/shared/play-clock.js, a frame plays all of its
-    // time, so where each frame gets is a function of the run, not of how
-    // fast the machine is.)
-    const simBudget = playClock.hand
-      ? Infinity
-      : Math.max(MIN_SIM_MS, budget - (sampleDue ? sampleCost : 0) - (endPending ? END_WHILE_PLAYING_MS : 0));
+    // (On a test's hand, www/shared/play-clock.js, the budget is Infinity:
+    // a frame plays all of its time, so where each frame gets is a
+    // function of the run, not of how fast the machine is.)
+    const simBudget = Math.max(
+      Math.min(MIN_SIM_MS, budget),
+      budget - (sampleDue ? sampleCost : 0) - (endPending ? END_WHILE_PLAYING_MS : 0),
+    );
     // Toward `target` a bounded number of events at a time, stopping when
     // the budget is spent, so a burst of events (a thousand nodes all
     // starting an election) spreads over many frames instead of blocking
     // one: the run then plays slower than asked for (see `lag`). The
     // events and their order are the same as one `run_until_ms(target)`.
     this.slicer.run((events) => pg.run_until_ms_within(target, events), simBudget);
-    this.simMs = performance.now() - simFrom;
     if (endPending) this.seekEnd(END_WHILE_PLAYING_MS);
     // How fast the run really played, against the speed asked for
     // (smoothed over about half a second of frames).
@@ -488,16 +468,15 @@ export class Model {
     return this.endSlicer.run((events) => pg.end_ms_within(events) !== undefined, budgetMs);
   }
 
-  /** Draws what `advance` did since the last drawing, if anything. */
+  /**
+   * Draws what `advance` did since the last drawing, if anything.
+   * @returns {boolean} whether it drew
+   */
   flush() {
-    if (!this.advanced) return;
+    if (!this.advanced) return false;
     this.advanced = false;
-    // What drawing the views costs, for the next frame's budget: the last
-    // frame's, or a slowly fading memory of a costlier one.
-    const drawFrom = performance.now();
     this.changed();
-    this.lastDrawMs = performance.now() - drawFrom;
-    this.drawMs = Math.max(this.lastDrawMs, this.drawMs * 0.9);
+    return true;
   }
 
   /**
