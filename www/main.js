@@ -22,6 +22,7 @@ import { EventLog } from './panels/log.js';
 import { Model } from './player/model.js';
 import { player, playModel } from './player/player.js';
 import { Panes } from './panels/panes.js';
+import { learnNames } from './shared/names.js';
 import { ROLE_COLOURS } from './shared/palette.js';
 import { Narration, presetPlayground } from './panels/presets.js';
 import { providePageScenario } from './shared/page-scenario.js';
@@ -114,6 +115,8 @@ async function main() {
   if (embed) document.body.classList.add('embed');
   setupAppearance();
   await init();
+  // Role codes and property names, from the core (every view reads them).
+  learnNames(wasm);
   if (embed) {
     startEmbed(wasm);
     return;

@@ -10,20 +10,20 @@
  * @module node-rows
  */
 
-import { ROLE_NAMES } from '../shared/palette.js';
-
 /**
  * The core's node rows and the index of each named column.
  * @typedef {object} NodeRows
  * @property {Float64Array} rows
  * @property {Record<string, number>} col
+ * @property {readonly string[]} roles role names by role code, from the
+ *   wasm (shared/names.js; posted along to the worker, which has no wasm)
  */
 
 /**
  * @param {NodeRows} nodeRows
  * @returns {import('../player/model.js').NodeState[]}
  */
-export function decodeNodes({ rows, col: c }) {
+export function decodeNodes({ rows, col: c, roles }) {
   const width = Object.keys(c).length;
   /** @type {import('../player/model.js').NodeState[]} */
   const out = [];
@@ -34,7 +34,7 @@ export function decodeNodes({ rows, col: c }) {
       id: rows[at + c.id],
       alive: rows[at + c.alive] === 1,
       paused: rows[at + c.paused] === 1,
-      role: ROLE_NAMES[rows[at + c.role]] ?? 'follower',
+      role: /** @type {import('../shared/names.js').RoleName} */ (roles[rows[at + c.role]] ?? 'follower'),
       term: term < 0 ? null : term,
       leader: leader < 0 ? null : leader,
       group: rows[at + c.group],

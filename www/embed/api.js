@@ -22,7 +22,8 @@
  * @module embed-api
  */
 
-import { ROLE, TraceSchema } from '../shared/trace.js';
+import { ROLE_NAMES } from '../shared/names.js';
+import { TraceSchema } from '../shared/trace.js';
 
 /** Marks every message the embed posts. */
 export const SOURCE = 'election-playground';
@@ -51,9 +52,6 @@ const COMMAND_FIELDS = Object.freeze({
   seek: ['ms'],
   load: ['scenario', 'link', 'from', 'to'],
 });
-
-/** Role names by the trace's role code. */
-const ROLE_BY_CODE = Object.freeze(Object.fromEntries(Object.entries(ROLE).map(([name, code]) => [code, name])));
 
 /**
  * A checked command.
@@ -416,7 +414,7 @@ export class EmbedApi {
       const message = {
         type: 'role',
         node: rows[o + col.node],
-        role: ROLE_BY_CODE[rows[o + col.value]] ?? 'follower',
+        role: ROLE_NAMES[rows[o + col.value]] ?? 'follower',
         term: term < 0 ? null : term,
         time_ms: rows[o + col.at_ms],
       };

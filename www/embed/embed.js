@@ -17,7 +17,7 @@
 import { formatSpeed } from '../player/controls.js';
 import { EmbedApi } from './api.js';
 import { EMBED_PARAMS, RANGE_PLAY_MS, readEmbedRequest } from './params.js';
-import { PROPERTIES } from '../panels/alerts.js';
+import { propertyLabel } from '../shared/names.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
 import { player, playModel } from '../player/player.js';
 import { presetPlayground } from '../panels/presets.js';
@@ -376,7 +376,7 @@ export function startEmbed(wasm) {
     let text = leaders.length === 0 ? 'no leader' : leaders.length === 1 ? `leader ${leaders[0]}` : `leaders ${leaders.join(', ')}`;
     const violationKey = `${s.violationCount}|${model.revision}`;
     if (violationKey !== violationsShown.key) {
-      const titles = [...new Set(model.violations().map((v) => PROPERTIES[v.property]?.title ?? v.property))];
+      const titles = [...new Set(model.violations().map((v) => propertyLabel(v.property)))];
       violationsShown.key = violationKey;
       violationsShown.text = titles.length > 0 ? ` · ⚠ ${titles.join('; ')}` : '';
     }

@@ -13,40 +13,29 @@
  * @module alerts
  */
 
+import { propertyLabel } from '../shared/names.js';
+
 /**
- * What each property means, for people meeting it for the first time.
- * Keys are the core's property names (core/src/checks.rs).
- * @type {Readonly<Record<string, {title: string, why: string}>>}
+ * Why each property matters, for people meeting it for the first time,
+ * keyed by the ids of the properties the core checks (the wasm's
+ * `properties()`, which also gives each its label: shared/names.js).
+ * @type {Readonly<Record<string, string>>}
  */
-export const PROPERTIES = Object.freeze({
-  one_leader_per_term: {
-    title: 'Two leaders in one term',
-    why: 'A consensus algorithm promises at most one leader per term. Two leaders of the same term can both accept writes, and the replicas would disagree: this is a real bug, not a known limitation.',
-  },
-  split_brain: {
-    title: 'Split brain',
-    why: 'Each side of the partition chose its own leader. Clients on both sides keep writing to different leaders, so the data diverges and must be reconciled when the network heals. Classical algorithms cannot avoid this; majority-based ones (Raft, Zab) can.',
-  },
-  one_leader_per_component: {
-    title: 'Two leaders that can reach each other',
-    why: 'The algorithm claims one leader among nodes that can talk. Two of them give clients conflicting answers even though nothing separates them.',
-  },
-  stale_write_accepted: {
-    title: 'A stale write got through',
-    why: 'An old leader, not knowing it was replaced, wrote to the shared resource and the write was applied over a newer leader’s. A fencing token (the resource refusing lower tokens) stops exactly this.',
-  },
-  lease_overlap: {
-    title: 'Two lease holders at once',
-    why: 'A lease is only safe while clocks agree within a bound. With clock drift or a long pause, two nodes both believe they hold it and both act as leader.',
-  },
-  terms_never_decrease: {
-    title: 'A term went backwards',
-    why: 'Terms order leaders in time. A node that goes back to an older term can follow, or vote for, a leader that was already deposed.',
-  },
-  one_vote_per_term: {
-    title: 'Two votes in one term',
-    why: 'If a node votes twice in one term, two candidates can each count a majority and both become leader. Votes must survive crashes (persisted).',
-  },
+export const WHY = Object.freeze({
+  one_leader_per_term:
+    'A consensus algorithm promises at most one leader per term. Two leaders of the same term can both accept writes, and the replicas would disagree: this is a real bug, not a known limitation.',
+  split_brain:
+    'Each side of the partition chose its own leader. Clients on both sides keep writing to different leaders, so the data diverges and must be reconciled when the network heals. Classical algorithms cannot avoid this; majority-based ones (Raft, Zab) can.',
+  one_leader_per_component:
+    'The algorithm claims one leader among nodes that can talk. Two of them give clients conflicting answers even though nothing separates them.',
+  stale_write_accepted:
+    'An old leader, not knowing it was replaced, wrote to the shared resource and the write was applied over a newer leader’s. A fencing token (the resource refusing lower tokens) stops exactly this.',
+  lease_overlap:
+    'A lease is only safe while clocks agree within a bound. With clock drift or a long pause, two nodes both believe they hold it and both act as leader.',
+  terms_never_decrease:
+    'Terms order leaders in time. A node that goes back to an older term can follow, or vote for, a leader that was already deposed.',
+  one_vote_per_term:
+    'If a node votes twice in one term, two candidates can each count a majority and both become leader. Votes must survive crashes (persisted).',
 });
 
 /**
@@ -126,7 +115,7 @@ export class AlertBanner {
       this.region.replaceChildren();
       return;
     }
-    const about = PROPERTIES[v.property] ?? { title: v.property.replaceAll('_', ' '), why: '' };
+    const about = { title: propertyLabel(v.property), why: WHY[v.property] ?? '' };
     const card = document.createElement('div');
     card.className = 'alert-card';
     card.dataset.testid = 'alert-banner';

@@ -13,8 +13,7 @@
  * @module narrate
  */
 
-import { PROPERTIES } from './alerts.js';
-import { ROLE } from '../shared/trace.js';
+import { ROLE, propertyLabel } from '../shared/names.js';
 
 /** Shortest gap between two announcements, ms of real time. */
 export const GAP_MS = 1500;
@@ -112,7 +111,7 @@ export class Narrator {
     if (violations > 0) {
       const list = model.violations().slice(-violations);
       for (const v of list) {
-        const title = PROPERTIES[v.property]?.title ?? v.property.replaceAll('_', ' ');
+        const title = propertyLabel(v.property);
         // Alerts go first: they matter most.
         this.pending.unshift(`Alert: ${title.toLowerCase()} at ${v.at_ms} ms`);
       }

@@ -21,7 +21,7 @@
  * @property {number} id
  * @property {boolean} alive
  * @property {boolean} paused
- * @property {import('../shared/palette.js').RoleName} role
+ * @property {import('../shared/names.js').RoleName} role
  * @property {number | null} term
  * @property {number | null} leader whom it believes leads
  * @property {number} group partition group (all equal when the network is whole)
@@ -58,6 +58,7 @@
  */
 
 import { decodeNodes } from '../cluster/node-rows.js';
+import { ROLE_NAMES } from '../shared/names.js';
 import { Slicer } from './slicer.js';
 
 /**
@@ -597,7 +598,7 @@ export class Model {
     // frame kept the garbage collector busy (single frames of 8 ms here).
     const cached = this.nodeCache;
     if (cached && cached.pg === this.playground && sameRows(cached.rows.rows, rows)) return cached.nodes;
-    const nodeRows = { rows, col: c };
+    const nodeRows = { rows, col: c, roles: ROLE_NAMES };
     const nodes = decodeNodes(nodeRows);
     this.nodeCache = { pg: this.playground, rows: nodeRows, nodes };
     return nodes;

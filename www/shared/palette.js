@@ -7,9 +7,8 @@
  * @module palette
  */
 
-/** @typedef {'follower' | 'candidate' | 'leader' | 'service'} RoleName */
-
-/** Role fill colours; crashed nodes are grey whatever their role was. */
+/** Role fill colours, keyed by the core's role names (shared/names.js);
+ * crashed nodes are grey whatever their role was. */
 export const ROLE_COLOURS = Object.freeze({
   leader: '#E69F00', // orange
   candidate: '#56B4E9', // sky blue
@@ -18,12 +17,11 @@ export const ROLE_COLOURS = Object.freeze({
   crashed: '#999999', // grey
 });
 
-/** Role names by the role code of the node rows (see web/src/views.rs). */
-/** @type {readonly RoleName[]} */
-export const ROLE_NAMES = Object.freeze(['follower', 'candidate', 'leader', 'service']);
-
 /**
- * Message kind colours, by kind index. The roles' colours come last so a
+ * Message kind colours, by the kind's index in the algorithm's kinds as
+ * the wasm lists them (`algorithms()[i].kinds`, `Playground.kinds`, the
+ * `kind` column of the flight and trace rows). This is the only copy:
+ * every view colours a kind through `kindColour`. The roles' colours come last so a
  * message rarely shares a colour with a node.
  */
 const KIND_COLOURS = Object.freeze([

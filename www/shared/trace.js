@@ -21,6 +21,8 @@
  * @module trace
  */
 
+import { ROLE } from './names.js';
+
 /**
  * Column index of each name in a list of column names.
  * @param {string[]} names
@@ -37,8 +39,6 @@ export const MAX_HISTORY_ROWS = 500_000;
 /** Most trace events the history scans per sync (bounded work per frame). */
 const HISTORY_SCAN = 400_000;
 
-/** Role codes of the trace rows (see web/src/views.rs `role_code`). */
-export const ROLE = Object.freeze({ follower: 0, candidate: 1, leader: 2, service: 3 });
 
 /**
  * The columns and event types of the trace rows, read from the wasm

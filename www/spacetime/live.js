@@ -23,7 +23,7 @@
  * @module spacetime/live
  */
 
-import { ROLE } from '../shared/trace.js';
+import { ROLE } from '../shared/names.js';
 import {
   AXIS_FONT,
   ArrowBuffer,

@@ -23,7 +23,8 @@
  */
 
 import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour } from '../shared/palette.js';
-import { ROLE, TraceStore } from '../shared/trace.js';
+import { ROLE } from '../shared/names.js';
+import { TraceStore } from '../shared/trace.js';
 
 /** Most message arrows drawn per frame; more are thinned evenly. */
 export const MAX_ARROWS = 2500;

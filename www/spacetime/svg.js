@@ -16,7 +16,7 @@
 
 import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour } from '../shared/palette.js';
 import { SCENE_LOOK } from './scene.js';
-import { ROLE } from '../shared/trace.js';
+import { ROLE } from '../shared/names.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 

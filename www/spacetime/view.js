@@ -12,7 +12,8 @@
  */
 
 import { CANVAS, INK } from '../shared/palette.js';
-import { ROLE, TraceStore } from '../shared/trace.js';
+import { ROLE } from '../shared/names.js';
+import { TraceStore } from '../shared/trace.js';
 import { LivePlot } from './live.js';
 import {
   ArrowBuffer,
