@@ -95,7 +95,8 @@ pub fn role_name_list() -> Vec<String> {
         .iter()
         .map(|role| match serde_json::to_value(role) {
             Ok(serde_json::Value::String(name)) => name,
-            _ => format!("{role:?}").to_lowercase(),
+            // Role serializes as a string; the native test checks the names.
+            _ => String::new(),
         })
         .collect()
 }

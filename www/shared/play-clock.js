@@ -20,10 +20,12 @@
  * function of the run alone. A run that stops by itself (its end,
  * nothing left to happen) drops the rest of the budget. The page counts in `frames` the animation frames it
  * has drawn, and the cluster worker's drawings in `posted` and `painted`
- * (see cluster-layers.js), so a test can wait for the drawing of what it
- * played. `tasks`, when set, is how many more simulation tasks the full
- * page may run (main.js; 0: between frames it does nothing, neither
+ * (see cluster/layers.js), so a test can wait for the drawing of what it
+ * played. `tasks`, when set, is how many more simulation tasks the page
+ * may run (player/player.js; 0: between frames it does nothing, neither
  * plays nor goes to its opening moment nor looks for the run's end).
+ * Only the player reads the clock for playing; the cluster layers count
+ * their drawings on it.
  *
  * Without the hand (everywhere but in tests) nothing here changes what
  * the page does.
@@ -120,7 +122,8 @@ export class PlayClock {
   }
 }
 
-/** The page's clock (one for the full page, compare mode and the embed). */
+/** The page's clock (one for the full page, compare mode and the embed,
+ * read by player/player.js). */
 export const playClock = new PlayClock(
   typeof window === 'undefined' ? undefined : /** @type {{__playClock?: Hand}} */ (/** @type {unknown} */ (window)).__playClock,
 );
