@@ -1,77 +1,44 @@
 // @ts-check
 /**
  * Entry point of the page: loads the wasm core, reads the scenario from
- * the address, wires the model to the views and controls, and runs the
- * animation loop. No simulation logic lives here or anywhere in www/.
+ * the address, wires the model to the views and controls, and hands the
+ * model to the page's player (player/player.js), which plays it. No
+ * simulation logic lives here or anywhere in www/.
  * @module main
  */
 
 import init, * as wasm from './pkg/election_web.js';
-import { onAppearanceChange, setupAppearance } from './appearance.js';
-import { CompareMode } from './compare.js';
-import { Controls } from './controls.js';
-import { Exports } from './export.js';
-import { FaultEditor } from './fault-editor.js';
+import { onAppearanceChange, setupAppearance } from './shared/appearance.js';
+import { CompareMode } from './compare/compare.js';
+import { Controls } from './player/controls.js';
+import { Exports } from './panels/export.js';
+import { FaultEditor } from './panels/fault-editor.js';
 
-import { isEmbed } from './embed-params.js';
-import { startEmbed } from './embed.js';
-import { FaultsPanel } from './faults.js';
-import { Inspector } from './inspector.js';
-import { EventLog } from './log.js';
-import { Model } from './model.js';
-import { Panes } from './panes.js';
-import { ROLE_COLOURS } from './palette.js';
-import { Narration, presetPlayground } from './presets.js';
-import { providePageScenario } from './page-scenario.js';
-import { Readouts } from './readouts.js';
-import { ScenarioFile } from './scenario-file.js';
+import { isEmbed } from './embed/params.js';
+import { startEmbed } from './embed/embed.js';
+import { FaultsPanel } from './panels/faults.js';
+import { Inspector } from './panels/inspector.js';
+import { EventLog } from './panels/log.js';
+import { Model } from './player/model.js';
+import { player, playModel } from './player/player.js';
+import { Panes } from './panels/panes.js';
+import { learnNames } from './shared/names.js';
+import { ROLE_COLOURS } from './shared/palette.js';
+import { Narration, presetPlayground } from './panels/presets.js';
+import { providePageScenario } from './shared/page-scenario.js';
+import { Readouts } from './panels/readouts.js';
+import { ScenarioFile } from './panels/scenario-file.js';
 
-import { Shortcuts } from './shortcuts.js';
-import { StatusView, byTestId } from './status.js';
-import { TimelineControls } from './timeline.js';
-import { playClock } from './play-clock.js';
-import { readAddress, writeSettingsAddress, writeShareAddress } from './url.js';
-import { ClusterView } from './view.js';
-
-/**
- * The message of anything thrown (the core throws `Error`s whose message
- * names the scenario field).
- * @param {unknown} e
- * @returns {string}
- */
-function messageOf(e) {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/**
- * Shows problems in the error box (hidden when there are none).
- * @param {string[]} problems
- */
-function showProblems(problems) {
-  const box = byTestId('error');
-  box.replaceChildren(
-    ...problems.map((p) => {
-      const line = document.createElement('p');
-      line.textContent = p;
-      return line;
-    }),
-  );
-  box.hidden = problems.length === 0;
-}
-
-/**
- * @param {string} id
- * @returns {HTMLElement}
- */
-function el(id) {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`page element #${id} is missing`);
-  return found;
-}
+import { Shortcuts } from './player/shortcuts.js';
+import { StatusView } from './panels/status.js';
+import { TimelineControls } from './player/timeline.js';
+import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
+import { ClusterView } from './cluster/view.js';
+import { byTestId, el, messageOf, showProblems } from './shared/dom.js';
 
 /**
  * The role legend, from the same colours the canvas uses.
- * @returns {(s: import('./model.js').Snapshot) => void} shows the
+ * @returns {(s: import('./player/model.js').Snapshot) => void} shows the
  *   "service" entry only while a node of the run has that role
  */
 function buildRoleLegend() {
@@ -101,7 +68,7 @@ function buildRoleLegend() {
 /**
  * The playground the address asks for, or the defaults with the problem
  * reported.
- * @param {import('./url.js').PageRequest} request
+ * @param {import('./shared/url.js').PageRequest} request
  * @param {string[]} problems filled with what went wrong
  * @returns {wasm.Playground}
  */
@@ -120,7 +87,7 @@ function playgroundFor(request, problems) {
  * in pieces over the next frames (see Model.openAt) and `opened` is
  * called once there (at once when there is nothing to go through).
  * @param {Model} model
- * @param {import('./url.js').PageRequest} request
+ * @param {import('./shared/url.js').PageRequest} request
  * @param {boolean} troubled whether something was wrong with the address
  * @param {() => void} [opened]
  */
@@ -148,6 +115,8 @@ async function main() {
   if (embed) document.body.classList.add('embed');
   setupAppearance();
   await init();
+  // Role codes and property names, from the core (every view reads them).
+  learnNames(wasm);
   if (embed) {
     startEmbed(wasm);
     return;
@@ -401,85 +370,15 @@ async function main() {
   performance.mark('playground-first-draw');
   drawn = true;
   readyWhenBoth();
-  // While playing, the simulation runs in a task of its own, right after
-  // each frame is shown (a message posted from an animation frame is
-  // handled after that frame's rendering), and the next animation frame
-  // draws what it did. Each blocks the main thread for its part only, so
-  // input and the browser's own work come in between (in the 1024-node
-  // burst the two together took up to 20 ms of one frame).
-  //
-  // Frame timings for scripts/bench/browser/bench-frame.js, which sets
-  // `window.__frameStats = []` before the page loads; nothing is timed
-  // otherwise. Each entry is [script, frame, simulation, drawing] in ms:
-  // the page's own work in the animation frame (the drawing), the whole
-  // frame on the main thread (from the callback until the first task
-  // after the browser's style, layout, paint and commit of that frame,
-  // which a message posted now waits for), the simulation task before it
-  // and the drawing. `window.__simTasks` (when the page sets up timing)
-  // gets every simulation task's length.
-  const timing = /** @type {{__frameStats?: number[][], __simTasks?: number[]}} */ (/** @type {unknown} */ (window));
-  const frameStats = timing.__frameStats;
-  if (frameStats) timing.__simTasks = [];
-  const afterFrame = new MessageChannel();
-  /** @type {number[][]} */
-  const pendingStats = [];
-  afterFrame.port1.onmessage = () => {
-    const entry = pendingStats.shift();
-    if (entry && frameStats) frameStats.push([entry[1], performance.now() - entry[0], entry[2], entry[3]]);
-  };
-
-  // The time played is read from the page's clock (www/play-clock.js:
-  // the wall clock, or a test's hand on it).
-  const simTask = new MessageChannel();
-  let simQueued = false;
-  let lastSim = playClock.now(performance.now());
-  /** @param {unknown} e */
-  const failed = (e) => {
-    model.setPlaying(false);
-    showProblems([`Something went wrong: ${messageOf(e)}`]);
-  };
-  simTask.port1.onmessage = () => {
-    simQueued = false;
-    const started = performance.now();
-    const playing = model.playing;
-    const now = playing ? playClock.play(started) : playClock.now(started);
-    const dt = now - lastSim;
-    lastSim = now;
-    try {
-      model.advance(dt);
-    } catch (e) {
-      failed(e);
-    }
-    if (playing && !model.playing) playClock.stopped();
-    timing.__simTasks?.push(performance.now() - started);
-  };
-  const frame = () => {
-    try {
-      if (frameStats && model.advanced) {
-        const t0 = performance.now();
-        model.flush();
-        pendingStats.push([t0, performance.now() - t0, model.simMs, model.lastDrawMs]);
-        afterFrame.port2.postMessage(null);
-      } else {
-        model.flush();
-      }
-    } catch (e) {
-      failed(e);
-    }
-    // Paused, the task still runs while the page goes to its opening
-    // moment and while the run's end is being looked for.
-    if ((model.playing || model.isOpening || model.endPending) && !simQueued && playClock.runTask()) {
-      simQueued = true;
-      simTask.port2.postMessage(null);
-    }
-    if (!model.playing) {
-      // Playing again starts from the frame it starts at.
-      lastSim = playClock.now(performance.now());
-    }
-    playClock.drew();
-    requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
+  // The page's player (player/player.js) plays the run: the simulation
+  // in a task of its own between frames, within the frame's budget, and
+  // the drawing of what it did in the next animation frame.
+  player.add(
+    playModel(model, (e) => {
+      model.setPlaying(false);
+      showProblems([`Something went wrong: ${messageOf(e)}`]);
+    }),
+  );
 }
 
 main().catch((e) => {

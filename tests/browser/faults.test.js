@@ -325,7 +325,7 @@ test('drawing: partition sides are shaded, service nodes are rounded squares, cu
 
   // Draw a made-up moment with draw.js itself and read back pixels.
   const pixels = await page.evaluate(async () => {
-    const { drawScene, layoutNodes } = await import('/www/draw.js');
+    const { drawScene, layoutNodes } = await import('/www/cluster/draw.js');
     const canvas = document.createElement('canvas');
     canvas.width = 400;
     canvas.height = 400;

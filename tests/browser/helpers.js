@@ -26,7 +26,7 @@ export const CHROMIUM_ARGS = [
  * `await browser.close()` (e.g. in an `after` hook).
  *
  * With `handClock`, every page (and frame) of the browser opens with the
- * page's clock in the test's hand (www/play-clock.js, see `holdClocks`):
+ * page's clock in the test's hand (www/shared/play-clock.js, see `holdClocks`):
  * a run then plays only as far as the test hands it time (page.js
  * `playFor`), however fast or slow the machine draws frames. The tests
  * all ask for it; the frame-timing tools, which measure the page playing
@@ -47,7 +47,7 @@ export async function launchBrowser(options = {}) {
 }
 
 /**
- * Sets `window.__playClock` (www/play-clock.js) before any script of a
+ * Sets `window.__playClock` (www/shared/play-clock.js) before any script of a
  * page or frame runs, keeping what a script registered before it set
  * (e.g. `tasks`).
  */

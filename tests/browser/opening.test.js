@@ -62,7 +62,7 @@ test('pressing Play while the page opens takes over from where the run got to', 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = collectErrors(page);
   // Two pieces of the way there, then the page holds (see
-  // www/play-clock.js): the way to 19 ms takes many more.
+  // www/shared/play-clock.js): the way to 19 ms takes many more.
   await page.addInitScript(() => {
     const w = /** @type {any} */ (window);
     w.__playClock = { ...w.__playClock, tasks: 2 };

@@ -120,7 +120,7 @@ export async function scrollToDiagram(page) {
 
 /**
  * Hands the page `ms` of real time to play (its clock is in the test's
- * hand, see helpers.js `launchBrowser` and www/play-clock.js), frame by
+ * hand, see helpers.js `launchBrowser` and www/shared/play-clock.js), frame by
  * 60 Hz frame, and waits until it has played all of it (or its run
  * stopped by itself) and drawn the moment it got to. Playing or not is
  * the page's business: time handed to a paused page waits for Play.
@@ -158,7 +158,7 @@ export async function playUntil(target, predicate, arg, { stepMs = 100, maxMs = 
  * Waits until the page has played all the time handed to it and drawn
  * what it got to: an animation frame after the last one that played
  * (which draws it) and every drawing handed to the cluster worker until
- * then (see www/play-clock.js).
+ * then (see www/shared/play-clock.js).
  * @param {Target} target
  * @param {number} [timeout] ms
  */

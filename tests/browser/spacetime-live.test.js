@@ -1,9 +1,9 @@
 // The space-time diagram while it plays is drawn from a layer kept from
-// frame to frame (www/spacetime-live.js: used round and round, the
+// frame to frame (www/spacetime/live.js: used round and round, the
 // window's part copied in at most two pieces); the picture must be the
 // one the full drawing of the same moment gives. Played until the
 // layer's wrap lies inside the window, then held still while still
-// playing (the page's clock is in the test's hand: www/play-clock.js),
+// playing (the page's clock is in the test's hand: www/shared/play-clock.js),
 // so the layer draws the frame, then paused and drawn in full.
 // The run is a quiet one (5 nodes, a heartbeat every 150 ms), so that
 // neither drawing leaves messages out.
@@ -63,7 +63,7 @@ async function openDiagram(path) {
   const errors = collectErrors(page);
   await scrollToDiagram(page);
   await page.evaluate(async () => {
-    const { LivePlot } = await import('/www/spacetime-live.js');
+    const { LivePlot } = await import('/www/spacetime/live.js');
     // The bake's share of a frame is wall-clock time (2 ms): unlimited
     // here, so what each frame bakes is a function of the run (the second
     // test bakes in pieces on purpose).
@@ -223,7 +223,7 @@ test('a layer baked over several frames, drawn in parts, ends equal to the full 
   // The window opens at 0 to 5 s and stays put until now passes 4.5 s.
   const { page, errors } = await openDiagram('/?algorithm=raft&nodes=5&seed=1&heartbeat_ms=150&latency_ms=20-80&until_ms=60000&at=1500');
   await page.evaluate(async () => {
-    const { LivePlot } = await import('/www/spacetime-live.js');
+    const { LivePlot } = await import('/www/spacetime/live.js');
     LivePlot.bakeMs = 0;
     LivePlot.pieceRows = 40;
     const w = /** @type {any} */ (window);
@@ -266,7 +266,7 @@ test('a layer baked over several frames, drawn in parts, ends equal to the full 
 test('messages the trace never saw settle are drawn once into the layer, as the full drawing draws them', async () => {
   const { page, errors } = await openDiagram('/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000');
   await page.evaluate(async () => {
-    const { LivePlot } = await import('/www/spacetime-live.js');
+    const { LivePlot } = await import('/www/spacetime/live.js');
     const w = /** @type {any} */ (window);
     w.__wire = [];
     w.__staleLeft = 0;

@@ -4,12 +4,12 @@
 // its Content-Security-Policy and has no inline script or handler, so the
 // CSP needs no 'unsafe-inline' or 'unsafe-eval'. No browser needed.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT } from '../browser/reference.js';
 
-/** What must not appear in www/*.js, with why. */
+/** What must not appear in the page modules (www/, every folder), with why. */
 const SINKS = [
   [/\.innerHTML\b/, 'innerHTML parses text as markup'],
   [/\.outerHTML\s*=/, 'outerHTML parses text as markup'],
@@ -29,14 +29,24 @@ const SINKS = [
  * @returns {string[]}
  */
 function pageScripts() {
-  const dir = join(REPO_ROOT, 'www');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.js'))
-    .sort()
-    .map((f) => join(dir, f));
+  /** @type {string[]} */
+  const found = [];
+  /** @param {string} dir */
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        if (name !== 'pkg' && name !== 'vendor') walk(path);
+      } else if (name.endsWith('.js')) {
+        found.push(path);
+      }
+    }
+  };
+  walk(join(REPO_ROOT, 'www'));
+  return found;
 }
 
-test('www/*.js turn no data into markup or code', () => {
+test('www/**/*.js turn no data into markup or code', () => {
   const files = pageScripts();
   assert.ok(files.length >= 10, `page modules found: ${files}`);
   /** @type {string[]} */

@@ -37,6 +37,7 @@ pub mod trace_rows;
 pub use playground::Playground;
 
 use election_core::algorithms;
+use election_core::protocol::Role;
 use election_core::scenario::query::SCENARIO_PARAMS;
 use wasm_bindgen::prelude::*;
 
@@ -73,6 +74,71 @@ pub fn flight_fields() -> Vec<String> {
     views::FLIGHT_FIELDS.iter().map(|f| f.to_string()).collect()
 }
 
+/// Every role, in the order of their codes in the node and trace rows
+/// ([`views::role_code`]): the role whose code is `i` is at index `i`.
+const ROLES: [Role; 4] = [Role::Follower, Role::Candidate, Role::Leader, Role::Service];
+
+/// Fails to compile when `Role` gains a variant that [`ROLES`] lacks.
+const fn _every_role_listed(role: Role) {
+    match role {
+        Role::Follower | Role::Candidate | Role::Leader | Role::Service => {}
+    }
+}
+
+/// The names of the roles (as the core writes them in JSON: `follower`,
+/// `candidate`, `leader`, `service`) by role code: index `i` names the
+/// role whose code is `i` in the `role` column of [`Playground::nodes`]
+/// and of the trace rows. The page decodes role codes with these, never
+/// with a copy of its own.
+pub fn role_name_list() -> Vec<String> {
+    ROLES
+        .iter()
+        .map(|role| match serde_json::to_value(role) {
+            Ok(serde_json::Value::String(name)) => name,
+            // Role serializes as a string; the native test checks the names.
+            _ => String::new(),
+        })
+        .collect()
+}
+
+/// Role names by role code (see [`role_name_list`]).
+#[wasm_bindgen]
+pub fn role_names() -> Vec<String> {
+    role_name_list()
+}
+
+/// Every safety property the core checks (the `property` of a violation,
+/// `election_core::checks`), with a short label for people: `(id, label)`.
+pub const PROPERTIES: &[(&str, &str)] = &[
+    ("one_leader_per_term", "Two leaders in one term"),
+    ("split_brain", "Split brain"),
+    (
+        "one_leader_per_component",
+        "Two leaders that can reach each other",
+    ),
+    ("stale_write_accepted", "A stale write got through"),
+    ("lease_overlap", "Two lease holders at once"),
+    ("terms_never_decrease", "A term went backwards"),
+    ("one_vote_per_term", "Two votes in one term"),
+];
+
+/// The safety properties the core checks, as objects with `id` (the
+/// `property` of a violation) and `label` (a short title, "Split brain"),
+/// in the order above.
+#[wasm_bindgen]
+pub fn properties() -> Result<JsValue, JsValue> {
+    #[derive(serde::Serialize)]
+    struct Property {
+        id: &'static str,
+        label: &'static str,
+    }
+    let list: Vec<Property> = PROPERTIES
+        .iter()
+        .map(|&(id, label)| Property { id, label })
+        .collect();
+    js::to_js(&list)
+}
+
 /// A new random seed from the platform's randomness (the browser's
 /// `crypto.getRandomValues`). The only place outside randomness enters:
 /// the run itself is a function of the scenario, seed included. Kept
@@ -80,4 +146,35 @@ pub fn flight_fields() -> Vec<String> {
 #[wasm_bindgen]
 pub fn fresh_seed() -> Result<u32, JsValue> {
     getrandom::u32().map_err(|e| js::error(&format!("no randomness available: {e}"), ""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_names_follow_the_role_codes() {
+        let names = role_name_list();
+        assert_eq!(names, ["follower", "candidate", "leader", "service"]);
+        for (i, role) in ROLES.iter().enumerate() {
+            assert_eq!(views::role_code(*role), i as f64, "{role:?}");
+        }
+    }
+
+    #[test]
+    fn properties_are_the_ones_the_core_checks() {
+        // Every `property: "..."` the checker can report, read from its
+        // source, so a new property cannot go unlisted here.
+        let source = include_str!("../../core/src/checks.rs");
+        let mut checked: Vec<&str> = source
+            .split("property: \"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        checked.sort_unstable();
+        checked.dedup();
+        let mut listed: Vec<&str> = PROPERTIES.iter().map(|&(id, _)| id).collect();
+        listed.sort_unstable();
+        assert_eq!(listed, checked);
+    }
 }

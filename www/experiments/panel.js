@@ -15,10 +15,12 @@
 
 import init, * as wasm from '../pkg/election_web.js';
 import { COLOURS, drawChart, loadChartLibrary } from './charts.js';
-import { download, h } from './dom.js';
+import { h } from '../shared/dom.js';
+import { saveText } from '../shared/download.js';
 import { Cancelled, WorkerPool } from './pool.js';
 import { cdfColumns, groupValues, histogramColumns, suitsLog } from './series.js';
-import { pageScenarioJson } from '../page-scenario.js';
+import { pageScenarioJson } from '../shared/page-scenario.js';
+import { messageOf } from '../shared/dom.js';
 
 /** Scenario fields offered for a parameter sweep, with example values. */
 const FIELDS = [
@@ -44,14 +46,6 @@ const TIME_METRICS = [
   ['recovery_ms', 'Time to recover after the last fault (ms)'],
   ['first_leader_ms', 'Time to the first leader (ms)'],
 ];
-
-/**
- * @param {unknown} e
- * @returns {string}
- */
-function messageOf(e) {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /** Resolves once the page's own start-up (which loads the wasm) is done. */
 function pageReady() {
@@ -539,10 +533,10 @@ export async function createPanel(section, close) {
     });
   });
   exportCsv.addEventListener('click', () => {
-    if (results) download('election-sweep.csv', 'text/csv', results.runner.report_csv(results.recordsJson));
+    if (results) saveText(results.runner.report_csv(results.recordsJson), 'election-sweep.csv', 'text/csv');
   });
   exportJson.addEventListener('click', () => {
-    if (results) download('election-sweep.json', 'application/json', results.runner.report_json(results.recordsJson));
+    if (results) saveText(results.runner.report_json(results.recordsJson), 'election-sweep.json', 'application/json');
   });
   // Chart ink follows the theme: redraw when the theme button changes it.
   new MutationObserver(() => {

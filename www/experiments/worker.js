@@ -15,18 +15,11 @@
  */
 
 import init, { ExperimentRunner } from '../pkg/election_web.js';
+import { messageOf } from '../shared/dom.js';
 
 /** @type {ExperimentRunner | null} */
 let runner = null;
 const ready = init();
-
-/**
- * @param {unknown} e
- * @returns {string}
- */
-function messageOf(e) {
-  return e instanceof Error ? e.message : String(e);
-}
 
 self.onmessage = async (/** @type {MessageEvent} */ event) => {
   const msg = event.data;

@@ -13,7 +13,7 @@
 //   callback until the first task after the browser's style, layout,
 //   paint and commit of that frame (where the canvases are rasterized);
 // - sim task: the simulation's own task, which runs between frames (see
-//   www/main.js), and "sim + frame": that task plus the frame drawing
+//   www/player/player.js), and "sim + frame": that task plus the frame drawing
 //   what it did, the main thread's work per frame shown, which the 10 ms
 //   budget is about.
 // Also the longest gap between two animation frames, timed when their

@@ -31,8 +31,8 @@ try {
     const w = /** @type {any} */ (window);
     // The page's own module instances (same URLs), so wrapping their
     // prototypes times the page's objects.
-    const st = await import('/www/spacetime.js');
-    const live = await import('/www/spacetime-live.js');
+    const st = await import('/www/spacetime/view.js');
+    const live = await import('/www/spacetime/live.js');
     w.__diagram = [];
     /** @type {any} */
     let current = null;

@@ -62,7 +62,7 @@ try {
   if (process.env.STAMP === '1') {
     await page.evaluate(async () => {
       // The page's own module instance (same URL).
-      const live = await import('/www/spacetime-live.js');
+      const live = await import('/www/spacetime/live.js');
       const plot = live.LivePlot.prototype;
       const draw = plot.draw;
       plot.draw = function (...args) {

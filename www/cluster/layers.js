@@ -1,0 +1,263 @@
+// @ts-check
+/**
+ * The cluster view's two canvases: the still layer (groups, ring, cuts,
+ * picks, nodes; drawn again only when one of them changes) and, laid over
+ * it, the messages on the wire (drawn every frame while a run plays).
+ * Where the browser can (`transferControlToOffscreen` and module
+ * workers), both belong to one cluster worker (www/cluster/worker.js)
+ * shared by every cluster view of the page: the page posts what to draw
+ * (the flight rows as a transferred copy of the core's `Float64Array`;
+ * the nodes when they change) and the worker draws and rasterizes off the
+ * main thread. Measured in headless Chromium (software raster): 2,500
+ * dots cost a busy frame's main thread about 5.5 ms of rasterizing, and
+ * 1,024 nodes changing role about 11 ms of drawing plus 7.5 ms of
+ * rasterizing. Elsewhere, or when the worker fails, the same drawing
+ * (draw.js, flight-dots.js) runs on the page.
+ * @module cluster-layers
+ */
+
+import { drawStill } from './draw.js';
+import { drawFlightRows, flightCount } from './flight-dots.js';
+import { CANVAS, FAINT, INK, MUTED, PAPER } from '../shared/palette.js';
+import { playClock } from '../shared/play-clock.js';
+
+/** @type {Worker | null | undefined} the shared worker; null when it failed */
+let shared;
+/** Layers drawn by the worker, by id. @type {Map<number, ClusterLayers>} */
+const layers = new Map();
+let nextId = 1;
+
+/**
+ * The shared cluster worker, started on first use; null when this
+ * browser cannot draw a canvas from a worker.
+ * @returns {Worker | null}
+ */
+function worker() {
+  if (shared !== undefined) return shared;
+  shared = null;
+  if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined') return shared;
+  if (!('transferControlToOffscreen' in HTMLCanvasElement.prototype)) return shared;
+  try {
+    const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    // A worker that cannot load (or throws) would leave its canvases
+    // blank: every view goes back to drawing on the page, on fresh ones.
+    w.addEventListener('error', (e) => {
+      e.preventDefault();
+      if (shared !== w) return;
+      shared = null;
+      w.terminate();
+      for (const layer of [...layers.values()]) layer.onPage();
+      // Nothing handed to it will be drawn by it now (for a test's hand).
+      playClock.painted(Infinity);
+    });
+    w.addEventListener('message', (e) => {
+      // What it has drawn so far, numbered when a test holds the page's
+      // clock (www/shared/play-clock.js).
+      if (e.data.painted !== undefined) {
+        playClock.painted(e.data.painted);
+        return;
+      }
+      // When the worker's first drawing of nodes is done (the page's
+      // first render is only complete then; bench-frame.js reads it).
+      if (performance.getEntriesByName('cluster-first-drawn').length === 0) {
+        performance.mark('cluster-first-drawn', { startTime: e.data.at - performance.timeOrigin });
+      }
+      layers.get(e.data.id)?.stillDrawn(e.data.ms);
+    });
+    shared = w;
+  } catch {
+    shared = null;
+  }
+  return shared;
+}
+
+// Started as soon as the page's modules load, so the worker's own start
+// (a thread, its modules) runs while the page waits for the wasm module:
+// the first drawing of the nodes is the worker's.
+worker();
+
+export class ClusterLayers {
+  /**
+   * Takes over `still` (the cluster canvas) and puts the canvas of the
+   * messages (the `.cluster-moving` rule lays it over) after it.
+   * @param {HTMLCanvasElement} still
+   * @param {(ms: number) => void} onStillCost what drawing the still layer
+   *   cost the worker, ms (reported after it drew)
+   * @param {(still: HTMLCanvasElement) => void} onReplaced called when the
+   *   cluster canvas was replaced by a fresh one (the worker failed)
+   */
+  constructor(still, onStillCost, onReplaced) {
+    /** @private */
+    this.id = nextId++;
+    /** The cluster canvas (the still layer). */
+    this.still = still;
+    /** The canvas of the messages on the wire. */
+    this.moving = document.createElement('canvas');
+    this.moving.className = 'cluster-moving';
+    this.moving.setAttribute('aria-hidden', 'true');
+    still.after(this.moving);
+    /** @private */
+    this.onStillCost = onStillCost;
+    /** @private */
+    this.onReplaced = onReplaced;
+    /** @private @type {CanvasRenderingContext2D | null} drawing on the page */
+    this.stillCtx = null;
+    /** @private @type {CanvasRenderingContext2D | null} */
+    this.movingCtx = null;
+    /** @private @type {Worker | null} */
+    this.worker = worker();
+    /** Backing size in device px, and the drawing's scale. */
+    this.size = { width: 0, height: 0, dpr: 1 };
+    /** @private @type {import('./draw.js').Geometry | null} */
+    this.geometry = null;
+    /** Whether the messages' canvas has anything on it. @private */
+    this.inked = false;
+    if (this.worker) {
+      // Views taken off the page (compare mode makes new ones each time)
+      // let the worker drop their canvases.
+      for (const [id, layer] of layers) {
+        if (layer.still.isConnected) continue;
+        layers.delete(id);
+        this.worker.postMessage({ type: 'drop', id });
+      }
+      try {
+        const offStill = still.transferControlToOffscreen();
+        const offMoving = this.moving.transferControlToOffscreen();
+        this.worker.postMessage({ type: 'canvases', id: this.id, still: offStill, moving: offMoving }, [
+          offStill,
+          offMoving,
+        ]);
+        layers.set(this.id, this);
+      } catch {
+        // A canvas already given a context cannot be transferred.
+        this.worker = null;
+      }
+    }
+    if (!this.worker) this.contexts();
+  }
+
+  /** Whether the layers are drawn off the main thread. */
+  get offThread() {
+    return this.worker !== null;
+  }
+
+  /** @private */
+  contexts() {
+    this.stillCtx = this.still.getContext('2d');
+    this.movingCtx = this.moving.getContext('2d');
+  }
+
+  /**
+   * Gives both canvases their backing size (which clears them).
+   * @param {number} width device px
+   * @param {number} height device px
+   * @param {number} dpr device px per CSS px
+   */
+  resize(width, height, dpr) {
+    this.size = { width, height, dpr };
+    this.inked = false;
+    if (this.worker) {
+      this.worker.postMessage({ type: 'size', id: this.id, width, height, dpr });
+      return;
+    }
+    for (const c of [this.still, this.moving]) {
+      c.width = width;
+      c.height = height;
+    }
+  }
+
+  /**
+   * Where the nodes are now (after a new layout).
+   * @param {import('./draw.js').Geometry} g
+   */
+  place(g) {
+    this.geometry = g;
+    this.worker?.postMessage({ type: 'place', id: this.id, geometry: g });
+  }
+
+  /**
+   * Draws the still layer of a moment.
+   * @param {import('../player/model.js').Snapshot} s
+   * @param {import('./draw.js').Marks} marks
+   */
+  drawStill(s, marks) {
+    if (this.worker) {
+      const theme = { ink: INK, faint: FAINT, canvas: CANVAS, paper: PAPER, muted: MUTED };
+      // The nodes as the core's rows (see node-rows.js), copied in one go.
+      const scene = { nodes: s.nodeRows, cuts: s.cuts, leader: s.leader };
+      const seq = playClock.post();
+      this.worker.postMessage({ type: 'still', id: this.id, scene, picked: [...marks.picked], theme, seq });
+      return;
+    }
+    const ctx = this.stillCtx;
+    if (!ctx || !this.geometry) return;
+    // Transparent: the canvas's CSS background (--canvas) shows through.
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.still.width, this.still.height);
+    ctx.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
+    drawStill(ctx, this.geometry, s, marks);
+  }
+
+  /**
+   * Draws the messages of one moment (an empty wire twice in a row leaves
+   * the canvas untouched).
+   * @param {import('./flight-dots.js').Flights} flights
+   * @param {number} nowMs
+   * @param {import('./flight-dots.js').DotStyle} style
+   */
+  drawDots(flights, nowMs, style) {
+    const any = flightCount(flights) > 0;
+    if (!any && !this.inked) return;
+    this.inked = any;
+    if (this.worker) {
+      // Cloned, not transferred: the model may keep its rows for later
+      // frames, and a copy made here (up to 224 KB a frame) would go to
+      // the page's large-object heap and bring on garbage collections
+      // (measured: posting took 10 to 27 ms in some frames of the
+      // 1024-node run), while the clone is made outside it.
+      this.worker.postMessage({
+        type: 'dots',
+        id: this.id,
+        rows: flights.rows,
+        width: flights.width,
+        col: flights.col,
+        nowMs,
+        style,
+        seq: playClock.post(),
+      });
+      return;
+    }
+    const ctx = this.movingCtx;
+    if (!ctx || !this.geometry) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.moving.width, this.moving.height);
+    ctx.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
+    drawFlightRows(ctx, this.geometry.points, this.geometry.radius, flights, nowMs, style);
+  }
+
+  /**
+   * The worker drew the still layer in `ms`.
+   * @param {number} ms
+   */
+  stillDrawn(ms) {
+    this.onStillCost(ms);
+  }
+
+  /**
+   * Goes back to drawing on the page, on fresh canvases with the same
+   * attributes (the worker owns the old ones' drawing).
+   */
+  onPage() {
+    layers.delete(this.id);
+    this.worker = null;
+    const still = /** @type {HTMLCanvasElement} */ (this.still.cloneNode(false));
+    const moving = /** @type {HTMLCanvasElement} */ (this.moving.cloneNode(false));
+    this.still.replaceWith(still);
+    this.moving.replaceWith(moving);
+    this.still = still;
+    this.moving = moving;
+    this.contexts();
+    this.resize(this.size.width, this.size.height, this.size.dpr);
+    this.onReplaced(still);
+  }
+}

@@ -1,0 +1,320 @@
+// @ts-check
+/**
+ * The cluster view: the canvas (drawn by draw.js) plus one real button
+ * over each node, so a node can be crashed or recovered by mouse, touch or
+ * keyboard, and screen readers can name it. Shift-click picks a node for
+ * one side of a partition instead (it does not crash it).
+ * @module view
+ */
+
+import { reducedMotion } from '../shared/appearance.js';
+import { ClusterLayers } from './layers.js';
+import { drawStill, layoutNodes, stillKey } from './draw.js';
+import { drawFlightRows } from './flight-dots.js';
+import { CANVAS, INK, PAPER } from '../shared/palette.js';
+
+/** A still layer drawn faster than this (ms) is drawn whenever it changes. */
+const STILL_CHEAP_MS = 2;
+/** A costlier one waits this many times its cost before it is drawn again. */
+const STILL_SPACING = 10;
+/** And at least this long (ms): frames are slow when it is costly. */
+const STILL_MIN_GAP_MS = 250;
+/** Buttons whose names a frame checks at most while playing: all at once
+ * up to this many nodes; 1,024 nodes changing role are renamed over
+ * sixteen frames, about a quarter of a second (a frame renaming 256 of
+ * them took 3 to 7 ms in the 1024-node burst, all 1,024 about 5 to 20). */
+const LABEL_CHUNK = 64;
+
+export class ClusterView {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {HTMLElement} overlay element over the canvas holding the buttons
+   * @param {(id: number) => void} onNode called when a node is activated
+   * @param {(id: number | null, deliberate: boolean) => void} onPoint called
+   *   when the pointer or the focus moves onto a node (or off all of them,
+   *   with null); `deliberate` when the focus or a moving pointer put it
+   *   there, not the page scrolling under a resting pointer
+   * @param {(id: number) => void} onPick called when a node is shift-clicked
+   */
+  constructor(canvas, overlay, onNode, onPoint, onPick) {
+    this.canvas = canvas;
+    this.overlay = overlay;
+    this.onNode = onNode;
+    this.onPoint = onPoint;
+    this.onPick = onPick;
+    /** Nodes picked for one side of a partition not made yet. @type {ReadonlySet<number>} */
+    this.picked = new Set();
+    /** The node a moving pointer is on. @private @type {number | null} */
+    this.aimed = null;
+    /** @private @type {HTMLButtonElement[]} */
+    this.buttons = [];
+    /** @private @type {import('../player/model.js').Snapshot | null} */
+    this.last = null;
+    /** @private @type {import('./draw.js').Geometry | null} */
+    this.geometry = null;
+    /** @private */
+    this.layoutKey = '';
+    // Drawn again when the canvas's size really changed: the observer
+    // also reports the size it starts with, and laying out 1,024 nodes
+    // and their buttons again for it cost the page's first frame about
+    // 20 ms.
+    const resized = new ResizeObserver(() => {
+      if (!this.last || this.layoutKey.startsWith(`${this.canvas.clientWidth}x${this.canvas.clientHeight}:`)) return;
+      this.layoutKey = '';
+      this.render(this.last);
+    });
+    /** The still layer (nodes, groups, cuts: drawn again only when they
+     * change) on this canvas, and the messages on the wire, drawn every
+     * frame, on their own transparent canvas laid over it: a frame then
+     * neither copies nor draws the still part. Both are drawn in a worker
+     * where the browser allows (www/cluster/layers.js). @private */
+    this.layers = new ClusterLayers(
+      canvas,
+      (ms) => this.drewStill(ms),
+      (fresh) => {
+        resized.disconnect();
+        this.canvas = fresh;
+        resized.observe(fresh);
+        this.layoutKey = '';
+        if (this.last) this.render(this.last);
+      },
+    );
+    /** What the still layer shows. @private */
+    this.stillDrawn = '';
+    /** The still key the buttons' names were written for. @private */
+    this.labelled = '';
+    /** The moment whose names are being written, the next node to name
+     * and how many are left (see `labelSome`). @private @type {import('../player/model.js').Snapshot | null} */
+    this.labelSource = null;
+    /** @private */
+    this.labelAt = 0;
+    /** @private */
+    this.labelLeft = 0;
+    /** @private */
+    this.labelQueued = false;
+    /** When it was last drawn and what that cost, ms. @private */
+    this.stillAt = -Infinity;
+    /** @private */
+    this.stillCost = 0;
+    /** A drawing of it put off (see `drawStillLayer`). @private @type {ReturnType<typeof setTimeout> | null} */
+    this.stillTimer = null;
+    resized.observe(canvas);
+  }
+
+  /**
+   * Draws a snapshot (re-laying out when the size or the nodes changed).
+   * @param {import('../player/model.js').Snapshot} s
+   */
+  render(s) {
+    this.last = s;
+    const width = this.canvas.clientWidth;
+    const height = this.canvas.clientHeight;
+    if (width === 0 || height === 0) return;
+    const n = s.nodes.length;
+    const key = `${width}x${height}:${s.layout}:${s.ring.join(',')}:${n}:${s.participants}`;
+    if (key !== this.layoutKey || !this.geometry) {
+      this.layoutKey = key;
+      this.geometry = layoutNodes(width, height, n, s.layout, s.ring, s.participants);
+      this.resizeBacking(width, height);
+      this.layers.place(this.geometry);
+      this.placeButtons(this.geometry);
+    }
+    const dpr = window.devicePixelRatio || 1;
+    const marks = { picked: this.picked };
+    const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
+    if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks);
+    this.layers.drawDots(s.flights, s.nowMs, { still: reducedMotion, ink: INK });
+    // The names say only what the still layer shows: rewritten when it is
+    // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
+    if (this.stillDrawn !== this.labelled) {
+      this.labelled = this.stillDrawn;
+      this.labelSource = s;
+      this.labelLeft = s.nodes.length;
+    }
+    // While paused (a click) every name is written at once.
+    this.labelSome(s.playing ? LABEL_CHUNK : Infinity);
+  }
+
+  /**
+   * Draws the nodes, groups and cuts. One that costs much (hundreds of
+   * nodes changing role every frame) is drawn again only after ten times
+   * its cost (its rasterizing, after the frame, costs about as much
+   * again) and at least a quarter of a second: a frame that comes sooner
+   * keeps the older drawing (and the buttons their names), and a timer
+   * draws the latest one (so a paused run always shows its moment).
+   * @private
+   * @param {import('../player/model.js').Snapshot} s
+   * @param {string} still what the layer will show
+   * @param {import('./draw.js').Marks} marks
+   */
+  drawStillLayer(s, still, marks) {
+    const started = performance.now();
+    const wait = this.stillAt + Math.max(STILL_MIN_GAP_MS, this.stillCost * STILL_SPACING) - started;
+    // Only while playing (a change made while paused, a click, is drawn
+    // and named at once), and never when the layer was just cleared (a
+    // resize): it would show nothing.
+    if (s.playing && this.stillCost > STILL_CHEAP_MS && wait > 0 && this.stillDrawn !== '') {
+      if (this.stillTimer === null) {
+        this.stillTimer = setTimeout(() => {
+          this.stillTimer = null;
+          if (this.last) this.render(this.last);
+        }, wait);
+      }
+      return;
+    }
+    if (!this.geometry) return;
+    this.stillDrawn = still;
+    this.layers.drawStill(s, marks);
+    // What it cost the main thread (drawing it, or handing it to the
+    // worker, which draws only the latest of what it was handed).
+    this.stillAt = performance.now();
+    this.stillCost = this.stillAt - started;
+    if (!this.layers.offThread) this.drewStill(this.stillCost);
+  }
+
+  /**
+   * What drawing the still layer cost where it was drawn, ms, shown for
+   * benchmarks in `data-still-ms` (as the space-time diagram's
+   * `data-render-ms`).
+   * @private
+   * @param {number} ms
+   */
+  drewStill(ms) {
+    this.canvas.dataset.stillMs = ms.toFixed(2);
+  }
+
+  /**
+   * The whole picture on one canvas, for the PNG export: the latest
+   * moment drawn here again, at the layers' pixel size (the layers may
+   * belong to the worker, whose pixels the page cannot read);
+   * transparent, as the canvases are.
+   * @returns {HTMLCanvasElement}
+   */
+  composite() {
+    const out = document.createElement('canvas');
+    const { width, height, dpr } = this.layers.size;
+    out.width = width;
+    out.height = height;
+    const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
+    if (this.last && this.geometry) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const g = this.geometry;
+      drawStill(ctx, g, this.last, { picked: this.picked });
+      drawFlightRows(ctx, g.points, g.radius, this.last.flights, this.last.nowMs, { still: reducedMotion, ink: INK });
+    }
+    return out;
+  }
+
+  /**
+   * Shows which nodes are picked for one side of a partition.
+   * @param {ReadonlySet<number>} picked
+   */
+  setPicked(picked) {
+    this.picked = picked;
+    if (this.last) this.render(this.last);
+  }
+
+  /**
+   * @private
+   * @param {number} width
+   * @param {number} height
+   */
+  resizeBacking(width, height) {
+    const dpr = window.devicePixelRatio || 1;
+    this.layers.resize(Math.round(width * dpr), Math.round(height * dpr), dpr);
+    this.stillDrawn = '';
+  }
+
+  /**
+   * One transparent round button over each node.
+   * @private
+   * @param {import('./draw.js').Geometry} g
+   */
+  placeButtons(g) {
+    const n = g.at.length;
+    while (this.buttons.length > n) this.buttons.pop()?.remove();
+    while (this.buttons.length < n) {
+      const id = this.buttons.length;
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'node-button';
+      b.dataset.testid = `node-${id}`;
+      b.addEventListener('click', (e) => (e.shiftKey ? this.onPick(id) : this.onNode(id)));
+      b.addEventListener('pointerenter', () => {
+        // The tooltip is written when pointed at, not with every name:
+        // a changed `title` makes the browser recompute the button's
+        // style (the user agent's sheet has `[title]` rules), and with
+        // 1,024 buttons renamed while playing that repainted them all.
+        b.title = b.getAttribute('aria-label') ?? '';
+        this.onPoint(id, false);
+      });
+      b.addEventListener('pointermove', (e) => {
+        if ((e.movementX !== 0 || e.movementY !== 0) && this.aimed !== id) {
+          this.aimed = id;
+          this.onPoint(id, true);
+        }
+      });
+      b.addEventListener('pointerleave', () => {
+        if (this.aimed === id) this.aimed = null;
+      });
+      b.addEventListener('focus', () => this.onPoint(id, true));
+      this.overlay.append(b);
+      this.buttons.push(b);
+    }
+    const size = Math.max(24, g.radius * 2);
+    this.buttons.forEach((b, id) => {
+      const p = g.at[id];
+      b.style.setProperty('left', `${p.x - size / 2}px`);
+      b.style.setProperty('top', `${p.y - size / 2}px`);
+      b.style.setProperty('width', `${size}px`);
+      b.style.setProperty('height', `${size}px`);
+    });
+  }
+
+  /**
+   * Writes the names of the next `chunk` buttons (going round the nodes),
+   * and asks the next animation frame to go on while some are left, so
+   * the names always catch up.
+   * @private
+   * @param {number} [chunk]
+   */
+  labelSome(chunk = LABEL_CHUNK) {
+    const s = this.labelSource;
+    if (!s || this.labelLeft === 0) return;
+    const n = s.nodes.length;
+    const count = Math.min(this.labelLeft, chunk);
+    for (let k = 0; k < count; k++) {
+      this.labelAt %= n;
+      this.labelButton(s.nodes[this.labelAt]);
+      this.labelAt += 1;
+    }
+    this.labelLeft -= count;
+    if (this.labelLeft > 0 && !this.labelQueued) {
+      this.labelQueued = true;
+      requestAnimationFrame(() => {
+        this.labelQueued = false;
+        this.labelSome();
+      });
+    }
+  }
+
+  /**
+   * Accessible name of one node's button: "n3, leader, paused. Crash n3 now".
+   * @private
+   * @param {import('../player/model.js').NodeState} node
+   */
+  labelButton(node) {
+    const b = this.buttons[node.id];
+    if (!b) return;
+    b.classList.toggle('service', node.role === 'service');
+    /** @type {string[]} */
+    const notes = [node.role];
+    if (node.paused) notes.push('paused');
+    if (node.slowMs > 0) notes.push(`slow +${node.slowMs} ms`);
+    if (this.picked.has(node.id)) notes.push('picked for side A');
+    const state = node.alive ? notes.join(', ') : 'crashed';
+    const action = node.alive ? `Crash n${node.id} now` : `Recover n${node.id} now`;
+    const label = `n${node.id}, ${state}. ${action}`;
+    if (b.getAttribute('aria-label') !== label) b.setAttribute('aria-label', label);
+  }
+}

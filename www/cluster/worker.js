@@ -1,0 +1,176 @@
+// @ts-check
+/**
+ * The cluster worker: owns the two OffscreenCanvases of every cluster
+ * view (www/cluster/layers.js), the still layer and the messages on the
+ * wire, and draws them with draw.js and flight-dots.js, so neither the
+ * drawing nor its software rasterizing takes the page's main thread.
+ * Messages, each with the view's `id`:
+ *
+ * - `canvases` {still, moving}: the OffscreenCanvases (transferred);
+ * - `size` {width, height, dpr}: their backing size (clears them);
+ * - `place` {geometry}: where the nodes are (draw.js `Geometry`);
+ * - `still` {scene, picked, theme}: the nodes (the core's rows, see
+ *   node-rows.js), cuts and leader to draw, the nodes picked for a
+ *   partition, the theme's canvas colours;
+ * - `dots` {rows, width, col, nowMs, style}: the flight rows to draw;
+ * - `drop`: the view is gone.
+ *
+ * It answers each still drawing with `{id, ms, at}`: what it cost and
+ * when it was done (ms since the epoch). `still` and `dots` carry a `seq`
+ * when a test holds the page's clock (www/shared/play-clock.js); the worker then
+ * also answers `{painted}`: every drawing up to that number is drawn (or
+ * was superseded or dropped). Drawing happens at most once per animation
+ * frame of the worker: of what arrived in between, only the latest of
+ * each kind per view is drawn.
+ * @module cluster-worker
+ */
+
+import { drawStill } from './draw.js';
+import { drawFlightRows } from './flight-dots.js';
+import { decodeNodes } from './node-rows.js';
+import { setCanvasTheme } from '../shared/palette.js';
+
+/**
+ * @typedef {object} View
+ * @property {OffscreenCanvas} still
+ * @property {OffscreenCanvasRenderingContext2D} stillCtx
+ * @property {OffscreenCanvas} moving
+ * @property {OffscreenCanvasRenderingContext2D} movingCtx
+ * @property {number} dpr
+ * @property {import('./draw.js').Geometry | null} geometry
+ * @property {any} stillPending the latest `still` message not drawn yet
+ * @property {any} dotsPending the latest `dots` message not drawn yet
+ */
+
+/** @type {Map<number, View>} */
+const views = new Map();
+let scheduled = false;
+/** The highest `seq` received, and the last one answered (see `answer`). */
+let received = 0;
+let answered = 0;
+
+/**
+ * @param {OffscreenCanvas} canvas
+ * @returns {OffscreenCanvasRenderingContext2D}
+ */
+function context(canvas) {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('the cluster worker cannot draw on an OffscreenCanvas');
+  return ctx;
+}
+
+/**
+ * Clears a canvas and scales it to CSS px.
+ * @param {OffscreenCanvasRenderingContext2D} ctx
+ * @param {number} dpr
+ */
+function fresh(ctx, dpr) {
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+}
+
+/** Draws what is pending for every view. */
+function drawPending() {
+  scheduled = false;
+  for (const [id, v] of views) {
+    const g = v.geometry;
+    if (!g) continue;
+    const s = v.stillPending;
+    if (s) {
+      v.stillPending = null;
+      const started = performance.now();
+      setCanvasTheme(s.theme);
+      fresh(v.stillCtx, v.dpr);
+      // Only the nodes, cuts and leader are read by drawStill.
+      const scene = { ...s.scene, nodes: decodeNodes(s.scene.nodes) };
+      drawStill(/** @type {any} */ (v.stillCtx), g, scene, { picked: new Set(s.picked) });
+      // `at`: when it was done, as a time since the epoch (the page's
+      // clock has another origin).
+      const done = performance.now();
+      self.postMessage({ id, ms: done - started, at: performance.timeOrigin + done });
+    }
+    const f = v.dotsPending;
+    if (f) {
+      v.dotsPending = null;
+      fresh(v.movingCtx, v.dpr);
+      drawFlightRows(v.movingCtx, g.points, g.radius, f, f.nowMs, f.style);
+    }
+  }
+  answer();
+}
+
+/**
+ * Tells a page whose clock a test holds how far the drawings are done:
+ * up to what was received, or to just before the first one still
+ * waiting (for a view not placed yet).
+ */
+function answer() {
+  if (received === 0) return;
+  let waiting = Infinity;
+  for (const v of views.values()) {
+    for (const m of [v.stillPending, v.dotsPending]) if (m?.seq) waiting = Math.min(waiting, m.seq);
+  }
+  const done = waiting === Infinity ? received : waiting - 1;
+  if (done <= answered) return;
+  answered = done;
+  self.postMessage({ painted: done });
+}
+
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  const scope = /** @type {any} */ (self);
+  if (typeof scope.requestAnimationFrame === 'function') scope.requestAnimationFrame(drawPending);
+  else setTimeout(drawPending, 0);
+}
+
+self.addEventListener('message', (e) => {
+  const m = /** @type {any} */ (e).data;
+  if (m.type === 'canvases') {
+    views.set(m.id, {
+      still: m.still,
+      stillCtx: context(m.still),
+      moving: m.moving,
+      movingCtx: context(m.moving),
+      dpr: 1,
+      geometry: null,
+      stillPending: null,
+      dotsPending: null,
+    });
+    return;
+  }
+  if (m.seq) received = Math.max(received, m.seq);
+  const v = views.get(m.id);
+  if (!v) {
+    if (received > 0) schedule();
+    return;
+  }
+  switch (m.type) {
+    case 'size':
+      for (const c of [v.still, v.moving]) {
+        c.width = m.width;
+        c.height = m.height;
+      }
+      v.dpr = m.dpr;
+      v.dotsPending = null;
+      // A test's hand is told of the dropped drawing.
+      if (received > 0) schedule();
+      break;
+    case 'place':
+      v.geometry = m.geometry;
+      break;
+    case 'still':
+      v.stillPending = m;
+      schedule();
+      break;
+    case 'dots':
+      v.dotsPending = m;
+      schedule();
+      break;
+    case 'drop':
+      views.delete(m.id);
+      if (received > 0) schedule();
+      break;
+  }
+});

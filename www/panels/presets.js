@@ -1,0 +1,213 @@
+// @ts-check
+/**
+ * Guided scenarios: `?preset=<name>` opens one of the core's presets (its
+ * scenario, with any scenario parameters of the address applied over it)
+ * with its narration beside the cluster: the steps of the walkthrough, the
+ * one for the current moment marked, each with a button that jumps to its
+ * time. The picker opens another preset by loading its address.
+ *
+ * The texts and times come from the core's registry (`presets()`); this
+ * module only shows them and moves the clock.
+ * @module presets
+ */
+import { el } from '../shared/dom.js';
+
+/**
+ * One step of a walkthrough.
+ * @typedef {object} Step
+ * @property {number} at_ms
+ * @property {string} text
+ */
+
+/**
+ * A guided scenario, as the core lists it.
+ * @typedef {object} Preset
+ * @property {string} name
+ * @property {string} title
+ * @property {string} summary
+ * @property {string | null} related
+ * @property {Step[]} steps
+ */
+
+/**
+ * The `preset` parameter of an address (null when there is none).
+ * @param {string} search `location.search`
+ * @returns {string | null}
+ */
+export function presetParam(search) {
+  return new URLSearchParams(search).get('preset');
+}
+
+/**
+ * The playground a `preset=` address asks for, or null when it names no
+ * preset (or a `#s=` share link gives the scenario). Throws an `Error`
+ * naming the parameter for an unknown preset.
+ * @param {typeof import('../pkg/election_web.js')} wasm
+ * @param {import('../shared/url.js').PageRequest} request
+ * @returns {import('../pkg/election_web.js').Playground | null}
+ */
+export function presetPlayground(wasm, request) {
+  return wasm.Playground.from_preset_url(request.query, request.fragment) ?? null;
+}
+
+/**
+ * The address that opens preset `name`.
+ * @param {string} name
+ * @returns {string}
+ */
+export function presetHref(name) {
+  return `${window.location.pathname}?preset=${encodeURIComponent(name)}`;
+}
+
+export class Narration {
+  /**
+   * @param {import('../player/model.js').Model} model the single view's run
+   * @param {Preset[]} presets every preset, in display order
+   */
+  constructor(model, presets) {
+    /** @private */
+    this.model = model;
+    /** @private */
+    this.presets = presets;
+    this.section = el('narration');
+    this.title = el('narration-title');
+    this.summary = el('narration-summary');
+    this.list = /** @type {HTMLOListElement} */ (el('narration-steps'));
+    this.related = el('narration-related');
+    this.now = el('narration-now');
+    this.picker = /** @type {HTMLSelectElement} */ (el('preset-pick'));
+    /** The preset shown, if any. @type {Preset | null} */
+    this.preset = null;
+    /** The run the narration belongs to; another run (new settings) hides it. @private */
+    this.playground = /** @type {unknown} */ (null);
+    /** @private @type {HTMLLIElement[]} */
+    this.items = [];
+    /** @private */
+    this.current = -2;
+
+    for (const p of presets) {
+      const option = document.createElement('option');
+      option.value = p.name;
+      option.textContent = p.title;
+      this.picker.append(option);
+    }
+    el('preset-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      window.location.assign(presetHref(this.picker.value));
+    });
+    model.onChange(() => this.render());
+  }
+
+  /**
+   * Shows the narration of the preset the address names (hides it when it
+   * names none; an unknown name was already reported by the core).
+   * @param {import('../shared/url.js').PageRequest} request
+   */
+  open(request) {
+    const name = presetParam(request.query);
+    const preset = this.presets.find((p) => p.name === name) ?? null;
+    this.preset = preset;
+    this.playground = this.model.playground;
+    this.current = -2;
+    this.show(preset !== null);
+    if (!preset) {
+      this.items = [];
+      this.list.replaceChildren();
+      return;
+    }
+    this.picker.value = preset.name;
+    this.title.textContent = preset.title;
+    this.summary.textContent = preset.summary;
+    this.items = preset.steps.map((step, i) => {
+      const li = document.createElement('li');
+      li.dataset.step = String(i);
+      const jump = document.createElement('button');
+      jump.type = 'button';
+      jump.className = 'step-time mono';
+      jump.textContent = `${step.at_ms} ms`;
+      jump.setAttribute('aria-label', `Go to step ${i + 1}, at ${step.at_ms} ms`);
+      jump.addEventListener('click', () => this.jump(step.at_ms));
+      const text = document.createElement('span');
+      text.className = 'step-text';
+      text.textContent = step.text;
+      li.append(jump, text);
+      return li;
+    });
+    this.list.replaceChildren(...this.items);
+    const other = preset.related ? this.presets.find((p) => p.name === preset.related) : undefined;
+    this.related.hidden = !other;
+    if (other) {
+      const link = document.createElement('a');
+      link.href = presetHref(other.name);
+      link.textContent = other.title;
+      this.related.replaceChildren('Compare with: ', link);
+    }
+    this.render();
+  }
+
+  /**
+   * Shows or hides the walkthrough, and says so on the stage around it
+   * (`with-narration`, which lays it out beside the cluster on wide
+   * screens). A class rather than a `:has()` rule in the style sheet:
+   * Chromium restyled the whole stage, 1,024 node buttons and all (7 ms),
+   * whenever any `hidden` attribute inside it changed, such as the note
+   * that the run plays slower than asked.
+   * @private
+   * @param {boolean} on
+   */
+  show(on) {
+    this.section.hidden = !on;
+    this.section.parentElement?.classList.toggle('with-narration', on);
+  }
+
+  /**
+   * Pauses the run at a step's moment.
+   * @private
+   * @param {number} ms
+   */
+  jump(ms) {
+    this.model.setPlaying(false);
+    this.model.seek(ms);
+  }
+
+  /** Marks the step for the current moment (the latest one not after it). */
+  render() {
+    if (!this.preset) return;
+    if (this.model.playground !== this.playground) {
+      // The settings changed the scenario: this walkthrough no longer applies.
+      this.preset = null;
+      this.show(false);
+      return;
+    }
+    const now = this.model.nowMs;
+    let current = -1;
+    this.preset.steps.forEach((s, i) => {
+      if (s.at_ms <= now) current = i;
+    });
+    if (current === this.current) return;
+    this.current = current;
+    this.items.forEach((li, i) => {
+      li.classList.toggle('current', i === current);
+      li.classList.toggle('past', i < current);
+      if (i === current) li.setAttribute('aria-current', 'step');
+      else li.removeAttribute('aria-current');
+    });
+    this.now.textContent =
+      current < 0 ? '' : `Step ${current + 1} of ${this.items.length}: ${this.preset.steps[current].text}`;
+    this.reveal(this.items[current]);
+  }
+
+  /**
+   * Scrolls the list of steps (not the page) so `item` shows.
+   * @private
+   * @param {HTMLLIElement | undefined} item
+   */
+  reveal(item) {
+    if (!item) return;
+    const list = this.list;
+    const top = item.offsetTop;
+    const bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }
+}

@@ -1,0 +1,100 @@
+// @ts-check
+/**
+ * Scenario files on the page: "Export scenario" downloads the current
+ * scenario (every fault made by clicking included) as the same JSON that
+ * `election run --scenario FILE` reads; "Import scenario" (a file input,
+ * or a file dropped anywhere on the page) loads one. The core parses and
+ * validates the text exactly as the CLI does; a bad file gets its message
+ * (naming the field) and the current run stays as it was.
+ * @module scenario-file
+ */
+
+import { fileStem, saveText } from '../shared/download.js';
+import { messageOf } from '../shared/dom.js';
+
+/** The core's limit on scenario text (`MAX_SCENARIO_BYTES`), bytes. */
+const MAX_SCENARIO_BYTES = 64 * 1024;
+
+/**
+ * Most bytes read from a chosen file: one over the core's limit, so an
+ * oversized file still reaches the core and gets its "too large" message,
+ * without reading a huge file whole.
+ */
+const READ_LIMIT = MAX_SCENARIO_BYTES + 1;
+
+/**
+ * What the scenario file controls need from the page.
+ * @typedef {object} ScenarioFileHooks
+ * @property {() => import('../player/model.js').Playground} current the run shown
+ * @property {(text: string) => import('../player/model.js').Playground} parse a
+ *   playground for scenario JSON text; throws an `Error` naming the field
+ * @property {(pg: import('../player/model.js').Playground) => void} load show this
+ *   run from its start
+ * @property {(message: string) => void} report show a problem
+ * @property {(message: string) => void} done say what happened
+ */
+
+export class ScenarioFile {
+  /**
+   * @param {{exportButton: HTMLButtonElement, input: HTMLInputElement, dropZone: HTMLElement}} els
+   * @param {ScenarioFileHooks} hooks
+   */
+  constructor(els, hooks) {
+    this.hooks = hooks;
+    els.exportButton.addEventListener('click', () => this.save());
+    els.input.addEventListener('change', () => {
+      const file = els.input.files?.[0];
+      if (file) void this.open(file);
+      // Choosing the same file again must load it again.
+      els.input.value = '';
+    });
+    els.dropZone.addEventListener('dragover', (e) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    });
+    els.dropZone.addEventListener('drop', (e) => {
+      const file = e.dataTransfer?.files[0];
+      if (!file) return;
+      e.preventDefault();
+      void this.open(file);
+    });
+  }
+
+  /** Downloads the current scenario as a .json file. */
+  save() {
+    const pg = this.hooks.current();
+    const name = `${fileStem(pg, false)}.scenario.json`;
+    let text = pg.scenario_json();
+    // Hundreds of faults indented may pass the 64 KiB a scenario file may
+    // have; the same JSON without indentation is far smaller.
+    if (new Blob([text]).size + 1 > MAX_SCENARIO_BYTES) text = JSON.stringify(JSON.parse(text));
+    saveText(`${text}\n`, name, 'application/json');
+    this.hooks.done(`Saved ${name}: run it with election run --scenario ${name}`);
+  }
+
+  /**
+   * Loads a scenario file; on any problem the current run is kept.
+   * @param {File} file
+   */
+  async open(file) {
+    /** @type {string} */
+    let text;
+    try {
+      text = await file.slice(0, READ_LIMIT).text();
+    } catch (e) {
+      this.hooks.report(`Import ${file.name}: could not read the file (${messageOf(e)}). The current run is kept.`);
+      return;
+    }
+    /** @type {import('../player/model.js').Playground} */
+    let pg;
+    try {
+      pg = this.hooks.parse(text);
+    } catch (e) {
+      this.hooks.report(`Import ${file.name}: ${messageOf(e)}. The current run is kept.`);
+      return;
+    }
+    this.hooks.load(pg);
+    this.hooks.done(`Imported ${file.name}.`);
+  }
+}

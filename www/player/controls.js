@@ -1,0 +1,219 @@
+// @ts-check
+/**
+ * The controls: playback (play/pause, step, restart, to end, speed,
+ * timeline), the scenario settings form (algorithm, nodes, seed, ring
+ * order, who starts) and Share. The keyboard shortcuts are in
+ * shortcuts.js.
+ * @module controls
+ */
+
+import { MAX_SPEED, MIN_SPEED } from './model.js';
+import { writeShareAddress } from '../shared/url.js';
+import { el, setText } from '../shared/dom.js';
+
+/**
+ * Readable speed: "0.02×", "1×", "250×".
+ * @param {number} speed
+ * @returns {string}
+ */
+export function formatSpeed(speed) {
+  return `${Number(speed.toPrecision(speed >= 1 ? 3 : 2))}×`;
+}
+
+/**
+ * What the controls need from the page.
+ * @typedef {object} ControlHooks
+ * @property {(query: string) => void} applySettings rebuild with these settings
+ * @property {(message: string) => void} report show a problem
+ */
+
+export class Controls {
+  /**
+   * @param {import('./model.js').Model} model
+   * @param {{id: string, name: string, summary: string, layout: string}[]} algorithms
+   * @param {(() => number)} freshSeed
+   * @param {ControlHooks} hooks
+   */
+  constructor(model, algorithms, freshSeed, hooks) {
+    this.model = model;
+    this.hooks = hooks;
+    this.algorithms = algorithms;
+    this.play = /** @type {HTMLButtonElement} */ (el('play'));
+    this.step = /** @type {HTMLButtonElement} */ (el('step'));
+    this.restart = /** @type {HTMLButtonElement} */ (el('restart'));
+    this.toEnd = /** @type {HTMLButtonElement} */ (el('to-end'));
+    this.speed = /** @type {HTMLInputElement} */ (el('speed'));
+    this.speedOut = /** @type {HTMLOutputElement} */ (el('speed-out'));
+    this.speedLag = el('speed-lag');
+    this.timeline = /** @type {HTMLInputElement} */ (el('timeline'));
+    this.timelineOut = el('timeline-out');
+    this.stopReason = el('stop-reason');
+    this.endMs = el('end-ms');
+    this.form = /** @type {HTMLFormElement} */ (el('settings'));
+    this.algorithm = /** @type {HTMLSelectElement} */ (el('algorithm'));
+    this.algorithmSummary = el('algorithm-summary');
+    this.nodes = /** @type {HTMLInputElement} */ (el('nodes'));
+    this.seed = /** @type {HTMLInputElement} */ (el('seed'));
+    this.newSeed = /** @type {HTMLButtonElement} */ (el('new-seed'));
+    this.ring = /** @type {HTMLSelectElement} */ (el('ring'));
+    this.start = /** @type {HTMLSelectElement} */ (el('start'));
+    this.share = /** @type {HTMLButtonElement} */ (el('share'));
+    this.shareStatus = el('share-status');
+
+    for (const a of algorithms) {
+      const option = document.createElement('option');
+      option.value = a.id;
+      option.textContent = a.name;
+      this.algorithm.append(option);
+    }
+    this.speed.min = String(Math.log10(MIN_SPEED));
+    this.speed.max = String(Math.log10(MAX_SPEED));
+    this.speed.value = String(Math.log10(model.speed));
+
+    this.play.addEventListener('click', () => this.togglePlay());
+    this.step.addEventListener('click', () => this.stepOnce());
+    this.restart.addEventListener('click', () => this.model.seek(0));
+    this.toEnd.addEventListener('click', () => this.model.runToEnd());
+    this.speed.addEventListener('input', () => this.model.setSpeed(10 ** Number(this.speed.value)));
+    this.timeline.addEventListener('input', () => this.model.seek(Number(this.timeline.value)));
+    this.form.addEventListener('submit', (e) => e.preventDefault());
+    this.form.addEventListener('change', (e) => {
+      if (e.target !== this.seed || /^\d+$/.test(this.seed.value.trim())) this.submit();
+      else hooks.report(`seed: must be a whole number, got ${JSON.stringify(this.seed.value)}`);
+    });
+    this.newSeed.addEventListener('click', () => {
+      this.seed.value = String(freshSeed());
+      this.submit();
+    });
+    this.share.addEventListener('click', () => this.shareLink());
+  }
+
+  togglePlay() {
+    this.model.setPlaying(!this.model.playing);
+  }
+
+  stepOnce() {
+    this.model.step();
+  }
+
+  /** Rebuilds the run with the form's settings. @private */
+  submit() {
+    const params = new URLSearchParams({
+      algorithm: this.algorithm.value,
+      nodes: this.nodes.value.trim(),
+      seed: this.seed.value.trim(),
+      ring: this.ring.value,
+      start: this.start.value,
+    });
+    this.hooks.applySettings(params.toString());
+  }
+
+  /**
+   * Shows the settings of the current scenario in the form.
+   * @param {import('./model.js').Playground} pg
+   */
+  fill(pg) {
+    const scenario = JSON.parse(pg.scenario_json());
+    this.algorithm.value = scenario.algorithm;
+    const info = this.algorithms.find((a) => a.id === scenario.algorithm);
+    this.algorithmSummary.textContent = info ? info.summary : '';
+    this.nodes.value = String(scenario.nodes);
+    this.seed.value = pg.seed();
+    this.ring.value = scenario.ring;
+    const n = scenario.nodes;
+    const start = Array.isArray(scenario.start) ? scenario.start.join(',') : String(scenario.start);
+    /** @type {[string, string][]} */
+    const options = [
+      ['all', 'every node'],
+      ['none', 'nobody (wait for a timeout)'],
+      ['0', 'n0 only (lowest id)'],
+    ];
+    if (n > 1) options.push([String(n - 1), `n${n - 1} only (highest id)`]);
+    if (!options.some(([value]) => value === start)) {
+      options.push([start, start === '' ? 'nobody (empty list)' : `nodes ${start}`]);
+    }
+    this.start.replaceChildren(
+      ...options.map(([value, text]) => {
+        const option = document.createElement('option');
+        option.value = value;
+        option.textContent = text;
+        return option;
+      }),
+    );
+    this.start.value = start;
+    this.shareStatus.textContent = '';
+  }
+
+  /**
+   * Brings buttons, speed and timeline up to date with the model.
+   * @param {boolean} [readouts] whether the numbers that change every
+   *   frame while playing (time, lag, scrubber) are due (main.js writes
+   *   them at most every 100 ms then); the buttons are always written
+   */
+  render(readouts = true) {
+    const m = this.model;
+    const pg = m.playground;
+    const now = pg.now_ms();
+    // Written only when changed: this runs every frame while playing, and
+    // every write makes the browser recompute styles.
+    setText(this.play, m.playing ? 'Pause' : 'Play');
+    setAttr(this.play, 'aria-pressed', String(m.playing));
+    setText(this.speedOut, formatSpeed(m.speed));
+    // The speed also changes by keyboard shortcut.
+    const speedValue = String(Math.log10(m.speed));
+    if (document.activeElement !== this.speed && this.speed.value !== speedValue) this.speed.value = speedValue;
+    setAttr(this.speed, 'aria-valuetext', `${formatSpeed(m.speed)} real time`);
+    if (!readouts) return;
+    // A burst of events can take more than a frame's budget to simulate;
+    // the run then plays slower than asked, and says so.
+    const lagging = m.playing && m.lag < 0.95;
+    const lagText = lagging ? `running at ${formatSpeed(m.lag)} of the requested speed` : '';
+    setText(this.speedLag, lagText);
+    if (this.speedLag.hidden === lagging) this.speedLag.hidden = !lagging;
+    // The end may still be being looked for (a pathological run's takes
+    // a few frames, see Model.endMs); until then the scale follows now.
+    const end = m.endMs();
+    setText(this.endMs, end === null ? '…' : String(end));
+    // The interesting part is up to the end; past it the scale follows now.
+    const max = String(Math.max((end ?? now) * 1.25, now, pg.reached_ms(), 1));
+    if (this.timeline.max !== max) this.timeline.max = max;
+    if (document.activeElement !== this.timeline) this.timeline.value = String(now);
+    setText(this.timelineOut, `${now.toFixed(3)} ms`);
+    const opening = m.openingMs;
+    setText(
+      this.stopReason,
+      opening !== null
+        ? `Going to ${opening} ms, where the address opens the run…`
+        : m.stopReason
+          ? `Paused: ${m.stopReason}.`
+          : '',
+    );
+  }
+
+  /** Puts the scenario with every fault made so far into the address and copies it. @private */
+  async shareLink() {
+    const pg = this.model.playground;
+    this.model.setPlaying(false);
+    // A link opens the run after every event at its time; after a single
+    // step there may be more events at this instant, so finish it first and
+    // the page shows exactly what the link will.
+    pg.run_until_ms(pg.now_ms());
+    const href = writeShareAddress(pg.share_fragment(), pg.now_ms());
+    try {
+      await navigator.clipboard.writeText(href);
+      this.shareStatus.textContent = 'Link copied. It opens this run at this moment.';
+    } catch {
+      this.shareStatus.textContent = 'The link is in the address bar (copying was not allowed).';
+    }
+  }
+}
+
+/**
+ * Sets an attribute only when it changed.
+ * @param {HTMLElement} node
+ * @param {string} name
+ * @param {string} value
+ */
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}

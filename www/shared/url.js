@@ -1,0 +1,118 @@
+// @ts-check
+/**
+ * The page's address: what it asks for on load and what Share writes.
+ *
+ * Scenario parameters (`?algorithm=bully&nodes=8`, `#s=1.<data>`) are read
+ * by the core (`Playground.from_url`); this module only handles the page's
+ * own parameter `at` (`at=<ms>` or `at=end`: open the run at that time,
+ * paused) and writes links. `compare` (compare.js) and `preset`
+ * (presets.js) are the page's too.
+ * @module url
+ */
+
+import { EMBED_PARAMS, isEmbed } from '../embed/params.js';
+
+/**
+ * What the address asks for.
+ * @typedef {object} PageRequest
+ * @property {string} query `location.search`
+ * @property {string} fragment `location.hash`
+ * @property {number | 'end' | null} at where to open the run (null: start)
+ * @property {string[]} problems readable problems with page parameters
+ */
+
+/** Parameters of the page itself (not scenario fields). */
+const PAGE_PARAMS = ['at', 'compare', 'preset'];
+
+/** Latest time `at` may name: one day, as for any scenario time. */
+const MAX_AT_MS = 86_400_000;
+
+/**
+ * Text from the address as a message may quote it: control and
+ * bidirectional-override characters escaped (`\u{202e}`), so it cannot
+ * reverse or hide the words around it, and at most 80 characters.
+ * @param {string} text
+ * @returns {string}
+ */
+export function printable(text) {
+  const chars = [...text];
+  const shown = chars
+    .slice(0, 80)
+    .map((c) =>
+      /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(c)
+        ? `\\u{${c.codePointAt(0)?.toString(16)}}`
+        : c,
+    )
+    .join('');
+  return chars.length > 80 ? `${shown}…` : shown;
+}
+
+/**
+ * Reads the current address.
+ * @param {string[]} scenarioParams the query parameters the core reads
+ * @param {Location} [where]
+ * @returns {PageRequest}
+ */
+export function readAddress(scenarioParams, where = window.location) {
+  const params = new URLSearchParams(where.search);
+  /** @type {string[]} */
+  const problems = [];
+  /** @type {number | 'end' | null} */
+  let at = null;
+  const atText = params.get('at');
+  if (atText !== null) {
+    const trimmed = atText.trim();
+    // Plain decimals only: Number() would also take "0x10" or "1e23".
+    const ms = /^\d{1,9}(\.\d+)?$/.test(trimmed) ? Number(trimmed) : NaN;
+    if (trimmed === 'end') {
+      at = 'end';
+    } else if (ms <= MAX_AT_MS) {
+      at = ms;
+    } else {
+      problems.push(
+        `URL parameter \`at\`: must be a time in ms from 0 to ${MAX_AT_MS} or "end", got "${printable(atText)}"; starting at 0`,
+      );
+    }
+  }
+  const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
+  for (const key of new Set(params.keys())) {
+    if (EMBED_PARAMS.includes(key)) {
+      // embed-params.js reads and checks these in embed mode.
+      if (key !== 'embed' && !isEmbed(where.search)) {
+        problems.push(`URL parameter \`${key}\` only applies to an embedded figure (add embed=1); ignored`);
+      }
+    } else if (!known.has(key)) {
+      problems.push(
+        `URL parameter \`${printable(key)}\` is not known and was ignored (known: ${[...known].join(', ')})`,
+      );
+    }
+  }
+  return { query: where.search, fragment: where.hash, at, problems };
+}
+
+/**
+ * Puts the full scenario into the address (`?at=<ms>#s=...`, opening at
+ * `atMs` paused) without reloading, and returns the new address.
+ * @param {string} fragment `s=1.<data>` from `Playground.share_fragment()`
+ * @param {number} atMs
+ * @param {boolean} [push] as a new history entry (Back returns to the
+ *   address before), instead of replacing the current one
+ * @returns {string}
+ */
+export function writeShareAddress(fragment, atMs, push = false) {
+  const query = atMs > 0 ? `?at=${atMs}` : '';
+  const url = new URL(`${window.location.pathname}${query}#${fragment}`, window.location.href);
+  if (push) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
+  return url.href;
+}
+
+/**
+ * Puts readable settings into the address (`?algorithm=..&nodes=..`),
+ * dropping any share fragment (the settings replace that scenario).
+ * @param {string} query without the `?`
+ */
+export function writeSettingsAddress(query) {
+  const url = new URL(`${window.location.pathname}?${query}`, window.location.href);
+  history.replaceState(null, '', url);
+}
