@@ -132,8 +132,41 @@ impl<T> ArmedTimer<T> {
     /// the deadline; a paused node's timers fire when it resumes. So:
     /// the latest of `queued_at`, that true time, and the end of a pause.
     fn fires_at(&self, clock: &LocalClock, paused_until: Option<Micros>, now: Micros) -> Micros {
-        let due = clock.true_time_of(self.local_deadline, now);
-        due.max(self.queued_at).max(paused_until.unwrap_or(0))
+        fire_time(
+            clock,
+            paused_until,
+            self.local_deadline,
+            self.queued_at,
+            now,
+        )
+    }
+}
+
+/// [`ArmedTimer::fires_at`], not generic and never inlined: one copy in
+/// the wasm for every algorithm's engine.
+#[inline(never)]
+fn fire_time(
+    clock: &LocalClock,
+    paused_until: Option<Micros>,
+    local_deadline: i64,
+    queued_at: Micros,
+    now: Micros,
+) -> Micros {
+    let due = clock.true_time_of(local_deadline, now);
+    due.max(queued_at).max(paused_until.unwrap_or(0))
+}
+
+/// When a message due at `at` that nothing drops is handed to its
+/// receiver, as `deliver` does it: a paused receiver takes it when it
+/// resumes, a slowed one (not yet slowed for this message) that much
+/// later. Not generic, never inlined (see [`fire_time`]).
+#[inline(never)]
+fn handed_over(at: Micros, paused_until: Option<Micros>, slow_us: Micros, slowed: bool) -> Micros {
+    let handed = paused_until.map_or(at, |until| until.max(at));
+    if slow_us > 0 && !slowed {
+        handed + slow_us
+    } else {
+        handed
     }
 }
 
@@ -430,9 +463,7 @@ impl<P: Protocol> Engine<P> {
                 slowed,
                 ..
             } => {
-                // As `deliver` does: a drop happens when due; a paused
-                // receiver takes it when it resumes, a slowed one (not yet
-                // slowed for this message) that much later.
+                // As `deliver` does: a drop happens when due.
                 let slot = &self.slots[*to as usize];
                 if lost.is_some()
                     || slot.state.is_none()
@@ -440,12 +471,7 @@ impl<P: Protocol> Engine<P> {
                 {
                     return Some(at);
                 }
-                let handed = slot.paused_until.map_or(at, |until| until.max(at));
-                Some(if slot.slow_us > 0 && !slowed {
-                    handed + slot.slow_us
-                } else {
-                    handed
-                })
+                Some(handed_over(at, slot.paused_until, slot.slow_us, *slowed))
             }
             // A resume counts even when the pause was since extended (it
             // then changes nothing), as a fault aimed at a node that is
