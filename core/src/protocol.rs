@@ -74,6 +74,94 @@ pub enum Extra {
     Resource,
 }
 
+/// What a pending timer is for, so the page can draw and name it (a
+/// countdown arc on the node, with a legend) without knowing any
+/// algorithm. Each algorithm maps its own timers to these in
+/// [`Protocol::timer_class`]; the page gets the code ([`TimerClass::code`])
+/// in the node rows and the names from [`TimerClass::ALL`].
+///
+/// The codes are the order of [`TimerClass::ALL`]; new classes go at the
+/// end so that codes already in use keep their meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimerClass {
+    /// Failure detection: no word from the leader (or no outcome of an
+    /// election) for too long, after which the node starts an election
+    /// (Raft's election timeout, a Bully follower's leader timeout, a
+    /// ring node's watchdog while it follows).
+    ElectionTimeout,
+    /// A periodic send: a leader's next heartbeat round, a member's next
+    /// check of its coordinator, a client's next ping, a coordinator's
+    /// next search for other groups.
+    Heartbeat,
+    /// Waiting for an answer or an announcement during an election
+    /// (Bully's OK and COORDINATOR, a ring election's lap, a quorum's
+    /// acknowledgements), after which the node acts as if none will come.
+    ReplyWait,
+    /// Time to try again, or a delay waited out before trying: a
+    /// candidate's next read of a lease, a vote sent again with back-off,
+    /// a priority delay before starting an election or a merge, a late
+    /// join.
+    Retry,
+    /// A lease holder's next renewal.
+    LeaseRenew,
+    /// A lease, or a session (a lease on the client's ephemeral nodes),
+    /// runs out.
+    LeaseExpiry,
+    /// A leader's next write to the fenced resource.
+    Write,
+    /// None of the above (no algorithm here uses it yet).
+    Other,
+}
+
+impl TimerClass {
+    /// Every class, in code order.
+    pub const ALL: [TimerClass; 8] = [
+        TimerClass::ElectionTimeout,
+        TimerClass::Heartbeat,
+        TimerClass::ReplyWait,
+        TimerClass::Retry,
+        TimerClass::LeaseRenew,
+        TimerClass::LeaseExpiry,
+        TimerClass::Write,
+        TimerClass::Other,
+    ];
+
+    /// Its number in the page's node rows: its index in
+    /// [`TimerClass::ALL`].
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// Its name in JSON and in the page's legend data (`election_timeout`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TimerClass::ElectionTimeout => "election_timeout",
+            TimerClass::Heartbeat => "heartbeat",
+            TimerClass::ReplyWait => "reply_wait",
+            TimerClass::Retry => "retry",
+            TimerClass::LeaseRenew => "lease_renew",
+            TimerClass::LeaseExpiry => "lease_expiry",
+            TimerClass::Write => "write",
+            TimerClass::Other => "other",
+        }
+    }
+
+    /// A short label for a legend (`election timeout`).
+    pub fn label(self) -> &'static str {
+        match self {
+            TimerClass::ElectionTimeout => "election timeout",
+            TimerClass::Heartbeat => "heartbeat",
+            TimerClass::ReplyWait => "reply wait",
+            TimerClass::Retry => "retry or delay",
+            TimerClass::LeaseRenew => "lease renewal",
+            TimerClass::LeaseExpiry => "lease expiry",
+            TimerClass::Write => "resource write",
+            TimerClass::Other => "other timer",
+        }
+    }
+}
+
 /// A message type of one algorithm.
 pub trait Message: Clone + Debug + Hash {
     /// Index of this message's kind in [`Protocol::KINDS`].
@@ -378,6 +466,13 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     );
     /// A timer fired.
     fn on_timer(&mut self, ctx: &mut Ctx<'_, Self::Msg, Self::Timer>, timer: Self::Timer);
+    /// What `timer` is for, as this node stands now: the meaning its
+    /// firing would have (docs/ARCHITECTURE.md, How to add an algorithm).
+    /// A timer whose meaning depends on the state (a ring node's watchdog
+    /// waits for the leader while it follows and for the election while
+    /// it takes part) is classed by the state. Asked only when the page's
+    /// node views are built, never on the event path.
+    fn timer_class(&self, timer: Self::Timer) -> TimerClass;
     /// A message this node sent to `to` could not be delivered; the link
     /// layer reports it one reply timeout after the send (like a TCP
     /// connection timing out). Random losses are not reported.
@@ -473,5 +568,25 @@ pub(crate) mod testing {
     pub fn config(n: u32, ring: &str) -> Config {
         let s = Scenario::from_json(&format!(r#"{{"nodes":{n},"ring":"{ring}"}}"#)).unwrap();
         Config::from_scenario(&s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timer_class_codes_are_their_place_in_the_list() {
+        for (i, class) in TimerClass::ALL.iter().enumerate() {
+            assert_eq!(class.code() as usize, i, "{class:?}");
+            // The JSON name is the one the page's legend data gives.
+            assert_eq!(
+                serde_json::to_string(class).unwrap(),
+                format!("\"{}\"", class.name())
+            );
+            assert!(!class.label().is_empty());
+        }
+        assert_eq!(TimerClass::ALL[0], TimerClass::ElectionTimeout);
+        assert_eq!(TimerClass::ElectionTimeout.label(), "election timeout");
     }
 }

@@ -129,8 +129,12 @@ pub struct RunSummary {
 pub trait Control {
     /// Current true time.
     fn now_us(&self) -> Micros;
-    /// Time of the next event.
+    /// Time of the next event in the queue, bookkeeping included (see
+    /// [`Engine::next_time`]).
     fn next_time_us(&self) -> Option<Micros>;
+    /// Time of the next event that happens, bookkeeping skipped (see
+    /// [`Engine::next_activity`]).
+    fn next_activity_us(&self) -> Option<Micros>;
     /// Processes one event; false when none is left.
     fn step(&mut self) -> bool;
     /// Processes every event up to and including `t`.
@@ -224,6 +228,9 @@ impl<P: Protocol> Control for Engine<P> {
     }
     fn next_time_us(&self) -> Option<Micros> {
         self.next_time()
+    }
+    fn next_activity_us(&self) -> Option<Micros> {
+        self.next_activity()
     }
     fn step(&mut self) -> bool {
         Engine::step(self)

@@ -47,7 +47,9 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
         .until_us
         .expect("the strategy always sets until_ms");
 
-    // Step by step with the trace recorded: the clock never goes back.
+    // Step by step with the trace recorded: the clock never goes back,
+    // and the next activity (the page's quiet-time skipping) names the
+    // time of the next event that counts, which bookkeeping never moves.
     let mut recorded = algorithms::build(&scenario, true);
     let mut before = recorded.now_us();
     while recorded.next_time_us().is_some_and(|t| t <= until) {
@@ -56,12 +58,27 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
             "the next event is scheduled at {:?} us, before now ({before} us)",
             recorded.next_time_us()
         );
+        let activity = recorded.next_activity_us();
+        let events = recorded.metrics().events;
         recorded.step();
         prop_assert!(
             recorded.now_us() >= before,
             "time went back from {before} us to {} us",
             recorded.now_us()
         );
+        if recorded.metrics().events == events {
+            prop_assert_eq!(
+                recorded.next_activity_us(),
+                activity,
+                "bookkeeping moved it"
+            );
+        } else {
+            prop_assert_eq!(
+                Some(recorded.now_us()),
+                activity,
+                "an event at another time"
+            );
+        }
         before = recorded.now_us();
     }
     prop_assert_eq!(recorded.run_to_end(), until);

@@ -88,6 +88,14 @@ pub struct Figures {
     pub leaderless_ms: f64,
     /// Time with several leaders so far, ms.
     pub split_brain_ms: f64,
+    /// Time from the last fault so far (or the start, with none) until the
+    /// cluster first settled after it, ms; `None` while it has not (the
+    /// summary's `recovery_ms`).
+    pub recovery_ms: Option<f64>,
+    /// Election-purpose messages sent in that window: what the failover
+    /// cost (the summary's `recovery_election_messages`; `election
+    /// compare`'s "failover" column).
+    pub recovery_election_messages: Option<u64>,
     /// Failed property checks so far.
     pub violations: usize,
     /// Every live leader now.
@@ -114,6 +122,8 @@ pub fn figures(p: &Playground) -> Figures {
         first_leader_ms: m.first_leader_us.map(to_ms),
         leaderless_ms: to_ms(m.leaderless_us),
         split_brain_ms: to_ms(m.split_brain_us),
+        recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
+        recovery_election_messages: m.recovery().map(|(_, c)| c),
         violations: sim.violations().len(),
         leaders: sim.leaders().to_vec(),
         theory: theory.map(|t| t.0),
@@ -150,7 +160,8 @@ impl Playground {
     /// This run's row of the compare table now: an object with the
     /// [`Figures`] fields (`messages_sent`, `election_messages`,
     /// `background_per_s`, `first_leader_ms`, `leaderless_ms`,
-    /// `split_brain_ms`, `violations`, `leaders`, `theory`, ...).
+    /// `split_brain_ms`, `recovery_ms`, `recovery_election_messages`,
+    /// `violations`, `leaders`, `theory`, ...).
     pub fn compare_figures(&self) -> Result<JsValue, JsValue> {
         js::to_js(&figures(self))
     }
@@ -240,8 +251,125 @@ mod tests {
             assert_eq!(row.first_leader_ms, cli.first_leader_ms, "{id}");
             assert_eq!(row.violations, cli.violations.len(), "{id}");
             assert_eq!(row.leaders, cli.leaders, "{id}");
+            assert_eq!(row.recovery_ms, cli.recovery_ms, "{id}");
+            assert_eq!(
+                row.recovery_election_messages, cli.recovery_election_messages,
+                "{id}"
+            );
             assert_eq!(row.now_ms, 1234.567);
         }
+    }
+
+    /// The leaders of `p` now, and the nodes that are down.
+    fn leaders_and_down(p: &Playground) -> (Vec<u32>, Vec<u32>) {
+        let down = p
+            .sim()
+            .node_views()
+            .iter()
+            .filter(|v| !v.alive)
+            .map(|v| v.id)
+            .collect();
+        (p.sim().leaders().to_vec(), down)
+    }
+
+    #[test]
+    fn a_leader_crash_costs_what_the_cli_says_for_each_algorithm() {
+        // What did the failover cost: the compare row's recovery columns
+        // (and the page's summary) of a run paused at T are those of
+        // `election run --algorithm <id> --until-ms T --json`, which is
+        // `sim::run` of the scenario with `until_ms` T. The crash is of
+        // each algorithm's own leader, found when the fault fires.
+        let base = Scenario::from_json(
+            r#"{"algorithm":"bully","nodes":5,"seed":3,
+                "faults":[{"at_ms":1000,"crash":"leader"}]}"#,
+        )
+        .unwrap();
+        for id in ["bully", "raft"] {
+            let s = scenario_for(&base, id).unwrap();
+            let mut p = Playground::from_scenario(&s);
+            p.seek_us(999_999);
+            let (leaders, down) = leaders_and_down(&p);
+            assert_eq!(
+                (leaders.len(), down.len()),
+                (1, 0),
+                "{id}: one leader before"
+            );
+            for t in [1_000_000, 1_000_500, 3_000_000] {
+                p.seek_us(t);
+                let mut until = s.clone();
+                until.until_us = Some(t);
+                let cli = sim::run(&until);
+                let row = figures(&p);
+                let summary = p.run_summary();
+                assert_eq!(
+                    leaders_and_down(&p).1,
+                    leaders,
+                    "{id}: its own leader is down"
+                );
+                assert_eq!(row.recovery_ms, cli.recovery_ms, "{id} at {t}");
+                assert_eq!(
+                    row.recovery_election_messages, cli.recovery_election_messages,
+                    "{id} at {t}"
+                );
+                assert_eq!(summary, cli, "{id} at {t}: the whole summary");
+                if t == 3_000_000 {
+                    // Settled again by then, at the cost `election run
+                    // --algorithm <id> --nodes 5 --seed 3 --fault
+                    // '{"at_ms":1000,"crash":"leader"}' --until-ms 3000
+                    // --json` prints (and `election compare` shows as
+                    // "failover" and "recovery ms").
+                    let want = match id {
+                        "bully" => (277.093, 19),
+                        _ => (203.738, 7),
+                    };
+                    assert_eq!(
+                        (row.recovery_ms, row.recovery_election_messages),
+                        (Some(want.0), Some(want.1)),
+                        "{id}"
+                    );
+                } else {
+                    assert_eq!(cli.recovery_ms, None, "{id} at {t}: not yet settled");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_leader_crash_made_live_carries_into_compare_as_the_leader() {
+        // Crashing "the leader" from the single view at 1000 ms writes
+        // `"crash": "leader"` into the scenario (and so into the share
+        // link); the same scenario under another algorithm crashes that
+        // algorithm's leader at 1000 ms, whoever it is.
+        let mut bully = Playground::from_scenario(
+            &Scenario::from_json(r#"{"algorithm":"bully","nodes":5,"seed":3}"#).unwrap(),
+        );
+        bully.seek_us(1_000_000);
+        let bully_leader = bully.sim().leaders().to_vec();
+        bully.inject_fault(r#"{"crash": "leader"}"#).unwrap();
+        assert_eq!(leaders_and_down(&bully).1, bully_leader);
+        let written = bully.scenario().to_json();
+        assert_eq!(
+            written["faults"],
+            serde_json::json!([{"at_ms": 1000, "crash": "leader"}])
+        );
+        let link = election_core::share::encode(bully.scenario());
+        assert_eq!(
+            election_core::share::decode(&link).unwrap().faults,
+            bully.scenario().faults
+        );
+        let raft_s = scenario_for(bully.scenario(), "raft").unwrap();
+        let mut before = Playground::from_scenario(&raft_s);
+        before.seek_us(999_999);
+        let raft_leader = before.sim().leaders().to_vec();
+        // Not Bully's leader: a fixed "crash n4" would have hit a Raft
+        // follower.
+        assert_eq!((bully_leader, raft_leader.clone()), (vec![4], vec![2]));
+        let mut raft = Playground::from_scenario(&raft_s);
+        raft.seek_us(2_000_000);
+        assert_eq!(leaders_and_down(&raft).1, raft_leader, "raft's own leader");
+        let mut until = raft_s.clone();
+        until.until_us = Some(2_000_000);
+        assert_eq!(raft.run_summary(), sim::run(&until));
     }
 
     #[test]

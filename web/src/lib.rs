@@ -148,6 +148,15 @@ pub fn fresh_seed() -> Result<u32, JsValue> {
     getrandom::u32().map_err(|e| js::error(&format!("no randomness available: {e}"), ""))
 }
 
+/// The classes of the node rows' `timer_class` column, in code order
+/// (entry `i` describes code `i`): objects with `name`
+/// (`"election_timeout"`, `"heartbeat"`, `"reply_wait"`, ...) and `label`,
+/// a few words for a legend (`"election timeout"`).
+#[wasm_bindgen]
+pub fn timer_classes() -> Result<JsValue, JsValue> {
+    js::to_js(&views::timer_classes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

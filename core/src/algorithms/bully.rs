@@ -34,7 +34,9 @@
 
 use super::detector::{heartbeat_round, leader_timeout};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "OK", "COORDINATOR", "HEARTBEAT"];
@@ -293,6 +295,14 @@ impl Protocol for Bully {
                     heartbeat_round(ctx, Msg::Heartbeat, Timer::Heartbeat);
                 }
             }
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            Timer::AwaitOk | Timer::AwaitCoordinator => TimerClass::ReplyWait,
+            Timer::LeaderTimeout => TimerClass::ElectionTimeout,
+            Timer::Heartbeat => TimerClass::Heartbeat,
         }
     }
 

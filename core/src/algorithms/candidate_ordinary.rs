@@ -70,7 +70,9 @@
 
 use super::detector::{heartbeat_round, leader_timeout};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use crate::time::Micros;
 
 /// Message kind names.
@@ -493,6 +495,16 @@ impl Protocol for CandidateOrdinary {
                     heartbeat_round(ctx, Msg::Heartbeat, Timer::Heartbeat);
                 }
             }
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            Timer::LeaderTimeout => TimerClass::ElectionTimeout,
+            // The node's own delay before it starts an election.
+            Timer::Delta => TimerClass::Retry,
+            Timer::AwaitAlive | Timer::AwaitResult => TimerClass::ReplyWait,
+            Timer::Heartbeat => TimerClass::Heartbeat,
         }
     }
 

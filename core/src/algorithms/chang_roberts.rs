@@ -35,7 +35,9 @@
 
 use super::detector::{heartbeat_round, leader_timeout};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use crate::scenario::{RingOrder, Scenario};
 use crate::time::Micros;
 
@@ -352,6 +354,16 @@ impl Protocol for ChangRoberts {
                 format!("n{to} does not answer; skips it and passes the message to n{next}")
             });
             ctx.send(next, msg);
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            // A participant's watchdog waits for its election to come
+            // round (the lap bound); a follower's waits for the leader.
+            Timer::Watchdog if self.participant => TimerClass::ReplyWait,
+            Timer::Watchdog => TimerClass::ElectionTimeout,
+            Timer::Heartbeat => TimerClass::Heartbeat,
         }
     }
 

@@ -20,7 +20,7 @@
 
 use super::resource::Resource;
 use super::service::{Service, Store};
-use crate::protocol::{Boot, Config, Ctx, NodeId, Protocol, Role, Safety};
+use crate::protocol::{Boot, Config, Ctx, NodeId, Protocol, Role, Safety, TimerClass};
 
 /// What an algorithm with extra nodes tells them about its messages.
 pub trait Participant: Protocol {
@@ -53,6 +53,14 @@ pub trait Participant: Protocol {
         timer: Self::Timer,
     ) {
         let _ = (service, ctx, timer);
+    }
+
+    /// What a timer of the coordination service is for. The service's
+    /// only timers are its session expiries (a session is a lease on the
+    /// client's ephemeral nodes), so the default says so.
+    fn service_timer_class(timer: Self::Timer) -> TimerClass {
+        let _ = timer;
+        TimerClass::LeaseExpiry
     }
 }
 
@@ -147,6 +155,15 @@ impl<P: Participant> Protocol for Node<P> {
             Node::Participant(p) => p.on_timer(ctx, timer),
             Node::Service(s) => P::service_timer(s, ctx, timer),
             Node::Resource(_) => {}
+        }
+    }
+
+    fn timer_class(&self, timer: P::Timer) -> TimerClass {
+        match self {
+            Node::Participant(p) => p.timer_class(timer),
+            Node::Service(_) => P::service_timer_class(timer),
+            // The resource arms no timers.
+            Node::Resource(_) => TimerClass::Other,
         }
     }
 

@@ -78,7 +78,9 @@
 
 use super::detector::{heartbeat_round, leader_timeout};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use crate::scenario::Scenario;
 use crate::time::Micros;
 use std::fmt;
@@ -646,6 +648,19 @@ impl Protocol for HirschbergSinclair {
                 "n{to} does not answer and nobody else is up on the way; starts its own election"
             ));
             self.restart(ctx);
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            // A candidate waits for its probes' replies, a relay for the
+            // election it passes on to finish; an idle node (and a leader,
+            // which has cancelled it) waits for the leader.
+            Timer::Watchdog => match self.status {
+                Status::Candidate | Status::Relay => TimerClass::ReplyWait,
+                Status::Idle | Status::Leader => TimerClass::ElectionTimeout,
+            },
+            Timer::Heartbeat => TimerClass::Heartbeat,
         }
     }
 

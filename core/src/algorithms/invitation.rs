@@ -125,7 +125,9 @@
 
 use super::detector::leader_timeout;
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use crate::time::{Micros, to_ms};
 use crate::vec_map::VecMap;
 use std::fmt;
@@ -778,6 +780,19 @@ impl Protocol for Invitation {
                     self.form_own_group(ctx, false);
                 }
             }
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            // The periodic ARE_YOU_COORDINATOR probe and the member's
+            // periodic ARE_YOU_THERE: sends, as a heartbeat is.
+            Timer::Search | Timer::Check => TimerClass::Heartbeat,
+            Timer::Collect | Timer::AcceptWindow | Timer::AwaitReady => TimerClass::ReplyWait,
+            // The priority delay before a merge.
+            Timer::MergeDelay => TimerClass::Retry,
+            // No YES from the coordinator for a failure-detection timeout.
+            Timer::CoordinatorTimeout => TimerClass::ElectionTimeout,
         }
     }
 

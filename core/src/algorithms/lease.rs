@@ -71,7 +71,9 @@
 use super::extras::{Node, Participant};
 use super::service::{LeaseRecord, LeaseWrite, Service};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use std::fmt;
 
 /// Message kind names.
@@ -490,6 +492,16 @@ impl Protocol for Elector {
                     self.write(ctx);
                 }
             }
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            // The holder renews every retry period; a candidate reads the
+            // Lease again (and takes it if it expired by its clock).
+            Timer::Retry if self.leading => TimerClass::LeaseRenew,
+            Timer::Retry => TimerClass::Retry,
+            Timer::Write => TimerClass::Write,
         }
     }
 

@@ -85,7 +85,9 @@
 
 use super::detector::leader_timeout;
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use std::fmt;
 
 /// Message kind names.
@@ -719,6 +721,14 @@ impl Protocol for NextInLine {
                 self.drop_from_line(ctx, to);
             }
             _ => {}
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            Timer::LeaderTimeout => TimerClass::ElectionTimeout,
+            Timer::Heartbeat => TimerClass::Heartbeat,
+            Timer::AwaitConfirm | Timer::AwaitOk | Timer::AwaitCoordinator => TimerClass::ReplyWait,
         }
     }
 

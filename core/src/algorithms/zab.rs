@@ -181,7 +181,9 @@
 use super::detector::leader_timeout;
 use super::extras::{Node, Participant};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use crate::time::Micros;
 use crate::vec_map::VecMap;
 use std::fmt;
@@ -1292,6 +1294,19 @@ impl Protocol for Server {
 
     fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
         Server::on_timer(self, ctx, timer);
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            // The vote is sent again, the wait doubling (FLE's back-off).
+            Timer::NotifyTimeout => TimerClass::Retry,
+            // A better vote may still come (finalize wait); a quorum of
+            // followers must connect and promise the epoch (establish).
+            Timer::FinalizeWait | Timer::Establish => TimerClass::ReplyWait,
+            Timer::LeaderTimeout => TimerClass::ElectionTimeout,
+            Timer::Heartbeat => TimerClass::Heartbeat,
+            Timer::Write => TimerClass::Write,
+        }
     }
 
     fn persistent(&self) -> Stored {

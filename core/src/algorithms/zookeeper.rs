@@ -68,7 +68,9 @@ use super::detector::leader_timeout;
 use super::extras::{Node, Participant};
 use super::service::{Service, ServiceTimer, SessionId, Znode};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety};
+use crate::protocol::{
+    Boot, Config, Ctx, Extra, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
+};
 use crate::scenario::WatchMode;
 use std::fmt;
 
@@ -680,6 +682,19 @@ impl Protocol for Client {
                 }
             }
             Timer::Service(_) => {}
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            // A client not named by `start` joins after a drawn delay.
+            Timer::Join => TimerClass::Retry,
+            Timer::Ping => TimerClass::Heartbeat,
+            // A recipe request unanswered for a reply timeout.
+            Timer::Step => TimerClass::ReplyWait,
+            Timer::Write => TimerClass::Write,
+            // The service's session expiry (never armed on a client).
+            Timer::Service(_) => TimerClass::LeaseExpiry,
         }
     }
 

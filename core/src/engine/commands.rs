@@ -48,7 +48,10 @@ impl<P: Protocol> Engine<P> {
         let (local_deadline, at) = slot.clock.deadline(self.now, after_us);
         if let Some(armed) = slot.timers.iter_mut().find(|t| t.timer == timer) {
             if armed.queued_at <= at {
+                // Re-armed without a new queue entry: the countdown
+                // starts again now all the same.
                 armed.local_deadline = local_deadline;
+                armed.armed_at = self.now;
                 return;
             }
         }
@@ -60,6 +63,7 @@ impl<P: Protocol> Engine<P> {
             generation,
             local_deadline,
             queued_at: at,
+            armed_at: self.now,
         });
         self.queue.push(
             at,

@@ -14,7 +14,7 @@ use crate::clock::LocalClock;
 use crate::metrics::Metrics;
 use crate::network::{DropReason, Network};
 use crate::protocol::{
-    Boot, Command, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety,
+    Boot, Command, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
 use crate::queue::EventQueue;
 use crate::rng::{SimRng, Stream};
@@ -117,6 +117,57 @@ struct ArmedTimer<T> {
     local_deadline: i64,
     /// True time of this generation's entry in the queue.
     queued_at: Micros,
+    /// True time of the last `set_timer` of it, re-arming without a new
+    /// queue entry included: where the page's countdown arc starts.
+    armed_at: Micros,
+}
+
+impl<T> ArmedTimer<T> {
+    /// The true time this timer fires, if nothing changes it first (no
+    /// re-arming or cancelling by the node, no clock fault, no longer
+    /// pause): what the queue will do with its entry. The entry pops at
+    /// `queued_at`; if the local deadline is not reached then (the timer
+    /// was re-armed later without a new entry, or the clock was slowed),
+    /// it queues itself again at the true time the local clock reaches
+    /// the deadline; a paused node's timers fire when it resumes. So:
+    /// the latest of `queued_at`, that true time, and the end of a pause.
+    fn fires_at(&self, clock: &LocalClock, paused_until: Option<Micros>, now: Micros) -> Micros {
+        fire_time(
+            clock,
+            paused_until,
+            self.local_deadline,
+            self.queued_at,
+            now,
+        )
+    }
+}
+
+/// [`ArmedTimer::fires_at`], not generic and never inlined: one copy in
+/// the wasm for every algorithm's engine.
+#[inline(never)]
+fn fire_time(
+    clock: &LocalClock,
+    paused_until: Option<Micros>,
+    local_deadline: i64,
+    queued_at: Micros,
+    now: Micros,
+) -> Micros {
+    let due = clock.true_time_of(local_deadline, now);
+    due.max(queued_at).max(paused_until.unwrap_or(0))
+}
+
+/// When a message due at `at` that nothing drops is handed to its
+/// receiver, as `deliver` does it: a paused receiver takes it when it
+/// resumes, a slowed one (not yet slowed for this message) that much
+/// later. Not generic, never inlined (see [`fire_time`]).
+#[inline(never)]
+fn handed_over(at: Micros, paused_until: Option<Micros>, slow_us: Micros, slowed: bool) -> Micros {
+    let handed = paused_until.map_or(at, |until| until.max(at));
+    if slow_us > 0 && !slowed {
+        handed + slow_us
+    } else {
+        handed
+    }
 }
 
 /// What the engine knows about one node.
@@ -154,6 +205,20 @@ pub struct Flight {
     pub lost: bool,
 }
 
+/// A node's pending timer as the page draws it: a countdown from
+/// `armed_us` to `fires_us`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PendingTimer {
+    /// What it is for ([`crate::protocol::Protocol::timer_class`]).
+    pub class: TimerClass,
+    /// True time it was last armed (set, or set again to a new deadline).
+    pub armed_us: Micros,
+    /// True time it fires if nothing changes it first (see
+    /// `ArmedTimer::fires_at`: re-arming, cancelling, a clock fault or a
+    /// longer pause would change it; each takes an event).
+    pub fires_us: Micros,
+}
+
 /// What the outside sees of one node.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeView {
@@ -177,6 +242,9 @@ pub struct NodeView {
     pub group: u32,
     /// Number of armed timers (names and fire times: [`Engine::inspect`]).
     pub timers: usize,
+    /// The armed timer that fires first (ties: the first the engine
+    /// lists), `None` when none is armed (a crashed node has none).
+    pub next_timer: Option<PendingTimer>,
 }
 
 /// One simulation of one algorithm.
@@ -349,9 +417,67 @@ impl<P: Protocol> Engine<P> {
         self.now
     }
 
-    /// Time of the next event, if any.
+    /// Time of the next event in the queue, if any: a message arriving,
+    /// a timer, a fault, but also the queue's bookkeeping (the entry of a
+    /// cancelled timer, or of one re-armed later, pops without anything
+    /// happening). For the next moment something happens, see
+    /// [`Engine::next_activity`].
     pub fn next_time(&self) -> Option<Micros> {
         self.queue.peek_time()
+    }
+
+    /// The true time of the next event that happens (one that counts in
+    /// `events`, docs/ARCHITECTURE.md, Counting rules), skipping the
+    /// queue's bookkeeping: a timer counts when it really fires (as in
+    /// the node views), not when its early entry pops; a message held for
+    /// a paused or slowed receiver when it is handed over; the entry of a
+    /// cancelled timer, or a notice for a node that crashed since, not at
+    /// all. Exact: only an earlier event could change the answer, and
+    /// bookkeeping changes nothing it reads. `None` when nothing is left.
+    /// For pacing a player through quiet stretches; changes nothing.
+    pub fn next_activity(&self) -> Option<Micros> {
+        self.queue.earliest_by(|at, ev| match ev {
+            Ev::Timer {
+                node, generation, ..
+            } => {
+                let slot = &self.slots[*node as usize];
+                let armed = slot.timers.iter().find(|t| t.generation == *generation)?;
+                Some(
+                    armed
+                        .fires_at(&slot.clock, slot.paused_until, self.now)
+                        .max(at),
+                )
+            }
+            Ev::Start(id) => self.slots[*id as usize].state.is_some().then_some(at),
+            Ev::Undeliverable {
+                node, incarnation, ..
+            } => {
+                let slot = &self.slots[*node as usize];
+                (slot.state.is_some() && slot.incarnation == *incarnation)
+                    .then(|| at.max(slot.paused_until.unwrap_or(0)))
+            }
+            Ev::Deliver {
+                from,
+                to,
+                lost,
+                slowed,
+                ..
+            } => {
+                // As `deliver` does: a drop happens when due.
+                let slot = &self.slots[*to as usize];
+                if lost.is_some()
+                    || slot.state.is_none()
+                    || self.network.blocked(*from, *to).is_some()
+                {
+                    return Some(at);
+                }
+                Some(handed_over(at, slot.paused_until, slot.slow_us, *slowed))
+            }
+            // A resume counts even when the pause was since extended (it
+            // then changes nothing), as a fault aimed at a node that is
+            // already down does.
+            Ev::Fault(_) | Ev::Resume { .. } | Ev::FlakyDown { .. } | Ev::FlakyUp(_) => Some(at),
+        })
     }
 
     /// Counters so far.

@@ -138,6 +138,7 @@ mod tests {
             generation,
             local_deadline: 0,
             queued_at: 0,
+            armed_at: 0,
         }
     }
 

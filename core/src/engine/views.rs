@@ -15,6 +15,7 @@ impl<P: Protocol> Engine<P> {
             .iter()
             .enumerate()
             .map(|(id, s)| NodeView {
+                next_timer: self.next_timer(s),
                 id: id as NodeId,
                 alive: s.state.is_some(),
                 paused: s.paused_until.is_some(),
@@ -27,6 +28,25 @@ impl<P: Protocol> Engine<P> {
                 timers: s.timers.len(),
             })
             .collect()
+    }
+
+    /// The armed timer of `slot` that fires first (the first listed of
+    /// those that fire at the same time), with its class, which is asked
+    /// of the node's state only here.
+    fn next_timer(&self, slot: &Slot<P>) -> Option<PendingTimer> {
+        let state = slot.state.as_ref()?;
+        let mut first: Option<(Micros, &ArmedTimer<P::Timer>)> = None;
+        for t in &slot.timers {
+            let fires = t.fires_at(&slot.clock, slot.paused_until, self.now);
+            if first.is_none_or(|(f, _)| fires < f) {
+                first = Some((fires, t));
+            }
+        }
+        first.map(|(fires_us, t)| PendingTimer {
+            class: state.timer_class(t.timer),
+            armed_us: t.armed_at,
+            fires_us,
+        })
     }
 
     /// Every field of a node's algorithm state plus what the engine knows.
@@ -55,10 +75,20 @@ impl<P: Protocol> Engine<P> {
             ),
         ];
         for t in &slot.timers {
-            let fires = slot.clock.true_time_of(t.local_deadline, self.now);
+            let fires = t.fires_at(&slot.clock, slot.paused_until, self.now);
+            let class = slot
+                .state
+                .as_ref()
+                .map_or(TimerClass::Other, |s| s.timer_class(t.timer));
             out.push((
                 "timer".to_string(),
-                format!("{:?} fires at {} ms", t.timer, to_ms(fires)),
+                format!(
+                    "{:?} ({}) armed at {} ms, fires at {} ms",
+                    t.timer,
+                    class.label(),
+                    to_ms(t.armed_at),
+                    to_ms(fires)
+                ),
             ));
         }
         if let Some(state) = &slot.state {

@@ -76,6 +76,17 @@ impl Checked {
         self.reference.first().is_some_and(|&(at, _)| at <= t)
     }
 
+    /// Checks [`EventQueue::earliest_by`] with `key` (of a time and a push
+    /// number) against the least key over the reference.
+    pub fn earliest_by(&self, key: impl Fn(Micros, u64) -> Option<Micros>, what: &str) {
+        let want = self
+            .reference
+            .iter()
+            .filter_map(|&(at, n)| key(at, n))
+            .min();
+        assert_eq!(self.q.earliest_by(|at, &n| key(at, n)), want, "{what}");
+    }
+
     /// Pops everything left, each checked.
     pub fn drain(&mut self, what: &str) {
         while !self.q.is_empty() {

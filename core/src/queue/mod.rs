@@ -293,6 +293,62 @@ impl<E> EventQueue<E> {
         }
     }
 
+    /// The least `key(at, event)` over the scheduled events, where `key`
+    /// says when an event scheduled at `at` matters, never before `at`
+    /// (`None`: never). The events are read in time order, bucket by
+    /// bucket, and the search stops at the first bucket that starts at or
+    /// after the least moment found so far: when most events matter at
+    /// their own time, only the first bucket or two are read. Changes
+    /// nothing, not even the cache of [`EventQueue::peek_time`].
+    pub fn earliest_by(&self, mut key: impl FnMut(Micros, &E) -> Option<Micros>) -> Option<Micros> {
+        let mut best: Option<Micros> = None;
+        let mut consider = |best: &mut Option<Micros>, entry: &Entry<E>| {
+            if let Some(k) = key(entry.at, &entry.event) {
+                debug_assert!(k >= entry.at, "a key before its event");
+                if best.is_none_or(|b| k < b) {
+                    *best = Some(k);
+                }
+            }
+        };
+        // Level 0: one exact time per bucket, ascending from `last`.
+        let mut mask = self.occupied[0] & (u64::MAX << digit_of(self.last, 0));
+        while mask != 0 {
+            let digit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let bucket = &self.now[digit];
+            let Some(front) = bucket.front() else {
+                continue;
+            };
+            if best.is_some_and(|b| b <= front.at) {
+                return best;
+            }
+            for entry in bucket {
+                consider(&mut best, entry);
+            }
+        }
+        // Above: lower levels hold earlier times, and within a level lower
+        // digits do; a bucket being staged holds its staged events too.
+        for level in 1..LEVELS {
+            let mut mask = self.occupied[level];
+            while mask != 0 {
+                let digit = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if best.is_some_and(|b| b <= self.bucket_start(level, digit)) {
+                    return best;
+                }
+                for entry in &self.upper[(level - 1) * WIDTH + digit] {
+                    consider(&mut best, entry);
+                }
+                if let Some(at) = self.staged(level, digit) {
+                    for entry in self.staging[at].entries() {
+                        consider(&mut best, entry);
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// Number of scheduled events.
     pub fn len(&self) -> usize {
         self.len

@@ -54,6 +54,12 @@ impl<E> Staging<E> {
         self.lower[level * WIDTH + digit].push(entry);
     }
 
+    /// Its staged and not yet staged events (not the events pushed to the
+    /// bucket since staging began), in no particular order.
+    pub(super) fn entries(&self) -> impl Iterator<Item = &Entry<E>> {
+        self.lower.iter().flatten().chain(self.source.as_slice())
+    }
+
     /// The earliest staged or not yet staged time (not counting events
     /// pushed to the bucket since staging began).
     fn min_time(&self) -> Option<Micros> {
@@ -133,7 +139,7 @@ impl<E> EventQueue<E> {
     }
 
     /// Where bucket `(level, digit)` is in `staging`, if it is.
-    fn staged(&self, level: usize, digit: usize) -> Option<usize> {
+    pub(super) fn staged(&self, level: usize, digit: usize) -> Option<usize> {
         self.staging
             .iter()
             .position(|s| s.level == level && s.digit == digit)
@@ -224,6 +230,36 @@ mod tests {
             }
             assert!(staged > 0, "seed {seed}: some bucket was staged");
             c.drain(&format!("seed {seed}"));
+        }
+    }
+
+    #[test]
+    fn the_earliest_by_a_key_counts_every_event_staged_or_not() {
+        // Keys that skip some events and put others later than their own
+        // time, over a queue with bursts, pops and staging interleaved:
+        // the answer is the least key over every scheduled event.
+        let key = |at: Micros, n: u64| match n % 4 {
+            0 => None,
+            1 => Some(at),
+            _ => Some(at + (n % 13) * 997),
+        };
+        for seed in 0..4 {
+            let mut rng = SimRng::new(seed, Stream::Engine);
+            let mut c = Checked::new();
+            let mut staged = 0;
+            c.burst(&mut rng, 40_000, 34_000);
+            for step in 0..20_000 {
+                let what = format!("seed {seed} step {step}");
+                match rng.below(6) {
+                    0 | 1 => c.push_soon(&mut rng),
+                    2 => staged += c.q.spread_ahead(1 + rng.below(3_000) as usize),
+                    3 if step % 20 == 0 => c.earliest_by(key, &what),
+                    _ => c.pop(&what),
+                }
+            }
+            assert!(staged > 0, "seed {seed}: some bucket was staged");
+            c.earliest_by(key, &format!("seed {seed} at the end"));
+            c.earliest_by(|_, _| None, &format!("seed {seed}: no key"));
         }
     }
 

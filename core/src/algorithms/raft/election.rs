@@ -17,7 +17,7 @@
 
 use super::{C, KINDS, Msg, Persistent, Phase, Server, Timer};
 use crate::algorithms::detector::leader_timeout;
-use crate::protocol::{Boot, Config, NodeId, Protocol, Role, Safety};
+use crate::protocol::{Boot, Config, NodeId, Protocol, Role, Safety, TimerClass};
 use std::collections::VecDeque;
 
 impl Protocol for Server {
@@ -138,6 +138,17 @@ impl Protocol for Server {
             }
             Timer::Write => self.write(ctx),
             Timer::Lease => self.lease_timer(ctx),
+        }
+    }
+
+    fn timer_class(&self, timer: Timer) -> TimerClass {
+        match timer {
+            // Followers, pre-candidates and candidates alike.
+            Timer::Election => TimerClass::ElectionTimeout,
+            Timer::Heartbeat => TimerClass::Heartbeat,
+            Timer::Write => TimerClass::Write,
+            // The read lease runs out on the leader's clock.
+            Timer::Lease => TimerClass::LeaseExpiry,
         }
     }
 
