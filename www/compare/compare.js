@@ -27,7 +27,7 @@
  */
 
 import { formatSpeed } from '../player/controls.js';
-import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
+import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
 import { player } from '../player/player.js';
 import { Slicer } from '../player/slicer.js';
 import { keyBelongsTo } from '../player/shortcuts.js';
@@ -177,7 +177,7 @@ export class CompareMode {
     this.nowMs = 0;
     this.playing = false;
     /** Simulated ms per real ms. */
-    this.speed = 0.02;
+    this.speed = DEFAULT_SPEED;
     /** @private */
     this.stopReason = '';
     /** The algorithm of the scenario compared (where leaving returns to). @private */
