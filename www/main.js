@@ -30,6 +30,7 @@ import { Readouts } from './panels/readouts.js';
 import { ScenarioFile } from './panels/scenario-file.js';
 
 import { Shortcuts } from './player/shortcuts.js';
+import { Presentation } from './player/present.js';
 import { StatusView } from './panels/status.js';
 import { TimelineControls } from './player/timeline.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
@@ -82,18 +83,17 @@ function playgroundFor(request, problems) {
 }
 
 /**
- * Moves a fresh run to where the address asks (`at`), paused; or starts
- * playing when no time was asked for. With `opened`, a moment is gone to
- * in pieces over the next frames (see Model.openAt) and `opened` is
- * called once there (at once when there is nothing to go through).
+ * Moves a fresh run to where the address asks (`at`; the start when no
+ * time was asked for), paused: the page waits for Play (its prompt says
+ * so, see Controls). With `opened`, a moment is gone to in pieces over
+ * the next frames (see Model.openAt) and `opened` is called once there
+ * (at once when there is nothing to go through).
  * @param {Model} model
  * @param {import('./shared/url.js').PageRequest} request
- * @param {boolean} troubled whether something was wrong with the address
  * @param {() => void} [opened]
  */
-function position(model, request, troubled, opened) {
-  const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  model.setPlaying(request.at === null && !troubled && !reduceMotion);
+function position(model, request, opened) {
+  model.setPlaying(false);
   if (request.at === 'end') {
     model.runToEnd();
   } else if (typeof request.at === 'number') {
@@ -206,6 +206,11 @@ async function main() {
   });
 
   const timeline = new TimelineControls(model);
+  const presentation = new Presentation([
+    /** @type {HTMLButtonElement} */ (el('present')),
+    /** @type {HTMLButtonElement} */ (el('compare-present')),
+  ]);
+  presentation.set(Boolean(request.present), false);
   const shortcuts = new Shortcuts(
     {
       play: () => controls.togglePlay(),
@@ -217,7 +222,11 @@ async function main() {
       slower: () => timeline.changeSpeed(-1),
       start: () => model.seek(0),
       end: () => model.runToEnd(),
-      help: () => shortcuts.openHelp(),
+      present: () => presentation.toggle(),
+      leave: () => presentation.leave(),
+      help: () => {
+        shortcuts.openHelp();
+      },
     },
     /** @type {HTMLDialogElement} */ (el('help')),
     el('help-keys'),
@@ -307,7 +316,8 @@ async function main() {
     const found = [...again.problems];
     model.replace(playgroundFor(again, found));
     controls.fill(model.playground);
-    position(model, again, found.length > 0);
+    position(model, again);
+    presentation.set(Boolean(again.present), false);
     faults.fill(model.playground);
     narration.open(again);
     compare.open(again, found);
@@ -324,7 +334,7 @@ async function main() {
   const readyWhenBoth = () => {
     if (opened && drawn) document.body.dataset.ready = 'true';
   };
-  position(model, request, problems.length > 0, () => {
+  position(model, request, () => {
     opened = true;
     // The network form shows the network in force where the page stands.
     faults.fill(model.playground);

@@ -95,7 +95,9 @@ test('dark scheme: dark page and canvas; the toggle switches and remembers', asy
   assert.ok(brightness(c.body) < 60, `dark body: ${c.body}`);
   assert.ok(brightness(c.pixel) < 60, `dark canvas: ${c.pixel}`);
   const toggle = page.locator('[data-testid="theme-toggle"]');
-  assert.match((await toggle.getAttribute('aria-label')) ?? '', /Theme: dark/);
+  // The button names its action: what pressing it does.
+  assert.match((await toggle.getAttribute('aria-label')) ?? '', /Switch to the light theme/);
+  assert.equal(await toggle.textContent(), 'Light theme');
 
   // By keyboard: focus the button and press Enter.
   await toggle.focus();
@@ -103,8 +105,8 @@ test('dark scheme: dark page and canvas; the toggle switches and remembers', asy
   c = await colours(page);
   assert.ok(brightness(c.body) > 200, `light body: ${c.body}`);
   assert.ok(brightness(c.pixel) > 200, `light canvas: ${c.pixel}`);
-  assert.match((await toggle.getAttribute('aria-label')) ?? '', /Theme: light/);
-  assert.equal(await toggle.textContent(), 'Light theme');
+  assert.match((await toggle.getAttribute('aria-label')) ?? '', /Switch to the dark theme/);
+  assert.equal(await toggle.textContent(), 'Dark theme');
 
   // The pick outlives a reload, against the dark system setting.
   await page.reload();

@@ -20,7 +20,10 @@ test('the normal page has no console errors and keeps playing', async () => {
   assert.equal(await page.isVisible('[data-testid="error"]'), false);
   const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
   assert.match(csp ?? '', /script-src 'self' 'wasm-unsafe-eval'/);
-  // No address: it plays by itself (the time the test hands it).
+  // No address: it opens paused at 0 and plays once Play is pressed (the
+  // time the test hands it).
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+  await pressPlay(page);
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
   await playFor(page, 1000);
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true', 'still playing');

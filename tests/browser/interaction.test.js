@@ -29,7 +29,7 @@ test('play, pause and step move simulated time', async () => {
   await page.keyboard.press('ArrowRight');
   assert.ok((await readouts(page)).time >= afterStep, 'the s and → keys step');
 
-  // 500 ms of real time at 0.02x: 10 ms of the run.
+  // 500 ms of real time at 0.005x: 2.5 ms of the run.
   await page.click('#play');
   await playFor(page, 500);
   await page.click('#play');

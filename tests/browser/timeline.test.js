@@ -128,7 +128,7 @@ test('play, pause, step and speed', async () => {
   await blur(page);
   await page.keyboard.press('+');
   assert.notEqual(await speed(), before);
-  assert.equal(await speed(), '0.04×', 'twice the default 0.02×');
+  assert.equal(await speed(), '0.01×', 'twice the default 0.005×');
   await page.keyboard.press('-');
   assert.equal(await speed(), before);
   for (let i = 0; i < 25; i++) await page.keyboard.press('+');
@@ -303,9 +303,9 @@ test('every shortcut works from the keyboard alone, and not while typing', async
 
   const speed = async () => (await page.textContent('#speed-out'))?.trim();
   await page.keyboard.press('+');
-  assert.equal(await speed(), '0.04×');
+  assert.equal(await speed(), '0.01×');
   await page.keyboard.press('-');
-  assert.equal(await speed(), '0.02×');
+  assert.equal(await speed(), '0.005×');
 
   // Not while typing: keys go to the field.
   const moment = await shown(page);
@@ -314,14 +314,18 @@ test('every shortcut works from the keyboard alone, and not while typing', async
   await page.keyboard.type(' n s[]+-?');
   assert.deepEqual(await shown(page), moment, 'nothing moved');
   assert.equal(await pressed(), 'false');
-  assert.equal(await speed(), '0.02×');
+  assert.equal(await speed(), '0.005×');
   assert.equal(await page.evaluate(() => document.querySelector('dialog')?.open), false);
   await page.fill('#pause-ms', '500');
 
-  // On a node button, Space presses the button (crash), not play.
+  // On a node button, Space is playback's; Enter presses the button (crash).
   await page.focus('[data-testid="node-0"]');
   await page.keyboard.press(' ');
+  assert.equal(await pressed(), 'true', 'Space plays on a node button');
+  await page.keyboard.press(' ');
   assert.equal(await pressed(), 'false');
+  assert.equal(await page.textContent('[data-testid="crashed-count"]'), '0');
+  await page.keyboard.press('Enter');
   assert.equal(await page.textContent('[data-testid="crashed-count"]'), '1');
   // Letters still work there.
   await page.keyboard.press('Home');

@@ -27,9 +27,10 @@
  */
 
 import { formatSpeed } from '../player/controls.js';
-import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
+import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
 import { player } from '../player/player.js';
 import { Slicer } from '../player/slicer.js';
+import { keyBelongsTo } from '../player/shortcuts.js';
 import { ClusterView } from '../cluster/view.js';
 import { el, messageOf, setText } from '../shared/dom.js';
 
@@ -176,7 +177,7 @@ export class CompareMode {
     this.nowMs = 0;
     this.playing = false;
     /** Simulated ms per real ms. */
-    this.speed = 0.02;
+    this.speed = DEFAULT_SPEED;
     /** @private */
     this.stopReason = '';
     /** The algorithm of the scenario compared (where leaving returns to). @private */
@@ -243,7 +244,8 @@ export class CompareMode {
     if (text === null) return;
     try {
       const ids = this.wasm.compare_ids(text);
-      this.enter(ids, request.at, request.at === null && problems.length === 0);
+      // Paused, as the single view opens: the page waits for Play.
+      this.enter(ids, request.at, false);
     } catch (e) {
       problems.push(`URL parameter \`compare\`: ${messageOf(e)}. Showing one algorithm instead.`);
       // Paused, as with any other problem in the address.
@@ -696,21 +698,14 @@ export class CompareMode {
 
   /**
    * Space: play/pause; s or →: step (for the shared clock, not the hidden
-   * single view). Not while typing, nor on a focused button for space.
+   * single view). Not while typing (player/shortcuts.js keyBelongsTo:
+   * a clicked button or node leaves Space to playback).
    * @private
    * @param {KeyboardEvent} e
    */
   key(e) {
     if (!this.active || e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (
-      t instanceof HTMLInputElement ||
-      t instanceof HTMLSelectElement ||
-      t instanceof HTMLTextAreaElement ||
-      (t instanceof HTMLButtonElement && (e.key === ' ' || e.key === 'Enter'))
-    ) {
-      return;
-    }
+    if (keyBelongsTo(e.target, e.key)) return;
     if (e.key === ' ') {
       e.preventDefault();
       e.stopPropagation();

@@ -4,7 +4,9 @@
  * scenario, with any scenario parameters of the address applied over it)
  * with its narration beside the cluster: the steps of the walkthrough, the
  * one for the current moment marked, each with a button that jumps to its
- * time. The picker opens another preset by loading its address.
+ * time. Playing waits at each step until Next step is pressed (or Play:
+ * the model's `stops`), unless "wait for Next" is unticked. The picker
+ * opens another preset by loading its address.
  *
  * The texts and times come from the core's registry (`presets()`); this
  * module only shows them and moves the clock.
@@ -76,6 +78,9 @@ export class Narration {
     this.related = el('narration-related');
     this.now = el('narration-now');
     this.picker = /** @type {HTMLSelectElement} */ (el('preset-pick'));
+    this.wait = /** @type {HTMLInputElement} */ (el('narration-wait'));
+    el('narration-next').addEventListener('click', () => model.setPlaying(true));
+    model.stops = (fromMs) => this.stopAfter(fromMs);
     /** The preset shown, if any. @type {Preset | null} */
     this.preset = null;
     /** The run the narration belongs to; another run (new settings) hides it. @private */
@@ -158,6 +163,23 @@ export class Narration {
   show(on) {
     this.section.hidden = !on;
     this.section.parentElement?.classList.toggle('with-narration', on);
+  }
+
+  /**
+   * The next step after `fromMs`, where playing waits for Next (none
+   * without a walkthrough, or with "wait for Next" unticked).
+   * @param {number} fromMs
+   * @returns {import('../player/model.js').Stop | null}
+   */
+  stopAfter(fromMs) {
+    const preset = this.preset;
+    if (!preset || !this.wait.checked || this.model.playground !== this.playground) return null;
+    const i = preset.steps.findIndex((s) => s.at_ms > fromMs);
+    if (i < 0) return null;
+    return {
+      ms: preset.steps[i].at_ms,
+      reason: `step ${i + 1} of ${preset.steps.length}; press Next step or Space to go on`,
+    };
   }
 
   /**

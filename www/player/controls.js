@@ -1,13 +1,15 @@
 // @ts-check
 /**
  * The controls: playback (play/pause, step, restart, to end, speed,
- * timeline), the scenario settings form (algorithm, nodes, seed, ring
+ * quiet-time skipping, timeline), the prompt of a page that has not
+ * played yet, the scenario settings form (algorithm, nodes, seed, ring
  * order, who starts) and Share. The keyboard shortcuts are in
  * shortcuts.js.
  * @module controls
  */
 
 import { MAX_SPEED, MIN_SPEED } from './model.js';
+import { quietWords, storedSkipQuiet, storeSkipQuiet } from './quiet.js';
 import { writeShareAddress } from '../shared/url.js';
 import { el, setText } from '../shared/dom.js';
 
@@ -45,6 +47,12 @@ export class Controls {
     this.speed = /** @type {HTMLInputElement} */ (el('speed'));
     this.speedOut = /** @type {HTMLOutputElement} */ (el('speed-out'));
     this.speedLag = el('speed-lag');
+    this.skipQuiet = /** @type {HTMLInputElement} */ (el('skip-quiet'));
+    this.quietNote = el('quiet-note');
+    this.prompt = el('start-prompt');
+    /** Whether the run has played or moved since the page opened (the
+     * prompt goes for good then). @private */
+    this.started = false;
     this.timeline = /** @type {HTMLInputElement} */ (el('timeline'));
     this.timelineOut = el('timeline-out');
     this.stopReason = el('stop-reason');
@@ -69,12 +77,18 @@ export class Controls {
     this.speed.min = String(Math.log10(MIN_SPEED));
     this.speed.max = String(Math.log10(MAX_SPEED));
     this.speed.value = String(Math.log10(model.speed));
+    this.skipQuiet.checked = storedSkipQuiet();
+    model.setSkipQuiet(this.skipQuiet.checked);
 
     this.play.addEventListener('click', () => this.togglePlay());
     this.step.addEventListener('click', () => this.stepOnce());
     this.restart.addEventListener('click', () => this.model.seek(0));
     this.toEnd.addEventListener('click', () => this.model.runToEnd());
     this.speed.addEventListener('input', () => this.model.setSpeed(10 ** Number(this.speed.value)));
+    this.skipQuiet.addEventListener('change', () => {
+      storeSkipQuiet(this.skipQuiet.checked);
+      this.model.setSkipQuiet(this.skipQuiet.checked);
+    });
     this.timeline.addEventListener('input', () => this.model.seek(Number(this.timeline.value)));
     this.form.addEventListener('submit', (e) => e.preventDefault());
     this.form.addEventListener('change', (e) => {
@@ -163,6 +177,12 @@ export class Controls {
     const speedValue = String(Math.log10(m.speed));
     if (document.activeElement !== this.speed && this.speed.value !== speedValue) this.speed.value = speedValue;
     setAttr(this.speed, 'aria-valuetext', `${formatSpeed(m.speed)} real time`);
+    if (this.skipQuiet.checked !== m.skipQuiet) this.skipQuiet.checked = m.skipQuiet;
+    const skipping = m.skippingMs;
+    setText(this.quietNote, skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : '');
+    // The first screen says where to start, until the run first moves.
+    if (!this.started && (m.playing || now > 0)) this.started = true;
+    if (this.prompt.hidden !== this.started) this.prompt.hidden = this.started;
     if (!readouts) return;
     // A burst of events can take more than a frame's budget to simulate;
     // the run then plays slower than asked, and says so.

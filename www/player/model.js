@@ -60,6 +60,15 @@
 import { decodeNodes } from '../cluster/node-rows.js';
 import { ROLE_NAMES } from '../shared/names.js';
 import { Slicer } from './slicer.js';
+import { quietStretch } from './quiet.js';
+
+/**
+ * A moment where playing pauses by itself (a narrated preset's step) and
+ * what the status line says there.
+ * @typedef {object} Stop
+ * @property {number} ms
+ * @property {string} reason
+ */
 
 /**
  * A failed property check, as the core reports it.
@@ -126,6 +135,11 @@ function notArrived(f, nowMs, scratch) {
 /** Slowest and fastest play speed, simulated ms per real ms. */
 export const MIN_SPEED = 0.001;
 export const MAX_SPEED = 1000;
+
+/** The speed a page opens at, simulated ms per real ms: the default
+ * Bully election (over at 19 ms) takes about four seconds to watch, a
+ * message of 5 ms latency one second to cross. */
+export const DEFAULT_SPEED = 0.005;
 
 /** Most silent queue events one Step skips over. */
 const MAX_SILENT_STEPS = 10000;
@@ -217,7 +231,14 @@ export class Model {
     this.revision = 0;
     this.playing = false;
     /** Simulated ms per real ms. */
-    this.speed = 0.02;
+    this.speed = DEFAULT_SPEED;
+    /** Whether quiet stretches play fast (see quiet.js; pacing only). */
+    this.skipQuiet = true;
+    /** The quiet stretch being skipped, if any. @private @type {import('./quiet.js').QuietStretch | null} */
+    this.quiet = null;
+    /** Where playing pauses by itself after `fromMs` (a narrated preset's
+     * next step), if anywhere. @type {((fromMs: number) => Stop | null) | null} */
+    this.stops = null;
     /** Why playing stopped by itself, for the status line. */
     this.stopReason = '';
     /** @type {Fork | null} what the last fault made did to the history */
@@ -300,7 +321,58 @@ export class Model {
   /** @param {number} speed simulated ms per real ms (clamped) */
   setSpeed(speed) {
     this.speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
+    this.quiet = null;
     this.changed();
+  }
+
+  /** @param {boolean} on whether quiet stretches play fast (pacing only) */
+  setSkipQuiet(on) {
+    this.skipQuiet = on;
+    this.quiet = null;
+    this.changed();
+  }
+
+  /**
+   * The quiet stretch playing skips now, simulated ms (0 when none): for
+   * the status line.
+   * @returns {number}
+   */
+  get skippingMs() {
+    const q = this.currentQuiet();
+    return q && this.playing ? q.untilMs - q.fromMs : 0;
+  }
+
+  /**
+   * The quiet stretch the run stands in, if it is still the one measured.
+   * @private
+   * @returns {import('./quiet.js').QuietStretch | null}
+   */
+  currentQuiet() {
+    const q = this.quiet;
+    if (!q) return null;
+    const now = this.playground.now_ms();
+    if (q.revision !== this.revision || q.speed !== this.speed || now < q.fromMs || now >= q.untilMs) return null;
+    return q;
+  }
+
+  /**
+   * Where a frame that plays from `from` at the asked speed to `target`
+   * plays to with quiet-time skipping (pacing only, see quiet.js).
+   * @private
+   * @param {number} from
+   * @param {number} target
+   * @param {number} realMs
+   * @returns {number}
+   */
+  quietTarget(from, target, realMs) {
+    if (!this.skipQuiet) return target;
+    let q = this.currentQuiet();
+    if (!q) {
+      q = quietStretch(this.playground, this.speed, this.revision);
+      this.quiet = q;
+    }
+    if (!q) return target;
+    return Math.max(target, Math.min(q.untilMs, from + realMs * q.rate));
   }
 
   /**
@@ -359,7 +431,10 @@ export class Model {
    * drawing to `flush` (player.js runs the two in separate tasks: the
    * simulation right after a frame is shown, the drawing in the next
    * frame). Stops at the horizon (the scenario's end or the core's run
-   * limit) and when nothing is left to happen. Paused, it goes on to the
+   * limit), when nothing is left to happen and at a stop (`stops`: a
+   * narrated preset's next step). With `skipQuiet`, a quiet stretch plays
+   * faster (quiet.js): pacing only, the events are those of one
+   * `run_until_ms` to wherever it gets. Paused, it goes on to the
    * opening moment (`openAt`) or looks for the run's end, within budgets
    * of its own.
    * @param {number} realMs real time to play (player.js caps it)
@@ -395,7 +470,10 @@ export class Model {
     const pg = this.playground;
     const horizon = pg.horizon_ms();
     const from = pg.now_ms();
-    const target = Math.min(horizon, from + realMs * this.speed);
+    let target = this.quietTarget(from, Math.min(horizon, from + realMs * this.speed), realMs);
+    // A narrated preset's next step, where playing waits for Next.
+    const stop = this.stops?.(from) ?? null;
+    if (stop && stop.ms < target) target = stop.ms;
     const budget = budgetMs;
     const simFrom = performance.now();
     // The task's other work comes out of the same budget: a costly sample
@@ -430,6 +508,9 @@ export class Model {
     if (pg.now_ms() >= horizon) {
       this.playing = false;
       this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;
+    } else if (stop && pg.now_ms() >= stop.ms) {
+      this.playing = false;
+      this.stopReason = stop.reason;
     } else if (pg.next_event_ms() === undefined) {
       this.playing = false;
       this.stopReason = 'nothing left to happen';

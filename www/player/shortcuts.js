@@ -4,16 +4,19 @@
  * help overlay that lists them (a modal `<dialog>`: focus stays inside,
  * Escape or Close shuts it and focus goes back where it was).
  *
- * Shortcuts never fire while typing in a text field, number field, select
- * or text area; on sliders, checkboxes and buttons the keys those controls
- * use themselves (arrows, Home, End, Space, Enter) keep their own meaning.
+ * Shortcuts work wherever the focus is (a node, Restart or Partition
+ * clicked last), except while typing in a text field, number field, select,
+ * text area or editable text. Enter stays with buttons and links (it
+ * presses them), the arrows, Home, End and Page keys with a focused slider
+ * (they move it), and Space with a checkbox that has the keyboard's focus
+ * (tabbed to: it ticks it); a clicked checkbox leaves Space to playback.
  * @module shortcuts
  */
 
 /**
- * What a shortcut does.
+ * What a shortcut does (`leave`: Escape, out of presentation mode).
  * @typedef {'play' | 'step' | 'next' | 'back' | 'forward' | 'faster' | 'slower' | 'start' | 'end'
- *   | 'help'} Action
+ *   | 'present' | 'leave' | 'help'} Action
  */
 
 /**
@@ -39,6 +42,7 @@ export const SHORTCUTS = [
   { action: 'slower', keys: ['−'], label: 'Play half as fast (down to 1/1000 real time)' },
   { action: 'start', keys: ['Home'], label: 'Go to the start (0 ms)' },
   { action: 'end', keys: ['End'], label: 'Go to the end of the run' },
+  { action: 'present', keys: ['P'], label: 'Presentation mode: the cluster fills the screen (Escape leaves)' },
   { action: 'help', keys: ['?'], label: 'Show or hide this list (Escape closes it)' },
 ];
 
@@ -58,10 +62,8 @@ const TEXT_INPUTS = new Set([
   'week',
 ]);
 
-/** Keys that sliders, checkboxes and buttons use themselves. */
-const CONTROL_KEYS = new Set([
-  ' ',
-  'Enter',
+/** Keys a focused slider uses itself (they move it). */
+const SLIDER_KEYS = new Set([
   'ArrowLeft',
   'ArrowRight',
   'ArrowUp',
@@ -84,13 +86,17 @@ export function keyBelongsTo(target, key) {
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
   if (target instanceof HTMLInputElement) {
-    return TEXT_INPUTS.has(target.type) || CONTROL_KEYS.has(key);
+    if (TEXT_INPUTS.has(target.type)) return true;
+    if (target.type === 'range') return SLIDER_KEYS.has(key);
+    if (target.type === 'checkbox' || target.type === 'radio') {
+      // Tabbed to, Space ticks it (the keyboard's only way); clicked, the
+      // pointer ticks it and Space is playback's.
+      return key === ' ' && target.matches(':focus-visible');
+    }
   }
-  if (target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement || target.tabIndex >= 0) {
-    // Buttons (the node buttons too) press on Space and Enter.
-    return key === ' ' || key === 'Enter';
-  }
-  return false;
+  // Buttons and links (the node buttons too) press on Enter; Space is
+  // playback's, whatever was clicked last.
+  return key === 'Enter';
 }
 
 /**
@@ -126,6 +132,11 @@ export function actionOf(e) {
       return 'start';
     case 'End':
       return 'end';
+    case 'p':
+    case 'P':
+      return 'present';
+    case 'Escape':
+      return 'leave';
     case '?':
       return 'help';
     default:
@@ -138,7 +149,8 @@ const FOCUSABLE = 'button, [href], input, select, textarea, [tabindex]:not([tabi
 
 export class Shortcuts {
   /**
-   * @param {Record<Action, () => void>} actions
+   * @param {Record<Action, () => (boolean | void)>} actions (false: it did
+   *   nothing, the key is left to the browser)
    * @param {HTMLDialogElement} dialog the help overlay
    * @param {HTMLElement} list where the shortcuts are listed (a `<dl>`)
    * @param {HTMLButtonElement} opener the button that opens the overlay
@@ -237,7 +249,8 @@ export class Shortcuts {
     }
     const action = actionOf(e);
     if (action === null || keyBelongsTo(e.target, e.key)) return;
-    e.preventDefault();
-    this.actions[action]();
+    // An action that did nothing (Escape outside presentation mode) leaves
+    // the key to the browser.
+    if (this.actions[action]() !== false) e.preventDefault();
   }
 }

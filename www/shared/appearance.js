@@ -3,7 +3,8 @@
  * Theme (light / dark) and motion preferences of the page.
  *
  * Theme: follows `prefers-color-scheme` until the user picks one with the
- * theme button; the pick is kept in localStorage. The stylesheet holds the
+ * theme button (which names the theme it switches to: "Dark theme" in the
+ * light one); the pick is kept in localStorage. The stylesheet holds the
  * colours as custom properties; the canvas colours are read from them with
  * getComputedStyle once per theme change and handed to palette.js.
  *
@@ -99,8 +100,9 @@ export function setupAppearance() {
     if (!button) return;
     const theme = currentTheme();
     const other = theme === 'dark' ? 'light' : 'dark';
-    button.textContent = theme === 'dark' ? 'Dark theme' : 'Light theme';
-    button.setAttribute('aria-label', `Theme: ${theme}. Switch to the ${other} theme`);
+    // The button names what pressing it does, not the theme in force.
+    button.textContent = other === 'dark' ? 'Dark theme' : 'Light theme';
+    button.setAttribute('aria-label', `Switch to the ${other} theme (now: ${theme})`);
     button.title = `Switch to the ${other} theme`;
     button.dataset.theme = theme;
   };

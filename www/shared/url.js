@@ -4,9 +4,10 @@
  *
  * Scenario parameters (`?algorithm=bully&nodes=8`, `#s=1.<data>`) are read
  * by the core (`Playground.from_url`); this module only handles the page's
- * own parameter `at` (`at=<ms>` or `at=end`: open the run at that time,
- * paused) and writes links. `compare` (compare.js) and `preset`
- * (presets.js) are the page's too.
+ * own parameters `at` (`at=<ms>` or `at=end`: open the run at that time,
+ * paused) and `present` (`present=1`: presentation mode, player/present.js)
+ * and writes links. `compare` (compare.js) and `preset` (presets.js) are
+ * the page's too.
  * @module url
  */
 
@@ -18,11 +19,12 @@ import { EMBED_PARAMS, isEmbed } from '../embed/params.js';
  * @property {string} query `location.search`
  * @property {string} fragment `location.hash`
  * @property {number | 'end' | null} at where to open the run (null: start)
+ * @property {boolean} [present] whether to open in presentation mode (`present=1`)
  * @property {string[]} problems readable problems with page parameters
  */
 
 /** Parameters of the page itself (not scenario fields). */
-const PAGE_PARAMS = ['at', 'compare', 'preset'];
+const PAGE_PARAMS = ['at', 'compare', 'preset', 'present'];
 
 /** Latest time `at` may name: one day, as for any scenario time. */
 const MAX_AT_MS = 86_400_000;
@@ -74,6 +76,15 @@ export function readAddress(scenarioParams, where = window.location) {
       );
     }
   }
+  let present = false;
+  const presentText = params.get('present');
+  if (presentText !== null) {
+    const v = presentText.trim().toLowerCase();
+    if (v === '' || v === '1' || v === 'true') present = true;
+    else if (v !== '0' && v !== 'false') {
+      problems.push(`URL parameter \`present\`: must be 1 or 0, got "${printable(presentText)}"; not presenting`);
+    }
+  }
   const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
   for (const key of new Set(params.keys())) {
     if (EMBED_PARAMS.includes(key)) {
@@ -87,7 +98,7 @@ export function readAddress(scenarioParams, where = window.location) {
       );
     }
   }
-  return { query: where.search, fragment: where.hash, at, problems };
+  return { query: where.search, fragment: where.hash, at, present, problems };
 }
 
 /**
@@ -115,4 +126,22 @@ export function writeShareAddress(fragment, atMs, push = false) {
 export function writeSettingsAddress(query) {
   const url = new URL(`${window.location.pathname}?${query}`, window.location.href);
   history.replaceState(null, '', url);
+}
+
+/**
+ * Puts `present=1` into the address, or takes it out, leaving the rest
+ * as it is (no reload, no new history entry).
+ * @param {boolean} on
+ */
+export function writePresentAddress(on) {
+  const kept = window.location.search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((part) => part !== '' && !/^present(=|$)/.test(part));
+  if (on) kept.push('present=1');
+  const query = kept.length > 0 ? `?${kept.join('&')}` : '';
+  const url = `${window.location.pathname}${query}${window.location.hash}`;
+  if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
+    history.replaceState(history.state, '', url);
+  }
 }
