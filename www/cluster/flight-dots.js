@@ -66,15 +66,22 @@ import { CUT, kindColour, kindIsLight, kindMark } from '../shared/palette.js';
  * @property {number} lost crossed out
  * @property {{x: number, y: number, from: number, to: number}[]} crosses
  *   where each lost one's cross is (first `MAX_LISTED`)
+ * @property {{tx: number, ty: number, hx: number, hy: number, from: number, to: number}[]} tips
+ *   the tail and head of the first `MAX_LISTED` arrows
  * @property {'arrows' | 'heads' | 'still'} shape `heads` when so many are
  *   on the wire that only the heads are drawn
  */
 
 /** From this many messages on the wire on, only the arrows' heads are
- * drawn (a triangle each, no shaft or mark): see `drawFlightRows`. */
-export const HEADS_ONLY = 2500;
-/** From this many on, the heads have no outline either. */
-const DENSE_FLIGHTS = 3500;
+ * drawn (a triangle each, no shaft, mark or outline): they cover each
+ * other then anyway. Measured (scripts/bench/browser/bench-cluster-draw.js,
+ * 256 nodes, 1000x750, software raster): 2,000 whole arrows 5 ms, 4,000
+ * heads 5 ms; the dots drawn before the arrows took 6 and 14 ms. */
+export const HEADS_ONLY = 3000;
+/** Arrows per path: one path per colour of thousands of arrows costs
+ * the rasterizer far more than several of a few hundred (4,000 arrows:
+ * 33 ms in one path per colour, 12 ms in paths of 256). */
+const PER_PATH = 256;
 /** Crosses listed in `FlightsDrawn.crosses` at most. */
 const MAX_LISTED = 64;
 
@@ -179,12 +186,25 @@ function addArrow(path, p, hw, mark, headsOnly) {
 }
 
 /**
+ * Counts an arrow drawn into the drawing model.
+ * @param {FlightsDrawn} drawn
+ * @param {number} kind
+ * @param {Float64Array} p see `place`
+ * @param {number} from
+ * @param {number} to
+ */
+function count(drawn, kind, p, from, to) {
+  drawn.arrows += 1;
+  drawn.byKind[kind] = (drawn.byKind[kind] ?? 0) + 1;
+  if (drawn.tips.length < MAX_LISTED) drawn.tips.push({ tx: p[4], ty: p[5], hx: p[6], hy: p[7], from, to });
+}
+
+/**
  * Draws every message of `f`. Messages that will arrive are batched into
- * one path per kind (one fill and one outline per colour, not per
- * message), so thousands in flight cost little; from `HEADS_ONLY` on
- * only the heads are drawn (a third of the points), from `DENSE_FLIGHTS`
- * on without outlines. Lost ones (rare) and the reduced-motion drawing
- * go one by one.
+ * paths by kind (one fill and one outline per colour and `PER_PATH`
+ * arrows, not per message), so thousands in flight cost little; from
+ * `HEADS_ONLY` on only the heads are drawn, without outlines. Lost ones
+ * (rare) and the reduced-motion drawing go one by one.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
  *   scaled so one unit is one CSS px
  * @param {ArrowGeometry} g
@@ -198,7 +218,7 @@ export function drawFlightRows(ctx, g, f, nowMs, style) {
   const nodes = g.points.length / 2;
   const n = flightCount(f);
   /** @type {FlightsDrawn} */
-  const drawn = { arrows: 0, byKind: [], lost: 0, crosses: [], shape: style.still ? 'still' : 'arrows' };
+  const drawn = { arrows: 0, byKind: [], lost: 0, crosses: [], tips: [], shape: style.still ? 'still' : 'arrows' };
   const p = new Float64Array(11);
   if (style.still) {
     for (let i = 0; i < n; i++) drawOne(ctx, g, nodes, rows, i * width, col, nowMs, style, p, drawn);
@@ -206,8 +226,10 @@ export function drawFlightRows(ctx, g, f, nowMs, style) {
   }
   const headsOnly = n >= HEADS_ONLY;
   if (headsOnly) drawn.shape = 'heads';
-  /** @type {Map<number, Path2D>} */
-  const paths = new Map();
+  /** Paths being filled, by kind, and those full (see `PER_PATH`). @type {Map<number, {path: Path2D, count: number}>} */
+  const open = new Map();
+  /** @type {[number, Path2D][]} */
+  const paths = [];
   const hw = g.arrowWidth;
   let lost = 0;
   for (let i = 0; i < n; i++) {
@@ -224,26 +246,26 @@ export function drawFlightRows(ctx, g, f, nowMs, style) {
     const t = span > 0 ? Math.min(1, Math.max(0, (nowMs - sent) / span)) : 1;
     place(g, from, to, t, p);
     const kind = rows[o + col.kind];
-    let path = paths.get(kind);
-    if (!path) {
-      path = new Path2D();
-      paths.set(kind, path);
+    let batch = open.get(kind);
+    if (!batch || batch.count === PER_PATH) {
+      batch = { path: new Path2D(), count: 0 };
+      open.set(kind, batch);
+      paths.push([kind, batch.path]);
     }
-    addArrow(path, p, hw, kindMark(kind), headsOnly);
-    drawn.arrows += 1;
-    drawn.byKind[kind] = (drawn.byKind[kind] ?? 0) + 1;
+    batch.count += 1;
+    addArrow(batch.path, p, hw, kindMark(kind), headsOnly);
+    count(drawn, kind, p, from, to);
   }
   ctx.save();
   ctx.lineWidth = 1;
   ctx.lineJoin = 'round';
-  // So many that they cover each other: no outlines (half the drawing),
-  // but for a colour too light to see without one.
-  const outline = n < DENSE_FLIGHTS;
+  // The heads alone have no outline (half their drawing), but in a
+  // colour too light to see without one.
   for (const [kind, path] of paths) {
     ctx.fillStyle = kindColour(kind);
     ctx.fill(path);
     const light = kindIsLight(kind);
-    if (outline || light) {
+    if (!headsOnly || light) {
       ctx.strokeStyle = light ? 'rgba(0, 0, 0, 0.6)' : '#ffffff';
       ctx.stroke(path);
     }
@@ -307,8 +329,7 @@ function drawOne(ctx, g, nodes, rows, o, col, nowMs, style, p, drawn) {
   ctx.lineWidth = 1;
   ctx.strokeStyle = lost ? CUT : kindIsLight(kind) ? 'rgba(0, 0, 0, 0.6)' : '#ffffff';
   ctx.stroke();
-  drawn.arrows += 1;
-  drawn.byKind[kind] = (drawn.byKind[kind] ?? 0) + 1;
+  count(drawn, kind, p, from, to);
   if (lost) {
     // The cross in the middle of the arrow, where the message is now.
     const x = (p[4] + p[6]) / 2;

@@ -35,6 +35,9 @@ import { playClock } from '../shared/play-clock.js';
  * @property {number} lost crossed out
  * @property {{x: number, y: number, from: number, to: number}[]} crosses
  *   where the crosses are, CSS px
+ * @property {{tx: number, ty: number, hx: number, hy: number, from: number, to: number}[]} tips
+ *   tail and head of the first arrows, CSS px
+ * @property {{x: number, y: number}[]} centres node centres, CSS px
  * @property {number} arcs nodes with a timer's countdown arc
  * @property {Record<string, number>} arcsByClass arcs by timer class name
  *   (the wasm's `timer_classes()`)
@@ -144,9 +147,8 @@ export class ClusterLayers {
     /**
      * The drawing model, for tests: what the layers show now, written
      * after each drawing of the messages while a test holds the page's
-     * clock (www/shared/play-clock.js; the worker reports it only then),
-     * and always when drawn on the page. Also set on the still canvas as
-     * `__drawn` (see `movingDrawn`).
+     * clock (www/shared/play-clock.js; only then). Also set on the still
+     * canvas as `__drawn` (see `movingDrawn`).
      * @type {ClusterDrawn | null}
      */
     this.drawn = null;
@@ -279,7 +281,9 @@ export class ClusterLayers {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.moving.width, this.moving.height);
     ctx.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
-    this.movingDrawn(drawMovingRows(ctx, this.geometry, flights, timers, nowMs, style));
+    const drawn = drawMovingRows(ctx, this.geometry, flights, timers, nowMs, style);
+    // The drawing model only for a test, as the worker reports it.
+    if (playClock.hand) this.movingDrawn(drawn);
   }
 
   /**
@@ -307,6 +311,8 @@ export class ClusterLayers {
       shape: m.flights.shape,
       lost: m.flights.lost,
       crosses: m.flights.crosses,
+      tips: m.flights.tips,
+      centres: g ? g.at.map((c) => ({ x: c.x, y: c.y })) : [],
       arcs: m.timers.arcs,
       arcsByClass,
       arcNodes: m.timers.nodes,

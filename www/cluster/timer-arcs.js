@@ -16,6 +16,9 @@
 
 import { NODE_INK, timerDash } from '../shared/palette.js';
 
+/** Nodes at least this large (px) get the arc's dash and its track. */
+const DETAILED_RADIUS = 10;
+
 /**
  * What one drawing of the arcs showed (the cluster's drawing model, see
  * layers.js).
@@ -96,8 +99,10 @@ export function drawTimerArcs(ctx, g, timers, nowMs) {
     const left = fire > set ? Math.min(1, Math.max(0, (fire - nowMs) / (fire - set))) : 0;
     const x = g.points[2 * id];
     const y = g.points[2 * id + 1];
-    track.moveTo(x + rr, y);
-    track.arc(x, y, rr, 0, 2 * Math.PI);
+    if (g.radius >= DETAILED_RADIUS) {
+      track.moveTo(x + rr, y);
+      track.arc(x, y, rr, 0, 2 * Math.PI);
+    }
     let path = arcs.get(cls);
     if (!path) {
       path = new Path2D();
@@ -112,14 +117,19 @@ export function drawTimerArcs(ctx, g, timers, nowMs) {
     drawn.nodes.push(id);
   }
   if (drawn.arcs === 0) return drawn;
+  // Nodes too small to tell a dash or a track on: solid arcs alone (a
+  // dashed stroke costs the rasterizer several times a solid one).
+  const detailed = g.radius >= DETAILED_RADIUS;
   ctx.save();
   ctx.lineWidth = w;
-  ctx.strokeStyle = 'rgba(255, 255, 255, 0.6)';
-  ctx.stroke(track);
+  if (detailed) {
+    ctx.strokeStyle = 'rgba(255, 255, 255, 0.6)';
+    ctx.stroke(track);
+  }
   ctx.strokeStyle = NODE_INK;
   ctx.lineCap = 'round';
   for (const [cls, path] of arcs) {
-    ctx.setLineDash(timerDash(cls).map((d) => d * w));
+    if (detailed) ctx.setLineDash(timerDash(cls).map((d) => d * w));
     ctx.stroke(path);
   }
   ctx.restore();
