@@ -96,12 +96,31 @@ function labelRoom(r) {
  */
 function nodeSize(half, onCircle) {
   const largest = Math.max(14, Math.min(MAX_RADIUS, half * RADIUS_SHARE));
+  // With labels if the nodes come out large enough for them; else
+  // without, and then just too small for them (so the room left for
+  // labels and whether they are drawn always agree).
+  const labelled = fitNodes(half, onCircle, largest, true);
+  if (labelled.radius >= LABELLED_RADIUS) return labelled;
+  const bare = fitNodes(half, onCircle, Math.min(largest, LABELLED_RADIUS - 0.5), false);
+  return bare;
+}
+
+/**
+ * The largest radius, up to `largest`, at which the nodes on the circle
+ * do not touch, with room for labels or without.
+ * @param {number} half
+ * @param {number} onCircle
+ * @param {number} largest
+ * @param {boolean} labelled
+ * @returns {{radius: number, circle: number}}
+ */
+function fitNodes(half, onCircle, largest, labelled) {
+  const room = (/** @type {number} */ r) => (labelled ? labelRoom(Math.max(r, LABELLED_RADIUS)) : 8);
   let radius = largest;
-  let circle = half - radius - labelRoom(radius);
-  // Shrink nodes until neighbours do not touch.
-  for (let i = 0; i < 4; i++) {
+  let circle = Math.max(10, half - radius - room(radius));
+  for (let i = 0; i < 8; i++) {
     radius = Math.max(MIN_RADIUS, Math.min(largest, ((Math.PI * circle) / Math.max(onCircle, 1)) * 0.55));
-    circle = Math.max(10, half - radius - labelRoom(radius));
+    circle = Math.max(10, half - radius - room(radius));
   }
   return { radius, circle };
 }

@@ -142,6 +142,8 @@ export class ClusterLayers {
     /** The nodes' pending timers as last drawn or posted (see
      * timer-arcs.js `pendingTimers`). @private @type {Float64Array} */
     this.timers = new Float64Array(0);
+    /** The node rows they were read from. @private @type {unknown} */
+    this.timersFrom = null;
     /** Kind names of the last moment drawn (for the drawing model). @private @type {string[]} */
     this.kinds = [];
     /**
@@ -249,9 +251,16 @@ export class ClusterLayers {
    * @param {string[]} kinds the run's kind names (for the drawing model)
    */
   drawDots(flights, nowMs, style, nodeRows, kinds) {
-    const timers = nodeRows ? pendingTimers(nodeRows) : new Float64Array(0);
-    const changed = !sameTimers(timers, this.timers);
-    if (changed) this.timers = timers;
+    // The same rows (the model keeps them while no node changes) have
+    // the same timers: read again only from new ones.
+    let changed = false;
+    if (nodeRows !== this.timersFrom) {
+      this.timersFrom = nodeRows;
+      const timers = nodeRows ? pendingTimers(nodeRows) : new Float64Array(0);
+      changed = !sameTimers(timers, this.timers);
+      if (changed) this.timers = timers;
+    }
+    const timers = this.timers;
     this.kinds = kinds;
     const any = flightCount(flights) > 0 || timers.length > 0;
     if (!any && !this.inked) return;
