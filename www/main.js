@@ -35,6 +35,7 @@ import { StatusView } from './panels/status.js';
 import { TimelineControls } from './player/timeline.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
 import { ClusterView } from './cluster/view.js';
+import { ClusterLegend } from './cluster/legend.js';
 import { byTestId, el, messageOf, showProblems } from './shared/dom.js';
 
 /**
@@ -122,6 +123,7 @@ async function main() {
     return;
   }
   const roleLegend = buildRoleLegend();
+  const clusterLegend = new ClusterLegend(el('cluster-kinds'), el('cluster-timers'));
 
   const request = readAddress(wasm.scenario_params());
   const problems = [...request.problems];
@@ -362,6 +364,7 @@ async function main() {
     view.render(snapshot);
     if (due[0]) status.render(snapshot, model);
     roleLegend(snapshot);
+    clusterLegend.update(snapshot);
     log.sync(model);
     controls.render(due[1]);
     inspector.render(model);

@@ -2,7 +2,7 @@
 // by clicking) runs in the CLI to the page's trace hash; a good file
 // imports (by the file input and by drag and drop) and a broken one is
 // refused naming the field with the run kept; the topology PNG is a PNG of
-// the canvas's size; the space-time SVG parses and has one group per node
+// the canvas at twice its CSS size (or the screen pixel ratio); the space-time SVG parses and has one group per node
 // and one path per message drawn; the trace, summary JSON and summary CSV
 // are exactly what the CLI prints for the same scenario at the same time.
 import assert from 'node:assert/strict';
@@ -138,9 +138,11 @@ test('a scenario with 1000 faults exports within the 64 KiB a scenario file may 
   await page.close();
 });
 
-test('the topology PNG is a PNG of the canvas size', async () => {
+test('the topology PNG is a PNG of the canvas at the screen pixel ratio or 2x, whichever is larger', async () => {
   const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=5&seed=3&at=300');
-  const size = await page.$eval('#cluster', (c) => [/** @type {HTMLCanvasElement} */ (c).width, /** @type {HTMLCanvasElement} */ (c).height]);
+  // The screen here has one device px per CSS px: the PNG has two.
+  assert.equal(await page.evaluate(() => window.devicePixelRatio), 1);
+  const size = await page.$eval('#cluster', (c) => [2 * c.clientWidth, 2 * c.clientHeight]);
   const { name, bytes } = await download(page, 'export-png');
   assert.equal(name, 'election-raft-n5-seed3-at300ms.topology.png');
   assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');

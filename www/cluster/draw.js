@@ -5,14 +5,18 @@
  * extra nodes, a coordination service or a resource, in the middle), the
  * partition groups as shaded regions behind their nodes, cut links as
  * dashed red arrows, the nodes with their roles and faults (paused, slow),
- * and the messages on the wire (drawn by flight-dots.js), each at
- * `(now - sent) / (arrive - sent)` of its path (as RaftScope does).
+ * and, over them, the moving layer: the messages on the wire as arrows
+ * (flight-dots.js), each at `(now - sent) / (arrive - sent)` of its path
+ * (as RaftScope does), and each node's pending timer as a countdown arc
+ * (timer-arcs.js). Every size (nodes, labels, arrows, arcs) comes from
+ * the canvas's size and the spacing of the nodes (`layoutNodes`).
  * Pure drawing: it reads a snapshot and changes nothing.
  * @module draw
  */
 
 import { reducedMotion } from '../shared/appearance.js';
 import { drawFlightRows, strokeCross } from './flight-dots.js';
+import { drawTimerArcs, pendingTimers } from './timer-arcs.js';
 import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour } from '../shared/palette.js';
 
 /**
@@ -24,9 +28,17 @@ import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour } fr
  * @property {number} cy centre y
  * @property {number} circle radius of the circle the nodes sit on
  * @property {number} radius node radius
+ * @property {number} font px of the text under a node (its role)
+ * @property {number} labelRoom room above and below a node for its crown
+ *   and labels
+ * @property {number} spacing distance between neighbours on the circle
+ *   (how wide a node's labels may be)
+ * @property {number} arrow length of a message's arrow
+ * @property {number} arrowWidth half the width of its head
+ * @property {number} ring width of a timer's countdown arc
  * @property {{x: number, y: number}[]} at node centres, by node id
  * @property {Float64Array} points the same centres as x, y pairs (for
- *   flight-dots.js and the dots worker)
+ *   flight-dots.js, timer-arcs.js and the cluster worker)
  * @property {number[]} order ids on the circle, clockwise from the top
  * @property {Map<number, number>} position place on the circle of each id in `order`
  * @property {'ring' | 'cluster'} layout
@@ -43,8 +55,75 @@ import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour } fr
 const GROUP_PAD = 0.55;
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-/** Room above and below a node for the crown and the role label. */
-const LABEL_ROOM = 30;
+
+/** Node radius, px: the largest (a projector's full screen), and the
+ * largest as a share of half the canvas's shorter side. Nodes also shrink
+ * until neighbours on the circle do not touch, down to `MIN_RADIUS`. */
+const MAX_RADIUS = 64;
+const RADIUS_SHARE = 0.12;
+const MIN_RADIUS = 5;
+/** Nodes this small are drawn without labels under them. */
+const LABELLED_RADIUS = 12;
+
+/**
+ * The px of the text under a node of radius `r` (12 px at 26, the size
+ * it had before nodes scaled; never under 11 px nor over 24 px).
+ * @param {number} r
+ * @returns {number}
+ */
+function labelFont(r) {
+  return Math.round(Math.max(11, Math.min(24, r * 0.46)));
+}
+
+/**
+ * Room above and below a node for its labels (two lines under it) and
+ * crown (above).
+ * @param {number} r
+ * @returns {number}
+ */
+function labelRoom(r) {
+  return r >= LABELLED_RADIUS ? Math.round(labelFont(r) * 2.4 + 2) : 8;
+}
+
+/**
+ * The node radius and the circle the nodes sit on, from the canvas's
+ * size and the number of nodes on the circle: up to `MAX_RADIUS` (so a
+ * projector shows large nodes), less on small canvases and in big
+ * clusters, where neighbours would touch.
+ * @param {number} half half the canvas's shorter side
+ * @param {number} onCircle nodes on the circle
+ * @returns {{radius: number, circle: number}}
+ */
+function nodeSize(half, onCircle) {
+  const largest = Math.max(14, Math.min(MAX_RADIUS, half * RADIUS_SHARE));
+  // With labels if the nodes come out large enough for them; else
+  // without, and then just too small for them (so the room left for
+  // labels and whether they are drawn always agree).
+  const labelled = fitNodes(half, onCircle, largest, true);
+  if (labelled.radius >= LABELLED_RADIUS) return labelled;
+  const bare = fitNodes(half, onCircle, Math.min(largest, LABELLED_RADIUS - 0.5), false);
+  return bare;
+}
+
+/**
+ * The largest radius, up to `largest`, at which the nodes on the circle
+ * do not touch, with room for labels or without.
+ * @param {number} half
+ * @param {number} onCircle
+ * @param {number} largest
+ * @param {boolean} labelled
+ * @returns {{radius: number, circle: number}}
+ */
+function fitNodes(half, onCircle, largest, labelled) {
+  const room = (/** @type {number} */ r) => (labelled ? labelRoom(Math.max(r, LABELLED_RADIUS)) : 8);
+  let radius = largest;
+  let circle = Math.max(10, half - radius - room(radius));
+  for (let i = 0; i < 8; i++) {
+    radius = Math.max(MIN_RADIUS, Math.min(largest, ((Math.PI * circle) / Math.max(onCircle, 1)) * 0.55));
+    circle = Math.max(10, half - radius - room(radius));
+  }
+  return { radius, circle };
+}
 
 /**
  * Lays the first `participants` of `n` nodes out on a circle, clockwise
@@ -64,15 +143,7 @@ export function layoutNodes(width, height, n, layout, ring, participants = n) {
   const order =
     layout === 'ring' && ring.length === onCircle ? ring : [...Array(onCircle).keys()];
   const half = Math.max(40, Math.min(width, height) / 2);
-  // Nodes up to 26 px, smaller on small screens and in big clusters.
-  const largest = Math.max(14, Math.min(26, half * 0.12));
-  let radius = largest;
-  let circle = half - radius - LABEL_ROOM;
-  // Shrink nodes until neighbours do not touch.
-  for (let i = 0; i < 3; i++) {
-    radius = Math.max(5, Math.min(largest, ((Math.PI * circle) / Math.max(onCircle, 1)) * 0.55));
-    circle = Math.max(10, half - radius - (radius >= 12 ? LABEL_ROOM : 8));
-  }
+  const { radius, circle } = nodeSize(half, onCircle);
   const cx = width / 2;
   const cy = height / 2;
   /** @type {{x: number, y: number}[]} */
@@ -82,9 +153,9 @@ export function layoutNodes(width, height, n, layout, ring, participants = n) {
     at[id] = { x: cx + circle * Math.cos(angle), y: cy + circle * Math.sin(angle) };
   });
   const extras = n - onCircle;
-  const spacing = Math.min(radius * 3, (circle * 1.2) / Math.max(extras, 1));
+  const apart = Math.min(radius * 3, (circle * 1.2) / Math.max(extras, 1));
   for (let k = 0; k < extras; k++) {
-    at[onCircle + k] = { x: cx + (k - (extras - 1) / 2) * spacing, y: cy };
+    at[onCircle + k] = { x: cx + (k - (extras - 1) / 2) * apart, y: cy };
   }
   const position = new Map(order.map((id, pos) => [id, pos]));
   const points = new Float64Array(2 * n);
@@ -92,7 +163,26 @@ export function layoutNodes(width, height, n, layout, ring, participants = n) {
     points[2 * id] = p.x;
     points[2 * id + 1] = p.y;
   });
-  return { width, height, cx, cy, circle, radius, at, points, order, position, layout };
+  const spacing = onCircle > 1 ? 2 * circle * Math.sin(Math.PI / onCircle) : width;
+  return {
+    width,
+    height,
+    cx,
+    cy,
+    circle,
+    radius,
+    font: labelFont(radius),
+    labelRoom: labelRoom(radius),
+    spacing,
+    arrow: Math.max(9, Math.min(44, radius * 0.95)),
+    arrowWidth: Math.max(3, Math.min(11, radius * 0.24)),
+    ring: Math.max(1.5, Math.min(6, radius * 0.13)),
+    at,
+    points,
+    order,
+    position,
+    layout,
+  };
 }
 
 /**
@@ -143,13 +233,40 @@ export function stillKey(s, marks) {
 }
 
 /**
- * The messages on the wire, drawn over `drawStill`'s layer.
+ * What one drawing of the moving layer showed: the cluster's drawing
+ * model (see layers.js), for tests.
+ * @typedef {object} MovingDrawn
+ * @property {import('./flight-dots.js').FlightsDrawn} flights
+ * @property {import('./timer-arcs.js').TimersDrawn} timers
+ */
+
+/**
+ * The messages on the wire and the nodes' timer arcs, drawn over
+ * `drawStill`'s layer.
  * @param {CanvasRenderingContext2D} ctx
  * @param {Geometry} g
  * @param {import('../player/model.js').Snapshot} s
+ * @returns {MovingDrawn}
  */
 export function drawMoving(ctx, g, s) {
-  drawFlightRows(ctx, g.points, g.radius, s.flights, s.nowMs, { still: reducedMotion, ink: INK });
+  const timers = s.nodeRows ? pendingTimers(s.nodeRows) : new Float64Array(0);
+  return drawMovingRows(ctx, g, s.flights, timers, s.nowMs, { still: reducedMotion, ink: INK });
+}
+
+/**
+ * The moving layer from the core's rows: the timer arcs (timer-arcs.js),
+ * then the messages' arrows (flight-dots.js) over them.
+ * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
+ * @param {Geometry} g
+ * @param {import('./flight-dots.js').Flights} flights
+ * @param {Float64Array} timers see timer-arcs.js `pendingTimers`
+ * @param {number} nowMs
+ * @param {import('./flight-dots.js').DotStyle} style
+ * @returns {MovingDrawn}
+ */
+export function drawMovingRows(ctx, g, flights, timers, nowMs, style) {
+  const arcs = drawTimerArcs(ctx, g, timers, nowMs);
+  return { flights: drawFlightRows(ctx, g, flights, nowMs, style), timers: arcs };
 }
 
 /**
@@ -183,7 +300,7 @@ function drawGroups(ctx, g, nodes) {
       runs.length === 1 && (g.at.length === g.order.length || runs[0].length <= g.order.length / 2);
     ctx.beginPath();
     if (hull) {
-      hullPath(ctx, runs[0].map((id) => g.at[id]), g.radius + pad, g.radius >= 12 ? LABEL_ROOM : 0);
+      hullPath(ctx, runs[0].map((id) => g.at[id]), g.radius + pad, g.radius >= LABELLED_RADIUS ? g.labelRoom : 0);
     } else {
       for (const run of runs) bandPath(ctx, g, run, g.radius + pad);
     }
@@ -197,10 +314,10 @@ function drawGroups(ctx, g, nodes) {
     }
     ctx.setLineDash([]);
     const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), /** @type {number[]} */ ([]));
-    const anchor = groupLabelAt(g, longest, hull, members, pad + (hull ? 0 : index * 22));
+    const anchor = groupLabelAt(g, longest, hull, members, pad + (hull ? 0 : index * g.font * 1.8));
     if (anchor) {
       const text = `side ${String.fromCharCode(65 + (index % 26))}`;
-      drawTag(ctx, anchor.x, anchor.y, text, colour.line);
+      drawTag(ctx, anchor.x, anchor.y, text, colour.line, g.font);
     }
     ctx.restore();
   });
@@ -348,7 +465,7 @@ function groupLabelAt(g, longest, hull, members, pad) {
     const span = step * (longest.length - 1);
     // Far enough in to clear the labels under the nodes at the top and the
     // crowns over the nodes at the bottom.
-    const clear = g.circle - g.radius - pad - 40;
+    const clear = g.circle - g.radius - pad - g.labelRoom - 10;
     const from = hull ? Math.min(g.circle * Math.cos(span / 2), clear) : clear;
     return { x: g.cx + from * Math.cos(mid), y: g.cy + from * Math.sin(mid) };
   }
@@ -363,11 +480,12 @@ function groupLabelAt(g, longest, hull, members, pad) {
  * @param {number} y centre
  * @param {string} text
  * @param {string} colour
+ * @param {number} size font px
  */
-function drawTag(ctx, x, y, text, colour) {
-  ctx.font = `700 12px ${FONT}`;
-  const w = ctx.measureText(text).width + 12;
-  const h = 18;
+function drawTag(ctx, x, y, text, colour, size) {
+  ctx.font = `700 ${size}px ${FONT}`;
+  const w = ctx.measureText(text).width + size;
+  const h = Math.round(size * 1.5);
   ctx.beginPath();
   roundedRect(ctx, x - w / 2, y - h / 2, w, h, h / 2);
   ctx.fillStyle = PAPER;
@@ -535,7 +653,7 @@ function drawNode(ctx, g, node, leader) {
   }
   ctx.fillStyle = node.alive ? ROLE_COLOURS[node.role] : ROLE_COLOURS.crashed;
   ctx.fill();
-  ctx.lineWidth = isLeader ? 3.5 : 1.5;
+  ctx.lineWidth = isLeader ? Math.max(3.5, r * 0.13) : Math.max(1.5, r * 0.06);
   ctx.strokeStyle = INK;
   if (!node.alive) ctx.setLineDash([4, 3]);
   ctx.stroke();
@@ -545,7 +663,7 @@ function drawNode(ctx, g, node, leader) {
     // A cross over a crashed node, so "down" does not rest on grey alone.
     const d = r * 0.55;
     ctx.strokeStyle = 'rgba(26, 26, 26, 0.55)';
-    ctx.lineWidth = 2;
+    ctx.lineWidth = Math.max(2, r * 0.08);
     strokeCross(ctx, p.x, p.y, d);
   }
 
@@ -556,28 +674,64 @@ function drawNode(ctx, g, node, leader) {
   ctx.fillText(`n${node.id}`, p.x, p.y);
   ctx.fillStyle = INK;
 
+  // The badges sit on the rim, just outside the timer's countdown arc
+  // (timer-arcs.js), which runs inside the outline.
+  const badge = Math.max(7, r * 0.32);
+  const corner = r * 0.92;
   if (isLeader) {
     drawCrown(ctx, p.x, p.y - r - 2, Math.max(10, r * 0.9));
-    drawBadge(ctx, p.x + r * 0.78, p.y - r * 0.78, Math.max(7, r * 0.36), 'L');
+    drawBadge(ctx, p.x + corner, p.y - corner, badge, 'L');
   }
-  if (node.alive && node.paused) drawPauseBadge(ctx, p.x - r * 0.78, p.y - r * 0.78, Math.max(7, r * 0.36));
+  if (node.alive && node.paused) drawPauseBadge(ctx, p.x - corner, p.y - corner, badge);
 
-  if (r >= 12) {
+  if (r >= LABELLED_RADIUS) {
     const label = node.alive ? node.role : 'crashed';
     const extra = [];
     if (node.alive && node.paused) extra.push('paused');
     if (node.alive && node.slowMs > 0) extra.push(`slow +${node.slowMs} ms`);
     if (node.term !== null) extra.push(`t${node.term}`);
-    ctx.font = `${isLeader ? 700 : 400} 12px ${FONT}`;
+    const weight = isLeader ? 700 : 400;
+    const size = fitLabel(ctx, [label, ...extra].join(' · '), label, weight, g);
     ctx.textBaseline = 'top';
-    ctx.fillText([label, ...extra].join(' · '), p.x, p.y + r + 3);
+    ctx.fillText(size.text, p.x, p.y + r + 3);
     if (node.alive && !isLeader && node.leader !== null && r >= 16) {
-      ctx.font = `400 11px ${FONT}`;
+      ctx.font = `400 ${Math.max(9, size.px - 1)}px ${FONT}`;
       ctx.fillStyle = node.leader === leader ? INK : MUTED;
-      ctx.fillText(`→ n${node.leader}`, p.x, p.y + r + 17);
+      ctx.fillText(`→ n${node.leader}`, p.x, p.y + r + 3 + size.px * 1.2);
     }
   }
   ctx.restore();
+}
+
+/**
+ * Sets the font of a node's label so that it fits between its
+ * neighbours (`g.spacing`, never narrower than the node): `g.font`, less
+ * down to 9 px, and only the `short` text (the role) when the whole one
+ * does not fit even then.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {string} whole
+ * @param {string} short
+ * @param {number} weight
+ * @param {Geometry} g
+ * @returns {{text: string, px: number}}
+ */
+function fitLabel(ctx, whole, short, weight, g) {
+  const room = Math.max(2 * g.radius, g.spacing - 6);
+  let text = whole;
+  let px = g.font;
+  ctx.font = `${weight} ${px}px ${FONT}`;
+  let width = ctx.measureText(text).width;
+  if (width > room) {
+    px = Math.max(9, Math.floor((px * room) / width));
+    ctx.font = `${weight} ${px}px ${FONT}`;
+    width = ctx.measureText(text).width;
+    if (width > room && text !== short) {
+      text = short;
+      px = Math.max(9, Math.min(g.font, Math.floor((px * room) / ctx.measureText(text).width)));
+      ctx.font = `${weight} ${px}px ${FONT}`;
+    }
+  }
+  return { text, px };
 }
 
 /**

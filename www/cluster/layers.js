@@ -16,10 +16,33 @@
  * @module cluster-layers
  */
 
-import { drawStill } from './draw.js';
-import { drawFlightRows, flightCount } from './flight-dots.js';
+import { drawMovingRows, drawStill } from './draw.js';
+import { flightCount } from './flight-dots.js';
+import { pendingTimers, sameTimers } from './timer-arcs.js';
 import { CANVAS, FAINT, INK, MUTED, PAPER } from '../shared/palette.js';
+import { TIMER_CLASSES } from '../shared/names.js';
 import { playClock } from '../shared/play-clock.js';
+
+/**
+ * The cluster's drawing model, for tests: what a view's layers show.
+ * @typedef {object} ClusterDrawn
+ * @property {number} radius node radius, CSS px
+ * @property {number} font px of the labels under the nodes
+ * @property {number} arrows messages drawn as arrows
+ * @property {Record<string, number>} arrowsByKind arrows by kind name
+ *   (the wasm's `kinds()`)
+ * @property {'arrows' | 'heads' | 'still'} shape how they were drawn
+ * @property {number} lost crossed out
+ * @property {{x: number, y: number, from: number, to: number}[]} crosses
+ *   where the crosses are, CSS px
+ * @property {{tx: number, ty: number, hx: number, hy: number, from: number, to: number}[]} tips
+ *   tail and head of the first arrows, CSS px
+ * @property {{x: number, y: number}[]} centres node centres, CSS px
+ * @property {number} arcs nodes with a timer's countdown arc
+ * @property {Record<string, number>} arcsByClass arcs by timer class name
+ *   (the wasm's `timer_classes()`)
+ * @property {number[]} arcNodes ids of the nodes with an arc
+ */
 
 /** @type {Worker | null | undefined} the shared worker; null when it failed */
 let shared;
@@ -55,6 +78,10 @@ function worker() {
       // clock (www/shared/play-clock.js).
       if (e.data.painted !== undefined) {
         playClock.painted(e.data.painted);
+        return;
+      }
+      if (e.data.drawn) {
+        layers.get(e.data.id)?.movingDrawn(e.data.drawn);
         return;
       }
       // When the worker's first drawing of nodes is done (the page's
@@ -112,6 +139,21 @@ export class ClusterLayers {
     this.geometry = null;
     /** Whether the messages' canvas has anything on it. @private */
     this.inked = false;
+    /** The nodes' pending timers as last drawn or posted (see
+     * timer-arcs.js `pendingTimers`). @private @type {Float64Array} */
+    this.timers = new Float64Array(0);
+    /** The node rows they were read from. @private @type {unknown} */
+    this.timersFrom = null;
+    /** Kind names of the last moment drawn (for the drawing model). @private @type {string[]} */
+    this.kinds = [];
+    /**
+     * The drawing model, for tests: what the layers show now, written
+     * after each drawing of the messages while a test holds the page's
+     * clock (www/shared/play-clock.js; only then). Also set on the still
+     * canvas as `__drawn` (see `movingDrawn`).
+     * @type {ClusterDrawn | null}
+     */
+    this.drawn = null;
     if (this.worker) {
       // Views taken off the page (compare mode makes new ones each time)
       // let the worker drop their canvases.
@@ -199,14 +241,28 @@ export class ClusterLayers {
   }
 
   /**
-   * Draws the messages of one moment (an empty wire twice in a row leaves
-   * the canvas untouched).
+   * Draws the messages of one moment and the nodes' timer arcs (an empty
+   * wire and no timer twice in a row leave the canvas untouched).
    * @param {import('./flight-dots.js').Flights} flights
    * @param {number} nowMs
    * @param {import('./flight-dots.js').DotStyle} style
+   * @param {import('./node-rows.js').NodeRows | undefined} nodeRows the
+   *   core's node rows (their timer columns)
+   * @param {string[]} kinds the run's kind names (for the drawing model)
    */
-  drawDots(flights, nowMs, style) {
-    const any = flightCount(flights) > 0;
+  drawDots(flights, nowMs, style, nodeRows, kinds) {
+    // The same rows (the model keeps them while no node changes) have
+    // the same timers: read again only from new ones.
+    let changed = false;
+    if (nodeRows !== this.timersFrom) {
+      this.timersFrom = nodeRows;
+      const timers = nodeRows ? pendingTimers(nodeRows) : new Float64Array(0);
+      changed = !sameTimers(timers, this.timers);
+      if (changed) this.timers = timers;
+    }
+    const timers = this.timers;
+    this.kinds = kinds;
+    const any = flightCount(flights) > 0 || timers.length > 0;
     if (!any && !this.inked) return;
     this.inked = any;
     if (this.worker) {
@@ -214,7 +270,8 @@ export class ClusterLayers {
       // frames, and a copy made here (up to 224 KB a frame) would go to
       // the page's large-object heap and bring on garbage collections
       // (measured: posting took 10 to 27 ms in some frames of the
-      // 1024-node run), while the clone is made outside it.
+      // 1024-node run), while the clone is made outside it. The timers
+      // (four numbers a node that has one) only when they changed.
       this.worker.postMessage({
         type: 'dots',
         id: this.id,
@@ -223,6 +280,7 @@ export class ClusterLayers {
         col: flights.col,
         nowMs,
         style,
+        timers: changed ? timers : undefined,
         seq: playClock.post(),
       });
       return;
@@ -232,7 +290,43 @@ export class ClusterLayers {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.moving.width, this.moving.height);
     ctx.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
-    drawFlightRows(ctx, this.geometry.points, this.geometry.radius, flights, nowMs, style);
+    const drawn = drawMovingRows(ctx, this.geometry, flights, timers, nowMs, style);
+    // The drawing model only for a test, as the worker reports it.
+    if (playClock.hand) this.movingDrawn(drawn);
+  }
+
+  /**
+   * What the moving layer showed (reported by the worker while a test
+   * holds the clock), as the drawing model `drawn`.
+   * @param {import('./draw.js').MovingDrawn} m
+   */
+  movingDrawn(m) {
+    const g = this.geometry;
+    /** @type {Record<string, number>} */
+    const arrowsByKind = {};
+    m.flights.byKind.forEach((count, kind) => {
+      if (count) arrowsByKind[this.kinds[kind] ?? String(kind)] = count;
+    });
+    /** @type {Record<string, number>} */
+    const arcsByClass = {};
+    m.timers.byClass.forEach((count, cls) => {
+      if (count) arcsByClass[TIMER_CLASSES[cls]?.name ?? String(cls)] = count;
+    });
+    this.drawn = {
+      radius: g?.radius ?? 0,
+      font: g?.font ?? 0,
+      arrows: m.flights.arrows,
+      arrowsByKind,
+      shape: m.flights.shape,
+      lost: m.flights.lost,
+      crosses: m.flights.crosses,
+      tips: m.flights.tips,
+      centres: g ? g.at.map((c) => ({ x: c.x, y: c.y })) : [],
+      arcs: m.timers.arcs,
+      arcsByClass,
+      arcNodes: m.timers.nodes,
+    };
+    /** @type {any} */ (this.still).__drawn = this.drawn;
   }
 
   /**

@@ -9,8 +9,7 @@
 
 import { reducedMotion } from '../shared/appearance.js';
 import { ClusterLayers } from './layers.js';
-import { drawStill, layoutNodes, stillKey } from './draw.js';
-import { drawFlightRows } from './flight-dots.js';
+import { drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
 import { CANVAS, INK, PAPER } from '../shared/palette.js';
 
 /** A still layer drawn faster than this (ms) is drawn whenever it changes. */
@@ -24,6 +23,16 @@ const STILL_MIN_GAP_MS = 250;
  * sixteen frames, about a quarter of a second (a frame renaming 256 of
  * them took 3 to 7 ms in the 1024-node burst, all 1,024 about 5 to 20). */
 const LABEL_CHUNK = 64;
+
+/**
+ * Device px per CSS px of the PNG export: the screen's, or 2 when that is
+ * less.
+ * @param {number} dpr the screen's
+ * @returns {number}
+ */
+export function exportScale(dpr) {
+  return Math.max(2, dpr);
+}
 
 export class ClusterView {
   /**
@@ -123,7 +132,7 @@ export class ClusterView {
     const marks = { picked: this.picked };
     const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
     if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks);
-    this.layers.drawDots(s.flights, s.nowMs, { still: reducedMotion, ink: INK });
+    this.layers.drawDots(s.flights, s.nowMs, { still: reducedMotion, ink: INK }, s.nodeRows, s.kinds);
     // The names say only what the still layer shows: rewritten when it is
     // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
     if (this.stillDrawn !== this.labelled) {
@@ -185,22 +194,23 @@ export class ClusterView {
 
   /**
    * The whole picture on one canvas, for the PNG export: the latest
-   * moment drawn here again, at the layers' pixel size (the layers may
-   * belong to the worker, whose pixels the page cannot read);
+   * moment drawn here again (the layers may belong to the worker, whose
+   * pixels the page cannot read), at the screen's pixel ratio or twice
+   * the CSS size, whichever is larger (a slide or a print stays sharp);
    * transparent, as the canvases are.
    * @returns {HTMLCanvasElement}
    */
   composite() {
     const out = document.createElement('canvas');
-    const { width, height, dpr } = this.layers.size;
-    out.width = width;
-    out.height = height;
+    const scale = exportScale(window.devicePixelRatio || 1);
+    const g = this.geometry;
+    out.width = Math.round((g?.width ?? this.canvas.clientWidth) * scale);
+    out.height = Math.round((g?.height ?? this.canvas.clientHeight) * scale);
     const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
-    if (this.last && this.geometry) {
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      const g = this.geometry;
+    if (this.last && g) {
+      ctx.setTransform(scale, 0, 0, scale, 0, 0);
       drawStill(ctx, g, this.last, { picked: this.picked });
-      drawFlightRows(ctx, g.points, g.radius, this.last.flights, this.last.nowMs, { still: reducedMotion, ink: INK });
+      drawMoving(ctx, g, this.last);
     }
     return out;
   }

@@ -2,7 +2,8 @@
 /**
  * The cluster worker: owns the two OffscreenCanvases of every cluster
  * view (www/cluster/layers.js), the still layer and the messages on the
- * wire, and draws them with draw.js and flight-dots.js, so neither the
+ * wire with the nodes' timer arcs, and draws them with draw.js (its
+ * flight-dots.js and timer-arcs.js), so neither the
  * drawing nor its software rasterizing takes the page's main thread.
  * Messages, each with the view's `id`:
  *
@@ -12,21 +13,24 @@
  * - `still` {scene, picked, theme}: the nodes (the core's rows, see
  *   node-rows.js), cuts and leader to draw, the nodes picked for a
  *   partition, the theme's canvas colours;
- * - `dots` {rows, width, col, nowMs, style}: the flight rows to draw;
+ * - `dots` {rows, width, col, nowMs, style, timers?}: the flight rows to
+ *   draw, with the nodes' pending timers (timer-arcs.js `pendingTimers`)
+ *   when they changed since the last `dots`;
  * - `drop`: the view is gone.
  *
  * It answers each still drawing with `{id, ms, at}`: what it cost and
  * when it was done (ms since the epoch). `still` and `dots` carry a `seq`
  * when a test holds the page's clock (www/shared/play-clock.js); the worker then
  * also answers `{painted}`: every drawing up to that number is drawn (or
- * was superseded or dropped). Drawing happens at most once per animation
+ * was superseded or dropped), after `{id, drawn}` for each moving layer
+ * drawn: what it showed (draw.js `MovingDrawn`, the page's drawing model
+ * for tests). Drawing happens at most once per animation
  * frame of the worker: of what arrived in between, only the latest of
  * each kind per view is drawn.
  * @module cluster-worker
  */
 
-import { drawStill } from './draw.js';
-import { drawFlightRows } from './flight-dots.js';
+import { drawMovingRows, drawStill } from './draw.js';
 import { decodeNodes } from './node-rows.js';
 import { setCanvasTheme } from '../shared/palette.js';
 
@@ -40,6 +44,7 @@ import { setCanvasTheme } from '../shared/palette.js';
  * @property {import('./draw.js').Geometry | null} geometry
  * @property {any} stillPending the latest `still` message not drawn yet
  * @property {any} dotsPending the latest `dots` message not drawn yet
+ * @property {Float64Array} timers the nodes' pending timers, as last posted
  */
 
 /** @type {Map<number, View>} */
@@ -94,7 +99,9 @@ function drawPending() {
     if (f) {
       v.dotsPending = null;
       fresh(v.movingCtx, v.dpr);
-      drawFlightRows(v.movingCtx, g.points, g.radius, f, f.nowMs, f.style);
+      const drawn = drawMovingRows(v.movingCtx, g, f, v.timers, f.nowMs, f.style);
+      // Only for a test (which holds the page's clock): what was drawn.
+      if (f.seq) self.postMessage({ id, drawn });
     }
   }
   answer();
@@ -137,6 +144,7 @@ self.addEventListener('message', (e) => {
       geometry: null,
       stillPending: null,
       dotsPending: null,
+      timers: new Float64Array(0),
     });
     return;
   }
@@ -165,6 +173,9 @@ self.addEventListener('message', (e) => {
       schedule();
       break;
     case 'dots':
+      // Kept at once: a later `dots` drawn instead of this one may not
+      // carry them.
+      if (m.timers) v.timers = m.timers;
       v.dotsPending = m;
       schedule();
       break;

@@ -3,7 +3,8 @@
  * Names the page takes from the wasm core instead of keeping copies:
  * the roles in the order of their codes (`role_names()`, the `role`
  * column of the node and trace rows) and the safety properties the core
- * checks with their labels (`properties()`). `learnNames(wasm)` fills
+ * checks with their labels (`properties()`), and the timer classes of
+ * the node rows' `timer_class` column (`timer_classes()`). `learnNames(wasm)` fills
  * them once the wasm module is loaded (main.js does, before anything is
  * drawn); the cluster worker, which has no wasm, is posted the role
  * names with the node rows.
@@ -22,6 +23,13 @@ export const ROLE_NAMES = [];
  */
 export const ROLE = /** @type {Record<RoleName, number>} */ ({});
 
+/**
+ * The timer classes by code (the node rows' `timer_class`), from the
+ * wasm: a stable `name` and a `label` for legends.
+ * @type {{name: string, label: string}[]}
+ */
+export const TIMER_CLASSES = [];
+
 /** The label of each property the core checks, by its id. @type {Map<string, string>} */
 const PROPERTY_LABELS = new Map();
 
@@ -30,7 +38,7 @@ const DRAWN_ROLES = /** @type {const} */ (['follower', 'candidate', 'leader', 's
 
 /**
  * Learns the names from the loaded wasm module (again: the same names).
- * @param {{role_names(): string[], properties(): {id: string, label: string}[]}} wasm
+ * @param {{role_names(): string[], properties(): {id: string, label: string}[], timer_classes(): {name: string, label: string}[]}} wasm
  */
 export function learnNames(wasm) {
   const names = wasm.role_names();
@@ -41,6 +49,8 @@ export function learnNames(wasm) {
     ROLE_NAMES.push(/** @type {RoleName} */ (name));
     ROLE[/** @type {RoleName} */ (name)] = code;
   });
+  TIMER_CLASSES.length = 0;
+  for (const { name, label } of wasm.timer_classes()) TIMER_CLASSES.push({ name, label });
   PROPERTY_LABELS.clear();
   for (const { id, label } of wasm.properties()) PROPERTY_LABELS.set(id, label);
 }

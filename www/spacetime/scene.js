@@ -2,7 +2,9 @@
 /**
  * The space-time (Lamport) diagram's drawing: one horizontal line per
  * node, time running left to right, an arrow for each message from its
- * send to its delivery (a lost one ends in a cross halfway), and marks
+ * send to its delivery (a lost one ends in a cross on its own line where
+ * the core lost it: when it would have arrived, just short of the
+ * receiver's line, see `lostEnd`), and marks
  * for what happened on each node: timers firing, elections started, role
  * changes (a dot in the role's colour; the line is thick and coloured
  * while a node leads or runs for leader), crashes (the line is dashed
@@ -22,7 +24,7 @@
  * @module spacetime/scene
  */
 
-import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour } from '../shared/palette.js';
+import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour, kindDash } from '../shared/palette.js';
 import { ROLE } from '../shared/names.js';
 import { TraceStore } from '../shared/trace.js';
 
@@ -151,6 +153,8 @@ function tickStep(span, width, px) {
  *   known future, 4 still on the wire (no head yet)
  * @property {number} messagesInWindow arrows before thinning
  * @property {number} lost lost messages drawn
+ * @property {LostMark[]} crosses the lost messages' crosses (the first
+ *   `MAX_LISTED_CROSSES`, known past ones only): the drawing model tests read
  * @property {{x: number, y: number}[]} timers
  * @property {{x: number, y: number}[]} elections
  * @property {{x: number, y: number, role: number, future: boolean}[]} roles
@@ -163,6 +167,55 @@ function tickStep(span, width, px) {
  *   of time 0 from this scene's origin, so dashed lines drawn in pieces
  *   keep one pattern
  */
+
+/**
+ * Where a lost message's cross is drawn, and on what line: from its send
+ * (`x1`, `y1`, on the sender's line) towards the receiver's line at the
+ * moment it was lost (`xEnd`, `yEnd`).
+ * @typedef {object} LostMark
+ * @property {number} x
+ * @property {number} y
+ * @property {number} x1
+ * @property {number} y1
+ * @property {number} xEnd
+ * @property {number} yEnd
+ * @property {number} from sender
+ * @property {number} to receiver
+ * @property {number} lostMs when the core lost it
+ */
+
+/** Lost messages listed in `Scene.crosses` at most. */
+const MAX_LISTED_CROSSES = 64;
+
+/**
+ * Half the size of a message's arrowhead and of a lost one's cross.
+ * @param {number} rowHeight
+ * @returns {number}
+ */
+export function headSize(rowHeight) {
+  return Math.max(3, Math.min(6, rowHeight * 0.4));
+}
+
+/**
+ * Where a lost message's line ends and its cross is: on its own line
+ * (from its send on the sender's line to the receiver's line at the time
+ * it was lost), just short of the receiver's line so the cross is clear
+ * of it. The core loses a message when it would have arrived, at the
+ * receiver (engine `deliver`: random loss, a cut link, a crashed
+ * receiver), so that is the time; the trace gives no place nearer.
+ * @param {number} x1
+ * @param {number} y1
+ * @param {number} x2 x of the moment it was lost
+ * @param {number} y2 the receiver's line
+ * @param {number} rowHeight
+ * @returns {[number, number]}
+ */
+export function lostEnd(x1, y1, x2, y2, rowHeight) {
+  const dy = Math.abs(y2 - y1);
+  const clear = headSize(rowHeight) + 1.5;
+  const t = dy > 0 ? Math.max(0.5, 1 - clear / dy) : 1;
+  return [x1 + (x2 - x1) * t, y1 + (y2 - y1) * t];
+}
 
 /**
  * What a delta build (see `buildScene`) draws: only what became settled in
@@ -406,6 +459,24 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
   const pending = new Map();
   buffer.length = 0;
   let lost = 0;
+  /** @type {LostMark[]} */
+  const crosses = [];
+  /**
+   * Lists a lost message's cross (see `Scene.crosses`).
+   * @param {number} x
+   * @param {number} y
+   * @param {number} x1
+   * @param {number} y1
+   * @param {number} xEnd
+   * @param {number} yEnd
+   * @param {Float64Array} sd
+   * @param {number} so its send row
+   * @param {number} lostMs
+   */
+  const listCross = (x, y, x1, y1, xEnd, yEnd, sd, so, lostMs) => {
+    if (crosses.length >= MAX_LISTED_CROSSES) return;
+    crosses.push({ x, y, x1, y1, xEnd, yEnd, from: sd[so + col.node], to: sd[so + col.peer], lostMs });
+  };
   /** @type {Scene['timers']} */
   const timers = [];
   /** @type {Scene['elections']} */
@@ -449,7 +520,9 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
         if (isLost || end !== sd[so + col.until_ms]) delta.reshapedMs = Math.min(delta.reshapedMs ?? Infinity, sent);
         if (isLost) {
           lost += 1;
-          buffer.push(x1, y1, (x1 + xOf(end)) / 2, (y1 + y2) / 2, kind, 1);
+          const [xl, yl] = lostEnd(x1, y1, xOf(end), y2, frame.rowHeight);
+          listCross(xl, yl, x1, y1, xOf(end), y2, sd, so, end);
+          buffer.push(x1, y1, xl, yl, kind, 1);
         } else {
           buffer.push(x1, y1, xOf(end), y2, kind, 0);
         }
@@ -468,8 +541,10 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
     let y2 = yOf(sd[so + col.peer]);
     const kind = sd[so + col.kind];
     if (isLost) {
-      x2 = (x1 + x2) / 2;
-      y2 = (y1 + y2) / 2;
+      const xEnd = x2;
+      const yEnd = y2;
+      [x2, y2] = lostEnd(x1, y1, x2, y2, frame.rowHeight);
+      if (!sendFuture && !endFuture) listCross(x2, y2, x1, y1, xEnd, yEnd, sd, so, end);
     }
     if (sendFuture) {
       buffer.push(x1, y1, x2, y2, kind, 2 | (isLost ? 1 : 0));
@@ -626,6 +701,7 @@ export function buildScene(store, win, frame, kinds, buffer = new ArrowBuffer(),
     arrowFlags: buffer.flags,
     messagesInWindow,
     lost,
+    crosses,
     timers,
     elections,
     roles,
@@ -801,7 +877,7 @@ export function paintContent(ctx, s) {
   // Messages, batched by kind; known-future ones faded.
   const n = s.arrowCount;
   const stride = Math.max(1, Math.ceil(n / MAX_ARROWS));
-  const head = Math.max(3, Math.min(6, f.rowHeight * 0.4));
+  const head = headSize(f.rowHeight);
   const xy = s.arrows;
   for (let kind = 0; kind < Math.max(s.kinds.length, 1); kind++) {
     const colour = kindColour(kind);
@@ -838,6 +914,8 @@ export function paintContent(ctx, s) {
       }
       if (!any) continue;
       ctx.globalAlpha = future ? FUTURE_ALPHA : 0.9;
+      // Kinds past the first round of colours: dashed (palette.js).
+      ctx.setLineDash(kindDash(kind));
       if (light(colour)) {
         ctx.strokeStyle = 'rgba(0, 0, 0, 0.45)';
         ctx.lineWidth = 2.6;
@@ -846,6 +924,7 @@ export function paintContent(ctx, s) {
       ctx.strokeStyle = colour;
       ctx.lineWidth = 1.4;
       ctx.stroke(path);
+      ctx.setLineDash([]);
       ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
       ctx.strokeStyle = CUT;
       ctx.lineWidth = 2;

@@ -14,8 +14,8 @@
  * @module spacetime/svg
  */
 
-import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour } from '../shared/palette.js';
-import { SCENE_LOOK } from './scene.js';
+import { CANVAS, CUT, FAINT, INK, MUTED, PAPER, ROLE_COLOURS, kindColour, kindDash } from '../shared/palette.js';
+import { SCENE_LOOK, headSize } from './scene.js';
 import { ROLE } from '../shared/names.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -206,7 +206,7 @@ export function sceneSvg(s, participants, title) {
   // Messages: one path each, the ones drawn on the canvas (same thinning).
   const n = s.arrowCount;
   const stride = Math.max(1, Math.ceil(n / MAX_ARROWS));
-  const head = Math.max(3, Math.min(6, f.rowHeight * 0.4));
+  const head = headSize(f.rowHeight);
   const xy = s.arrows;
   const messages = svg('g', { class: 'messages', fill: 'none' });
   for (let i = 0; i < n; i += stride) {
@@ -226,9 +226,18 @@ export function sceneSvg(s, participants, title) {
     };
     if (flags & 1) attrs['data-lost'] = 'true';
     if (future) attrs['data-future'] = 'true';
+    const dash = kindDash(kind);
+    if (dash.length > 0) attrs['stroke-dasharray'] = dash.join(' ');
     if (light(colour)) {
       messages.append(
-        svg('path', { class: 'halo', d: line, stroke: 'rgba(0, 0, 0, 0.45)', 'stroke-width': 2.6, opacity: attrs.opacity }),
+        svg('path', {
+          class: 'halo',
+          d: line,
+          stroke: 'rgba(0, 0, 0, 0.45)',
+          'stroke-width': 2.6,
+          opacity: attrs.opacity,
+          ...(dash.length > 0 ? { 'stroke-dasharray': dash.join(' ') } : {}),
+        }),
       );
     }
     messages.append(svg('path', attrs));

@@ -402,6 +402,9 @@ export class SpaceTimeView {
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
     this.publish(sceneShown(scene));
+    // The drawing model tests read (as the cluster's `__drawn`): where
+    // each lost message's cross is, and the plot's frame and window.
+    /** @type {any} */ (canvas).__drawn = { crosses: scene.crosses, frame, window: scene.window };
     if (!this.model.moving) this.prepareLive();
     // How long reading the trace, building and painting took: for
     // benchmarks (the canvas is the only place the page says so).
