@@ -33,6 +33,7 @@ import { ClusterView } from '../cluster/view.js';
 import { el, messageOf, setText } from '../shared/dom.js';
 import { CompareRuns } from './runs.js';
 import { addScrollCue } from './scroll-cue.js';
+import { targetOf, wireEmbedCode } from '../embed/snippet.js';
 import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from './table.js';
 
 /** Every column of the table, in display order. */
@@ -128,6 +129,14 @@ export class CompareMode {
     el('compare-to-end').addEventListener('click', () => this.toEnd());
     el('compare-leave').addEventListener('click', () => this.leave());
     el('compare-share').addEventListener('click', () => this.share());
+    wireEmbedCode(
+      {
+        button: el('compare-copy-embed'),
+        field: /** @type {HTMLTextAreaElement} */ (el('compare-embed-code')),
+        status: this.shareStatus,
+      },
+      () => this.embedTarget(),
+    );
     el('compare-crash-leader').addEventListener('click', () => this.injectAll({ crash: 'leader' }));
     el('compare-heal').addEventListener('click', () => this.injectAll({ heal: true }));
     this.partition.addEventListener('click', () => this.partitionPicked());
@@ -519,6 +528,21 @@ export class CompareMode {
       for (const lane of this.lanes) lane.view.setPicked(this.picked);
       this.describePartition();
     }
+  }
+
+  /**
+   * This comparison at this moment, paused, for "Copy embed code".
+   * @private
+   * @returns {import('../embed/snippet.js').EmbedTarget}
+   */
+  embedTarget() {
+    const runs = /** @type {CompareRuns} */ (this.runs);
+    this.setPlaying(false);
+    for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
+    const base = runs.runs[0].model.playground.for_algorithm(this.baseAlgorithm);
+    const target = targetOf(base, this.algorithms, runs.runs.map((r) => r.id));
+    base.free();
+    return { ...target, atMs: runs.nowMs };
   }
 
   /**
