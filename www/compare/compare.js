@@ -542,7 +542,7 @@ export class CompareMode {
     const base = runs.runs[0].model.playground.for_algorithm(this.baseAlgorithm);
     const target = targetOf(base, this.algorithms, runs.runs.map((r) => r.id));
     base.free();
-    return { ...target, atMs: runs.nowMs };
+    return { ...target, atMs: runs.nowMs, toMs: runs.nowMs > runs.endMs() ? runs.nowMs : null };
   }
 
   /**

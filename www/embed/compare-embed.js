@@ -105,6 +105,9 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
     'data-mode': 'compare',
   });
   const viewsBox = h('div', { class: 'embed-compare-views', 'data-testid': 'embed-compare-views' });
+  // The page's own compare section (hidden in an embed) goes: the embed's
+  // table and notes carry the same test ids.
+  document.getElementById('compare')?.remove();
   // In the page before the views are made: a view sizes its canvas
   // (and hands it to its drawing worker) as it is made.
   root.append(viewsBox);

@@ -19,6 +19,9 @@ export const COMPARE_SIZE = Object.freeze({ width: 860, height: 560 });
  * @property {string} fragment the share fragment (`s=1.…`,
  *   `Playground.share_fragment()`)
  * @property {number} atMs the moment it opens at (0: the start)
+ * @property {number | null} toMs the end of the embed's range when the
+ *   moment is after the run's own end (an embed's range ends there by
+ *   default, and would clamp the moment); null otherwise
  * @property {string[]} [compare] the algorithms compared, if a comparison
  * @property {string} title what the frame shows, for its `title` (read
  *   by screen readers)
@@ -37,6 +40,7 @@ export function embedAddress(target, page = window.location.href) {
   params.set('embed', '1');
   if (target.compare) params.set('compare', target.compare.join(','));
   if (target.atMs > 0) params.set('at', String(target.atMs));
+  if (target.toMs !== null) params.set('to', String(target.toMs));
   url.search = `?${params.toString().replace(/%2C/gi, ',')}`;
   url.hash = target.fragment;
   return url.href;
@@ -79,9 +83,11 @@ export function targetOf(pg, algorithms, compare) {
   const scenario = JSON.parse(pg.scenario_json());
   const name = (/** @type {string} */ id) => algorithms.find((a) => a.id === id)?.name ?? id;
   const what = compare ? `${compare.map(name).join(' vs ')} compared` : name(scenario.algorithm);
+  const atMs = pg.now_ms();
   return {
     fragment: pg.share_fragment(),
-    atMs: pg.now_ms(),
+    atMs,
+    toMs: atMs > pg.end_ms() ? atMs : null,
     compare,
     title: `Election Playground: ${what}, ${scenario.nodes} nodes, seed ${pg.seed()}`,
   };
