@@ -20,6 +20,10 @@
  * scenario. A fault made here (click a node, crash each leader,
  * partition, heal) goes into every run at the current time.
  *
+ * The runs and their clock are runs.js, the table's columns and notes
+ * table.js (both shared with the compare embed); this file is the page's
+ * part: the views, the controls, the picker, the keys and the address.
+ *
  * While compare mode is on, the single view is hidden, so the page's
  * `[data-testid=messages-total]` elements are the cells of the table's
  * rows (`<tr data-algorithm="bully">`), which come first in the page.

@@ -9,6 +9,8 @@
  * `autoplay=1` starts playing on load. Hosts drive it with postMessage
  * (embed-api.js).
  *
+ * With `compare=` the embed is a comparison instead (compare-embed.js).
+ *
  * Nothing here decides anything about an algorithm: it moves the model's
  * clock and draws what the core reports, like the full page.
  * @module embed
