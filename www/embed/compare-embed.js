@@ -27,6 +27,7 @@ import { presetPlayground } from '../panels/presets.js';
 import { ClusterView } from '../cluster/view.js';
 import { CompareRuns } from '../compare/runs.js';
 import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow, msText } from '../compare/table.js';
+import { addScrollCue } from '../compare/scroll-cue.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 import { EmbedApi } from './api.js';
 import { RANGE_PLAY_MS } from './params.js';
@@ -207,6 +208,8 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
   if (!shows.has('scrubber')) bar.append(buttons);
   bar.append(time, status, open);
   root.append(fixed, tableWrap, bar, byTestId('error'));
+  // A narrow frame: the algorithm column stays, a line says there is more.
+  addScrollCue(tableWrap);
   root.dataset.controls = [...shows].join(',');
 
   /**
