@@ -16,6 +16,7 @@ import { FaultEditor } from './panels/fault-editor.js';
 
 import { isEmbed } from './embed/params.js';
 import { startEmbed } from './embed/embed.js';
+import { targetOf, wireEmbedCode } from './embed/snippet.js';
 import { FaultsPanel } from './panels/faults.js';
 import { Inspector } from './panels/inspector.js';
 import { EventLog } from './panels/log.js';
@@ -194,6 +195,13 @@ async function main() {
     report(message) {
       showProblems([message]);
     },
+  });
+
+  // "Copy embed code" (Share): an iframe of this run at this moment.
+  const embedCode = { button: el('copy-embed'), field: /** @type {HTMLTextAreaElement} */ (el('embed-code')), status: el('embed-code-status') };
+  wireEmbedCode(embedCode, () => {
+    model.setPlaying(false);
+    return targetOf(model.playground, wasm.algorithms());
   });
 
   const narration = new Narration(model, wasm.presets());

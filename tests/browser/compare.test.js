@@ -1,12 +1,14 @@
 // Compare mode: `compare=a,b,c` opens one view and one table row per
 // algorithm on the scenario in the rest of the address, all at one time;
 // each row shows what `election run --algorithm X --until-ms T --json`
-// reports for the same scenario at that time.
+// reports for the same scenario at that time (the failover columns
+// included; compare-lesson.test.js has the leader-crash lesson).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
 import { openPlayground, playFor, ready } from './page.js';
 import { cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
+import { assertRowsMatch, rows, sharedTime } from './compare-rows.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -16,51 +18,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/**
- * The rows of the compare table: algorithm and the cells by test id.
- * @param {import('playwright-core').Page} page
- * @returns {Promise<{algorithm: string, cells: Record<string, string>}[]>}
- */
-async function rows(page) {
-  return page.$$eval('[data-testid=compare-table] tbody tr', (trs) =>
-    trs.map((tr) => ({
-      algorithm: /** @type {HTMLElement} */ (tr).dataset.algorithm ?? '',
-      cells: Object.fromEntries(
-        [...tr.querySelectorAll('[data-testid]')].map((td) => [
-          /** @type {HTMLElement} */ (td).dataset.testid,
-          (td.textContent ?? '').trim(),
-        ]),
-      ),
-    })),
-  );
-}
-
-/** @param {import('playwright-core').Page} page */
-async function sharedTime(page) {
-  return Number(await page.textContent('[data-testid=compare-time]'));
-}
-
-/**
- * Checks every row against the CLI run of its algorithm until `t`.
- * @param {{algorithm: string, cells: Record<string, string>}[]} shown
- * @param {(algorithm: string, t: number) => any} cli
- * @param {number} t
- */
-function assertRowsMatch(shown, cli, t) {
-  for (const row of shown) {
-    const expected = cli(row.algorithm, t);
-    assert.equal(expected.end_ms, t, 'the CLI stopped where asked');
-    const where = `${row.algorithm} at ${t} ms`;
-    assert.equal(Number(row.cells['messages-total']), expected.messages.sent, `messages sent, ${where}`);
-    assert.equal(Number(row.cells['election-messages']), expected.messages.election, `election messages, ${where}`);
-    assert.equal(Number(row.cells['leaderless-ms']), expected.leaderless_ms, `leaderless, ${where}`);
-    assert.equal(Number(row.cells['split-brain-ms']), expected.split_brain_ms, `split brain, ${where}`);
-    assert.equal(Number(row.cells['violation-count']), expected.violations.length, `violations, ${where}`);
-    const leaders = expected.leaders.length === 0 ? 'none' : expected.leaders.map((id) => `n${id}`).join(', ');
-    assert.equal(row.cells['compare-leader'], leaders, `leaders, ${where}`);
-  }
-}
 
 test('compare=bully,raft,chang-roberts at=end: one row each, the CLI figures at the latest end', async () => {
   const base = ['--nodes', '6', '--seed', '3'];

@@ -274,18 +274,20 @@ test('autoplay plays the range once; with loop it goes back to from and keeps pl
   await page.close();
 });
 
-test('the docs page shows three embeds, each ready with no problem, and no console error', async () => {
+test('the docs page shows four embeds, each ready with no problem, and no console error', async () => {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   const errors = collectErrors(page);
   await page.goto(`${baseUrl()}/docs/embed.html`);
   const frames = page.locator('iframe.embed');
-  assert.equal(await frames.count(), 3);
-  for (const testid of ['embed-bully', 'embed-raft', 'embed-zookeeper']) {
+  assert.equal(await frames.count(), 4);
+  for (const testid of ['embed-bully', 'embed-raft', 'embed-zookeeper', 'embed-compare']) {
     const frame = await (await page.waitForSelector(`iframe[data-testid=${testid}]`)).contentFrame();
     assert.ok(frame);
     await frame.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
     assert.equal(await problemText(frame), '', `${testid} reports no problem`);
-    assert.ok(await frame.isVisible('[data-testid=embed-canvas]'));
+    // A compare figure (figure 4) has a view per algorithm.
+    const views = testid === 'embed-compare' ? '.embed-compare-view canvas.embed-canvas >> nth=1' : '[data-testid=embed-canvas]';
+    assert.ok(await frame.isVisible(views), testid);
   }
   const raft = await (await page.$('iframe[data-testid=embed-raft]'))?.contentFrame();
   assert.equal(await raft?.getAttribute('[data-testid=embed]', 'data-playing'), 'true', 'the Raft figure autoplays');

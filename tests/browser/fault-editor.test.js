@@ -179,7 +179,7 @@ test('the editor works on a 360 px screen without scrolling sideways', async () 
   );
   assert.ok(boxes.length >= 8);
   for (const right of boxes) assert.ok(right <= 360, `a control ends at ${right}`);
-  assert.equal(await testId(page, 'fault-text'), 'crash n5');
+  assert.equal(await testId(page, 'fault-text'), 'crash the leader', 'n5 led: its click crashes "leader"');
   assert.equal(await page.inputValue('[data-testid="fault-time"]'), '300');
   assert.deepEqual(errors, []);
   await page.close();

@@ -226,7 +226,8 @@ test('acting in the past forks a new history: later live faults are dropped, the
   const note = (await page.textContent('[data-testid="fork-note"]')) ?? '';
   assert.equal(
     note,
-    'History forked at 2000 ms: 2 later actions dropped (crash n5 at 3000 ms, recover n5 at 4000 ms).',
+    // n5 led at 3000 ms: its click crashed "leader".
+    'History forked at 2000 ms: 2 later actions dropped (crash the leader at 3000 ms, recover n5 at 4000 ms).',
   );
   assert.equal(await page.getAttribute('[data-testid="fork-note"]', 'role'), 'status');
   assert.equal(await page.isHidden('[data-testid="past-note"]'), true, 'now at the new latest moment');

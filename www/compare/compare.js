@@ -20,6 +20,10 @@
  * scenario. A fault made here (click a node, crash each leader,
  * partition, heal) goes into every run at the current time.
  *
+ * The runs and their clock are runs.js, the table's columns and notes
+ * table.js (both shared with the compare embed); this file is the page's
+ * part: the views, the controls, the picker, the keys and the address.
+ *
  * While compare mode is on, the single view is hidden, so the page's
  * `[data-testid=messages-total]` elements are the cells of the table's
  * rows (`<tr data-algorithm="bully">`), which come first in the page.
@@ -27,101 +31,18 @@
  */
 
 import { formatSpeed } from '../player/controls.js';
-import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
+import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED } from '../player/model.js';
 import { player } from '../player/player.js';
-import { Slicer } from '../player/slicer.js';
 import { keyBelongsTo } from '../player/shortcuts.js';
 import { ClusterView } from '../cluster/view.js';
 import { el, messageOf, setText } from '../shared/dom.js';
+import { CompareRuns } from './runs.js';
+import { addScrollCue } from './scroll-cue.js';
+import { targetOf, wireEmbedCode } from '../embed/snippet.js';
+import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from './table.js';
 
-/**
- * Milliseconds for a cell: up to three decimals, as the CLI's JSON has them.
- * @param {number} ms
- * @returns {string}
- */
-function msText(ms) {
-  return String(Math.round(ms * 1000) / 1000);
-}
-
-/**
- * One row of the table, as the core reports it (`Playground.compare_figures`).
- * @typedef {object} Figures
- * @property {string} algorithm
- * @property {number} now_ms
- * @property {number} messages_sent
- * @property {number} election_messages
- * @property {number} background_messages
- * @property {number | null} background_per_s
- * @property {number | null} first_leader_ms
- * @property {number} leaderless_ms
- * @property {number} split_brain_ms
- * @property {number} violations
- * @property {number[]} leaders
- * @property {number | null} theory
- * @property {string | null} theory_formula
- */
-
-/**
- * The columns of the table after the algorithm's name: header, test id of
- * the cell, and how the cell reads a row.
- * @type {{head: string, title: string, testid: string, text: (f: Figures) => string}[]}
- */
-const COLUMNS = [
-  {
-    head: 'Leader now',
-    title: 'Every node that leads right now; two or more is split brain',
-    testid: 'compare-leader',
-    text: (f) => (f.leaders.length === 0 ? 'none' : f.leaders.map((id) => `n${id}`).join(', ')),
-  },
-  {
-    head: 'Messages sent',
-    title: 'Every message sent so far, dropped ones included (election run: messages.sent)',
-    testid: 'messages-total',
-    text: (f) => String(f.messages_sent),
-  },
-  {
-    head: 'Election messages',
-    title: 'Messages that exist to choose a leader',
-    testid: 'election-messages',
-    text: (f) => String(f.election_messages),
-  },
-  {
-    head: 'Background / s',
-    title: 'Heartbeats, renewals and pings per simulated second so far',
-    testid: 'background-per-s',
-    text: (f) => (f.background_per_s === null ? '-' : f.background_per_s.toFixed(1)),
-  },
-  {
-    head: 'First leader (ms)',
-    title: 'When the first node became leader',
-    testid: 'first-leader-ms',
-    text: (f) => (f.first_leader_ms === null ? 'not yet' : msText(f.first_leader_ms)),
-  },
-  {
-    head: 'Leaderless (ms)',
-    title: 'Time so far with no live leader',
-    testid: 'leaderless-ms',
-    text: (f) => msText(f.leaderless_ms),
-  },
-  {
-    head: 'Split brain (ms)',
-    title: 'Time so far with more than one live leader',
-    testid: 'split-brain-ms',
-    text: (f) => msText(f.split_brain_ms),
-  },
-  {
-    head: 'Violations',
-    title: 'Failed property checks so far',
-    testid: 'violation-count',
-    text: (f) => String(f.violations),
-  },
-  {
-    head: 'Theory',
-    title: 'The published election cost of this scenario, where one exists (every node starting, no faults)',
-    testid: 'theory',
-    text: (f) => (f.theory === null ? '-' : String(Math.round(f.theory * 10) / 10)),
-  },
-];
+/** Every column of the table, in display order. */
+const COLUMNS = columns();
 
 /**
  * The `compare` parameter of an address (null when there is none).
@@ -135,15 +56,11 @@ export function compareParam(search) {
 /**
  * One algorithm's view and row.
  * @typedef {object} Lane
- * @property {string} id algorithm id
+ * @property {import('./runs.js').Run} run its run
  * @property {string} name human name
- * @property {Model} model its run (a Model for decoding snapshots; its own
- *   clock is not used)
- * @property {Slicer} slicer sizes its simulation calls while playing
  * @property {ClusterView} view
  * @property {HTMLElement} caption the view's caption (name and leader)
  * @property {HTMLElement[]} cells the row's cells, in COLUMNS order
- * @property {number} participants nodes taking part (ids below this)
  */
 
 /**
@@ -171,21 +88,18 @@ export class CompareMode {
     this.hooks = hooks;
     /** Whether compare mode is on. */
     this.active = false;
+    /** The runs and their shared clock (while open). @type {CompareRuns | null} */
+    this.runs = null;
     /** @private @type {Lane[]} */
     this.lanes = [];
-    /** Shared simulated time, ms. */
-    this.nowMs = 0;
-    this.playing = false;
-    /** Simulated ms per real ms. */
+    /** Simulated ms per real ms (kept across openings). @private */
     this.speed = DEFAULT_SPEED;
-    /** @private */
-    this.stopReason = '';
     /** The algorithm of the scenario compared (where leaving returns to). @private */
     this.baseAlgorithm = '';
     /** Nodes picked for side A of a partition. @private @type {Set<number>} */
     this.picked = new Set();
-    /** @private */
-    this.dirty = false;
+    /** The fault count the notes were written for. @private */
+    this.notesFor = -1;
     /** Unregisters the runs from the page's player (while open). @private
      * @type {(() => void) | null} */
     this.unplay = null;
@@ -202,26 +116,38 @@ export class CompareMode {
     this.viewsBox = el('compare-views');
     this.rows = el('compare-rows');
     this.notes = el('compare-theory');
+    this.fixed = el('compare-fixed');
     this.partition = /** @type {HTMLButtonElement} */ (el('compare-partition'));
     this.shareStatus = el('compare-share-status');
     this.picker = el('compare-picker');
     this.pickStatus = el('compare-pick-status');
+    fillHead(/** @type {HTMLTableRowElement} */ (el('compare-head-row')), COLUMNS);
+    addScrollCue(el('compare-scroll'));
 
     this.speedInput.min = String(Math.log10(MIN_SPEED));
     this.speedInput.max = String(Math.log10(MAX_SPEED));
     this.speedInput.value = String(Math.log10(this.speed));
 
-    this.play.addEventListener('click', () => this.setPlaying(!this.playing));
+    this.play.addEventListener('click', () => this.setPlaying(!this.runs?.playing));
     el('compare-step').addEventListener('click', () => this.step());
     el('compare-restart').addEventListener('click', () => this.seek(0));
     el('compare-to-end').addEventListener('click', () => this.toEnd());
     el('compare-leave').addEventListener('click', () => this.leave());
     el('compare-share').addEventListener('click', () => this.share());
+    wireEmbedCode(
+      {
+        button: el('compare-copy-embed'),
+        field: /** @type {HTMLTextAreaElement} */ (el('compare-embed-code')),
+        status: this.shareStatus,
+      },
+      () => this.embedTarget(),
+    );
     el('compare-crash-leader').addEventListener('click', () => this.injectAll({ crash: 'leader' }));
     el('compare-heal').addEventListener('click', () => this.injectAll({ heal: true }));
     this.partition.addEventListener('click', () => this.partitionPicked());
     this.speedInput.addEventListener('input', () => {
       this.speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, 10 ** Number(this.speedInput.value)));
+      if (this.runs) this.runs.speed = this.speed;
       this.changed();
     });
     this.timeline.addEventListener('input', () => this.seek(Number(this.timeline.value)));
@@ -229,6 +155,16 @@ export class CompareMode {
     // Capture: the single view's shortcuts must not act on its hidden run.
     window.addEventListener('keydown', (e) => this.key(e), true);
     this.buildPicker();
+  }
+
+  /** Shared simulated time, ms. */
+  get nowMs() {
+    return this.runs?.nowMs ?? 0;
+  }
+
+  /** Whether the runs are playing. */
+  get playing() {
+    return this.runs?.playing ?? false;
   }
 
   /**
@@ -265,43 +201,44 @@ export class CompareMode {
     const single = this.hooks.single();
     const base = single.playground;
     /** @type {import('../pkg/election_web.js').Playground[]} */
-    const runs = [];
+    const pgs = [];
     try {
-      for (const id of ids) runs.push(base.for_algorithm(id));
+      for (const id of ids) pgs.push(base.for_algorithm(id));
     } catch (e) {
-      for (const pg of runs) pg.free();
+      for (const pg of pgs) pg.free();
       throw e;
     }
     single.setPlaying(false);
     this.baseAlgorithm = base.algorithm();
-    this.lanes = runs.map((pg, i) => this.buildLane(ids[i], pg));
-    this.buildNotes();
+    const runs = new CompareRuns(this.wasm, ids, pgs);
+    runs.speed = this.speed;
+    this.runs = runs;
+    this.lanes = runs.runs.map((run) => this.buildLane(run));
+    this.notesFor = -1;
     this.active = true;
-    this.nowMs = 0;
     this.picked = new Set();
-    this.stopReason = '';
     this.single.hidden = true;
     this.section.hidden = false;
     document.body.dataset.mode = 'compare';
     setText(this.title, `Compare: ${this.lanes.map((l) => l.name).join(' · ')}`);
     this.shareStatus.textContent = '';
-    if (at === 'end') this.toEnd();
-    else if (typeof at === 'number') this.seek(at);
+    if (at === 'end') runs.toEnd();
+    else if (typeof at === 'number') runs.seek(at);
     const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    this.playing = play && !reduceMotion;
+    runs.playing = play && !reduceMotion;
     this.render();
     // The page's player (player/player.js) plays the runs, all of them
     // within one frame's simulation budget.
     this.unplay = player.add({
-      playing: () => this.active && this.playing,
-      advance: (realMs, budgetMs) => this.tick(realMs, budgetMs),
+      playing: () => this.active && runs.playing,
+      advance: (realMs, budgetMs) => runs.tick(realMs, budgetMs),
       flush: () => {
-        if (!this.dirty) return false;
+        if (!runs.dirty) return false;
         this.render();
         return true;
       },
       failed: (e) => {
-        this.playing = false;
+        runs.playing = false;
         this.hooks.report(`Something went wrong: ${messageOf(e)}`);
       },
     });
@@ -310,11 +247,11 @@ export class CompareMode {
   /**
    * One view and one table row for a run.
    * @private
-   * @param {string} id
-   * @param {import('../pkg/election_web.js').Playground} pg
+   * @param {import('./runs.js').Run} run
    * @returns {Lane}
    */
-  buildLane(id, pg) {
+  buildLane(run) {
+    const id = run.id;
     const name = this.algorithms.find((a) => a.id === id)?.name ?? id;
     const figure = document.createElement('figure');
     figure.className = 'compare-view';
@@ -332,8 +269,6 @@ export class CompareMode {
     figure.append(caption, wrap);
     this.viewsBox.append(figure);
 
-    const model = new Model(this.wasm, pg);
-    const participants = pg.node_count();
     const view = new ClusterView(
       canvas,
       overlay,
@@ -341,51 +276,52 @@ export class CompareMode {
       () => {},
       (node) => this.pick(node),
     );
-
-    const tr = document.createElement('tr');
-    tr.dataset.algorithm = id;
-    const th = document.createElement('th');
-    th.scope = 'row';
-    th.textContent = name;
-    tr.append(th);
-    const cells = COLUMNS.map((c) => {
-      const td = document.createElement('td');
-      td.dataset.testid = c.testid;
-      td.className = 'mono';
-      tr.append(td);
-      return td;
-    });
+    const { tr, cells } = makeRow(id, name, COLUMNS);
     this.rows.append(tr);
     /** @type {Lane} */
-    const lane = { id, name, model, slicer: new Slicer(), view, caption, cells, participants };
+    const lane = { run, name, view, caption, cells };
     return lane;
   }
 
   /**
-   * The formulas behind the theory column, under the table.
+   * The notes around the table, written again when the faults change:
+   * crashes of a fixed node above it, the theory column's formulas (or
+   * why it is empty) under it.
    * @private
    */
-  buildNotes() {
-    const lines = this.lanes
-      .map((lane) => /** @type {Figures} */ (lane.model.playground.compare_figures()))
-      .filter((f) => f.theory_formula !== null)
-      .map((f) => {
+  writeNotes() {
+    const runs = /** @type {CompareRuns} */ (this.runs);
+    const count = runs.runs[0].model.playground.fault_count();
+    if (count === this.notesFor) return;
+    this.notesFor = count;
+    const scenario = runs.scenario();
+    const figures = runs.figures();
+    const theory = theoryNotes(
+      this.lanes.map((lane, i) => ({ name: lane.name, figures: figures[i] })),
+      scenario,
+    );
+    this.notes.replaceChildren(
+      ...theory.map((line) => {
         const li = document.createElement('li');
-        li.textContent = `Theory for ${f.algorithm}: ${f.theory_formula}`;
+        li.textContent = line;
         return li;
-      });
-    this.notes.replaceChildren(...lines);
-    this.notes.hidden = lines.length === 0;
+      }),
+    );
+    this.notes.hidden = theory.length === 0;
+    const fixed = fixedCrashNotes(scenario);
+    setText(this.fixed, fixed.length === 0 ? '' : `${fixed.join(' ')} Crash each leader crashes each run's own leader.`);
+    this.fixed.hidden = fixed.length === 0;
   }
 
   /** Leaves compare mode: loads the single view on the same scenario at the same time. */
   leave() {
-    this.sync();
+    const runs = /** @type {CompareRuns} */ (this.runs);
+    runs.sync();
     const url = new URL(window.location.href);
     url.searchParams.delete('compare');
     url.searchParams.delete('at');
-    if (this.nowMs > 0) url.searchParams.set('at', String(this.nowMs));
-    const first = this.lanes[0];
+    if (runs.nowMs > 0) url.searchParams.set('at', String(runs.nowMs));
+    const first = runs.runs[0];
     if (first && first.model.playground.fault_count() > 0) {
       // The faults made here go with the scenario, in a share link.
       const back = first.model.playground.for_algorithm(this.baseAlgorithm);
@@ -402,12 +338,12 @@ export class CompareMode {
   close() {
     this.unplay?.();
     this.unplay = null;
-    for (const lane of this.lanes) lane.model.playground.free();
+    this.runs?.free();
+    this.runs = null;
     this.lanes = [];
     this.viewsBox.replaceChildren();
     this.rows.replaceChildren();
     this.active = false;
-    this.playing = false;
     this.section.hidden = true;
     this.single.hidden = false;
     delete document.body.dataset.mode;
@@ -489,22 +425,14 @@ export class CompareMode {
    * @param {boolean} on
    */
   setPlaying(on) {
-    if (!on) this.sync();
-    this.playing = on;
-    if (on) this.stopReason = '';
+    this.runs?.setPlaying(on);
     this.changed();
   }
 
   /** @private */
   changed() {
-    this.dirty = true;
     // Draw at once: the readouts are current whenever anyone looks.
     this.render();
-  }
-
-  /** @private @returns {number} */
-  horizonMs() {
-    return Math.max(...this.lanes.map((l) => l.model.playground.horizon_ms()));
   }
 
   /**
@@ -512,9 +440,7 @@ export class CompareMode {
    * @param {number} ms
    */
   seek(ms) {
-    const t = Math.max(0, ms);
-    for (const lane of this.lanes) lane.model.playground.seek_ms(t);
-    this.nowMs = t;
+    this.runs?.seek(ms);
     this.changed();
   }
 
@@ -523,90 +449,26 @@ export class CompareMode {
    * `election run` end); paused.
    */
   toEnd() {
-    this.playing = false;
-    const end = Math.max(...this.lanes.map((l) => l.model.playground.end_ms()));
-    this.seek(end);
-    this.stopReason = `at ${end} ms, where the last of these runs ends`;
+    this.runs?.toEnd();
     this.changed();
   }
 
   /** Every run to the next moment at which something happens in any of them. */
   step() {
-    this.sync();
-    this.playing = false;
-    const next = this.lanes
-      .map((l) => l.model.playground.next_event_ms())
-      .filter((t) => t !== undefined);
-    if (next.length === 0) {
-      this.stopReason = 'nothing left to happen';
-    } else {
-      const t = Math.min(.../** @type {number[]} */ (next));
-      for (const lane of this.lanes) lane.model.playground.run_until_ms(t);
-      this.nowMs = t;
-      this.stopReason = '';
-    }
+    this.runs?.step();
     this.changed();
   }
 
   /**
-   * Plays `realMs` of real time at the shared speed (the player's task),
-   * every run within its share of `budgetMs`. A run that falls behind
-   * (more events than the budget allows) goes on from where it got to in
-   * the next frames, and the shared time is the earliest of the runs'
-   * until the others catch up (`sync` brings them together at once).
-   * @private
-   * @param {number} realMs
-   * @param {number} budgetMs
-   */
-  tick(realMs, budgetMs) {
-    if (!this.playing) return;
-    const horizon = this.horizonMs();
-    const target = Math.min(horizon, this.nowMs + realMs * this.speed);
-    const share = budgetMs / Math.max(1, this.lanes.length);
-    let reached = true;
-    for (const lane of this.lanes) {
-      const pg = lane.model.playground;
-      if (pg.now_ms() >= target) continue;
-      if (!lane.slicer.run((events) => pg.run_until_ms_within(target, events), share)) reached = false;
-    }
-    this.nowMs = reached ? target : Math.min(...this.lanes.map((l) => l.model.playground.now_ms()));
-    if (reached && target >= horizon) {
-      this.playing = false;
-      this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;
-    } else if (this.lanes.every((l) => l.model.playground.next_event_ms() === undefined)) {
-      this.playing = false;
-      this.stopReason = 'nothing left to happen';
-    }
-    this.dirty = true;
-  }
-
-  /**
-   * Brings every run to the latest time any of them reached (after a
-   * frame in which some fell behind), so a fault, a step or a pause finds
-   * them all at the same moment.
-   * @private
-   */
-  sync() {
-    const times = this.lanes.map((l) => l.model.playground.now_ms());
-    const latest = Math.max(this.nowMs, ...times);
-    if (times.every((t) => t === latest) && this.nowMs === latest) return;
-    for (const lane of this.lanes) lane.model.playground.run_until_ms(latest);
-    this.nowMs = latest;
-    this.dirty = true;
-  }
-
-  /**
-   * Adds `fault` to every run at the current time. The core checks it;
-   * the runs share their nodes' ids, so a fault one run refuses is refused
-   * by the first run already, before anything changed.
+   * Adds `fault` to every run at the current time; a fault the core
+   * refuses is reported and changes nothing.
    * @param {object} fault
    * @returns {boolean}
    */
   injectAll(fault) {
-    this.sync();
-    const text = JSON.stringify(fault);
+    if (!this.runs) return false;
     try {
-      for (const lane of this.lanes) lane.model.playground.inject(text);
+      this.runs.injectAll(fault);
       this.hooks.clear();
     } catch (e) {
       this.hooks.report(messageOf(e));
@@ -619,19 +481,21 @@ export class CompareMode {
 
   /**
    * A click on node `id` of one view: crash it in every run if it is up in
-   * that view, else recover it in every run.
+   * that view, else recover it in every run. A fixed node: the note above
+   * the table says so (Crash each leader crashes each run's own).
    * @private
    * @param {Lane} lane
    * @param {number} id
    */
   toggleNode(lane, id) {
-    if (id >= lane.participants) {
+    const { participants, model } = lane.run;
+    if (id >= participants) {
       this.hooks.report(
-        `n${id} belongs to ${lane.name} only (a coordination service or a resource); in compare mode a fault goes to every view, so pick one of n0 to n${lane.participants - 1}.`,
+        `n${id} belongs to ${lane.name} only (a coordination service or a resource); in compare mode a fault goes to every view, so pick one of n0 to n${participants - 1}.`,
       );
       return;
     }
-    const node = lane.model.nodes().find((n) => n.id === id);
+    const node = model.nodes().find((n) => n.id === id);
     if (!node) return;
     this.injectAll(node.alive ? { crash: id } : { recover: id });
   }
@@ -642,7 +506,7 @@ export class CompareMode {
    * @param {number} id
    */
   pick(id) {
-    if (this.lanes.some((l) => id >= l.participants)) return;
+    if (this.lanes.some((l) => id >= l.run.participants)) return;
     if (this.picked.has(id)) this.picked.delete(id);
     else this.picked.add(id);
     for (const lane of this.lanes) lane.view.setPicked(this.picked);
@@ -673,17 +537,33 @@ export class CompareMode {
   }
 
   /**
+   * This comparison at this moment, paused, for "Copy embed code".
+   * @private
+   * @returns {import('../embed/snippet.js').EmbedTarget}
+   */
+  embedTarget() {
+    const runs = /** @type {CompareRuns} */ (this.runs);
+    this.setPlaying(false);
+    for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
+    const base = runs.runs[0].model.playground.for_algorithm(this.baseAlgorithm);
+    const target = targetOf(base, this.algorithms, runs.runs.map((r) => r.id));
+    base.free();
+    return { ...target, atMs: runs.nowMs, toMs: runs.nowMs > runs.endMs() ? runs.nowMs : null };
+  }
+
+  /**
    * Puts this comparison, with every fault made here, into the address
    * (opening paused at this moment) and copies it.
    * @private
    */
   async share() {
+    const runs = /** @type {CompareRuns} */ (this.runs);
     this.setPlaying(false);
-    for (const lane of this.lanes) lane.model.playground.run_until_ms(this.nowMs);
-    const base = this.lanes[0].model.playground.for_algorithm(this.baseAlgorithm);
+    for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
+    const base = runs.runs[0].model.playground.for_algorithm(this.baseAlgorithm);
     const url = new URL(window.location.pathname, window.location.href);
-    url.searchParams.set('compare', this.lanes.map((l) => l.id).join(','));
-    if (this.nowMs > 0) url.searchParams.set('at', String(this.nowMs));
+    url.searchParams.set('compare', runs.runs.map((r) => r.id).join(','));
+    if (runs.nowMs > 0) url.searchParams.set('at', String(runs.nowMs));
     url.hash = base.share_fragment();
     base.free();
     url.search = url.search.replace(/%2C/gi, ',');
@@ -722,24 +602,25 @@ export class CompareMode {
 
   /** Draws every view and brings the table and the controls up to date. */
   render() {
-    if (!this.active) return;
-    this.dirty = false;
-    for (const lane of this.lanes) {
-      const snapshot = lane.model.snapshot();
-      lane.view.render(snapshot);
-      const f = /** @type {Figures} */ (lane.model.playground.compare_figures());
-      COLUMNS.forEach((c, i) => setText(lane.cells[i], c.text(f)));
+    const runs = this.runs;
+    if (!this.active || !runs) return;
+    runs.dirty = false;
+    const figures = runs.figures();
+    this.lanes.forEach((lane, i) => {
+      lane.view.render(lane.run.model.snapshot());
+      const f = figures[i];
+      COLUMNS.forEach((c, j) => setText(lane.cells[j], c.text(f)));
       const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;
       setText(lane.caption, `${lane.name}: ${leaders}`);
-    }
-    setText(this.time, msText(this.nowMs));
-    this.play.textContent = this.playing ? 'Pause' : 'Play';
-    this.play.setAttribute('aria-pressed', String(this.playing));
-    setText(this.speedOut, formatSpeed(this.speed));
-    const end = Math.max(...this.lanes.map((l) => l.model.playground.end_ms()));
-    this.timeline.max = String(Math.max(end * 1.25, this.nowMs, 1));
-    if (document.activeElement !== this.timeline) this.timeline.value = String(this.nowMs);
-    setText(this.stop, this.stopReason ? `Paused: ${this.stopReason}.` : '');
+    });
+    this.writeNotes();
+    setText(this.time, msText(runs.nowMs));
+    this.play.textContent = runs.playing ? 'Pause' : 'Play';
+    this.play.setAttribute('aria-pressed', String(runs.playing));
+    setText(this.speedOut, formatSpeed(runs.speed));
+    this.timeline.max = String(Math.max(runs.endMs() * 1.25, runs.nowMs, 1));
+    if (document.activeElement !== this.timeline) this.timeline.value = String(runs.nowMs);
+    setText(this.stop, runs.stopReason ? `Paused: ${runs.stopReason}.` : '');
   }
 }
 

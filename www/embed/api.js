@@ -189,6 +189,9 @@ export function parseCommand(data) {
  * @property {string} trace_hash as `election run --json` prints it
  * @property {number} from_ms
  * @property {number} to_ms
+ * @property {{algorithm: string, leaders: number[], violations: number, trace_hash: string}[]} [runs]
+ *   a compare embed's runs, in its order (there `leader` is null,
+ *   `leaders` empty and `trace_hash` empty: each run has its own)
  */
 
 /**

@@ -9,6 +9,8 @@
  * `autoplay=1` starts playing on load. Hosts drive it with postMessage
  * (embed-api.js).
  *
+ * With `compare=` the embed is a comparison instead (compare-embed.js).
+ *
  * Nothing here decides anything about an algorithm: it moves the model's
  * clock and draws what the core reports, like the full page.
  * @module embed
@@ -16,6 +18,8 @@
 
 import { formatSpeed } from '../player/controls.js';
 import { EmbedApi } from './api.js';
+import { startCompareEmbed } from './compare-embed.js';
+import { compareParam } from '../compare/compare.js';
 import { EMBED_PARAMS, RANGE_PLAY_MS, readEmbedRequest } from './params.js';
 import { propertyLabel } from '../shared/names.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
@@ -85,6 +89,12 @@ export function startEmbed(wasm) {
   const request = readAddress([...wasm.scenario_params(), ...EMBED_PARAMS]);
   const options = readEmbedRequest(window.location.search, window.location.origin, { min: MIN_SPEED, max: MAX_SPEED });
   const problems = [...request.problems, ...options.problems];
+  // `compare=a,b`: the compare embed (its own figure, the same player).
+  const compareText = compareParam(request.query);
+  if (compareText !== null) {
+    startCompareEmbed(wasm, request, options, compareText, problems);
+    return;
+  }
 
   /** @type {import('../player/model.js').Playground} */
   let pg;

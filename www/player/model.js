@@ -643,13 +643,17 @@ export class Model {
 
   /**
    * Crashes node `id` now if it is up, recovers it if it is down. Recorded
-   * in the scenario as a fault at the current time.
+   * in the scenario as a fault at the current time: a crash of the one
+   * leader as `"leader"` (the core picks that same node now, and compare
+   * mode then crashes each algorithm's own leader), any other as the node.
    * @param {number} id
    */
   toggleNode(id) {
     const node = this.nodes().find((n) => n.id === id);
     if (!node) return;
-    this.inject(node.alive ? { crash: id } : { recover: id });
+    const leaders = this.playground.leaders();
+    const theLeader = leaders.length === 1 && leaders[0] === id;
+    this.inject(node.alive ? { crash: theLeader ? 'leader' : id } : { recover: id });
   }
 
   /**

@@ -1,7 +1,8 @@
 // Per-frame figures in headless Chromium while the page plays, for a busy
 // run (256 nodes, about 2,000 messages in flight), a lossy one and a
 // pathological one (1024 nodes, Bully, every node starting an election at
-// once); plus the first render of the page (navigation start to the first
+// once), compare mode with four 64-node views, and embeds (a 256-node run
+// and a four-view comparison in `embed=1`); plus the first render of the page (navigation start to the first
 // canvas draw, the `playground-first-draw` performance mark).
 //
 // Figures per frame, p50/p95/max, timed by the page itself when
@@ -38,6 +39,75 @@
 import { baseUrl, launchBrowser } from '../../../tests/browser/helpers.js';
 import { openAtSpeed, pressPlay, ready, scrollToDiagram } from '../../../tests/browser/page.js';
 
+/**
+ * How to drive each kind of page: the speed slider (log10; null: the
+ * address sets `speed=`), the play button and where the simulated time
+ * and the in-flight count are read.
+ * @type {Record<string, {speed: string | null, play: string, time: (page: import('playwright-core').Page) => Promise<number>, inFlight: boolean}>}
+ */
+const DRIVERS = {
+  single: {
+    speed: '#speed',
+    play: '#play',
+    time: async (page) => Number(await page.textContent('[data-testid="sim-time"]')),
+    inFlight: true,
+  },
+  compare: {
+    speed: '#compare-speed',
+    play: '#compare-play',
+    time: async (page) => Number(await page.textContent('[data-testid="compare-time"]')),
+    inFlight: false,
+  },
+  embed: {
+    speed: null,
+    play: '[data-testid="embed-play"]',
+    time: async (page) => Number(await page.getAttribute('[data-testid="embed-time"]', 'data-ms')),
+    inFlight: false,
+  },
+};
+
+/**
+ * Opens `path` at 1280x900 with the frame timing on, at `log10Speed`.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} kind a key of DRIVERS
+ * @param {string} path
+ * @param {number} log10Speed
+ */
+async function openRun(browser, kind, path, log10Speed) {
+  const timing = (/** @type {import('playwright-core').Page} */ p) =>
+    p.addInitScript(() => {
+      /** @type {any} */ (window).__frameStats = [];
+    });
+  if (kind === 'single') return openAtSpeed(browser, path, log10Speed, timing);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await timing(page);
+  await page.goto(`${baseUrl()}${path}`);
+  await ready(page, 120000);
+  const slider = DRIVERS[kind].speed;
+  if (slider) {
+    await page.$eval(
+      slider,
+      (input, v) => {
+        const range = /** @type {HTMLInputElement} */ (input);
+        range.value = String(v);
+        range.dispatchEvent(new Event('input', { bubbles: true }));
+      },
+      log10Speed,
+    );
+  }
+  return page;
+}
+
+/**
+ * Presses the kind's play button without scrolling the page.
+ * @param {import('playwright-core').Page} page
+ * @param {string} kind
+ */
+async function pressPlayOf(page, kind) {
+  if (kind === 'single') return pressPlay(page);
+  await page.$eval(DRIVERS[kind].play, (b) => /** @type {HTMLElement} */ (b).click());
+}
+
 /** A gap between two animation frames longer than this (ms) is a late
  * frame: at 60 Hz they come every 16.7 ms, give or take a millisecond. */
 const LATE_GAP_MS = 20;
@@ -48,11 +118,16 @@ const FRAMES = Number(process.env.FRAMES || 300);
 const RAFT = '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000';
 const PATHOLOGICAL = '/?algorithm=bully&nodes=1024&seed=1&start=all&at=0';
 
+/** Four algorithms on 64 nodes with 12 ms heartbeats: compare mode's heaviest. */
+const COMPARE64 = 'compare=bully,raft,chang-roberts,lelann&nodes=64&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=0';
+
 /**
- * label, path, log10 of the play speed, and whether the page is scrolled
- * to the space-time diagram (at 1280x900 the page opens with the cluster
- * in view and the diagram below it, where it is not drawn while playing).
- * @type {[string, string, number, boolean][]}
+ * label, path, log10 of the play speed (in the address for an embed),
+ * whether the page is scrolled to the space-time diagram (at 1280x900 the
+ * page opens with the cluster in view and the diagram below it, where it
+ * is not drawn while playing), and the kind of page (DRIVERS; single when
+ * absent).
+ * @type {([string, string, number, boolean] | [string, string, number, boolean, string])[]}
  */
 const RUNS = [
   ['Raft, 256 nodes, 12 ms heartbeats, 20-80 ms latency, 1x', RAFT, 0, false],
@@ -65,6 +140,9 @@ const RUNS = [
   ],
   ['Bully, 1024 nodes, all start, 1x (pathological)', PATHOLOGICAL, 0, false],
   ['  same, scrolled to the space-time diagram', PATHOLOGICAL, 0, true],
+  ['Compare, 4 views x 64 nodes, 12 ms heartbeats, 1x', `/?${COMPARE64}`, 0, false, 'compare'],
+  ['Embed, Raft, 256 nodes, 12 ms heartbeats, 1x', `${RAFT.replace('/?', '/?embed=1&speed=1&')}`, 0, false, 'embed'],
+  ['Embed, compare, 4 views x 64 nodes, 1x', `/?embed=1&speed=1&${COMPARE64}`, 0, false, 'embed'],
 ];
 
 /**
@@ -89,16 +167,14 @@ try {
   const rows = [];
   const only = new RegExp(process.env.ONLY || '');
   let previous = '';
-  for (const [label, path, speed, scrolled] of RUNS) {
+  for (const [label, path, speed, scrolled, kindOf] of RUNS) {
+    const kind = kindOf ?? 'single';
+    const driver = DRIVERS[kind];
     // "  same, ..." rows belong to the row above them.
     const picked = only.test(label.startsWith('  same') ? `${previous} ${label}` : label);
     if (!label.startsWith('  same')) previous = label;
     if (!picked) continue;
-    const page = await openAtSpeed(browser, path, speed, (p) =>
-      p.addInitScript(() => {
-        /** @type {any} */ (window).__frameStats = [];
-      }),
-    );
+    const page = await openRun(browser, kind, path, speed);
     if (scrolled) await scrollToDiagram(page);
     // Let the page settle after loading, then trace the played stretch.
     await page.waitForTimeout(300);
@@ -118,7 +194,7 @@ try {
       };
       requestAnimationFrame(tick);
     });
-    await pressPlay(page);
+    await pressPlayOf(page, kind);
     const started = Date.now();
     /** @type {number[]} */
     const flying = [];
@@ -130,18 +206,20 @@ try {
     while (Date.now() - started < Number(process.env.RUN_MS || 60000)) {
       const n = await page.evaluate(() => /** @type {any} */ (window).__frameStats.length);
       if (Number.isNaN(simFrom) && n >= 30) {
-        simFrom = Number(await page.textContent('[data-testid="sim-time"]'));
+        simFrom = await driver.time(page);
         wallFrom = Date.now();
       }
-      const f = Number(await page.textContent('[data-testid="metric-in-flight"]').catch(() => 'NaN'));
-      if (Number.isFinite(f)) flying.push(f);
-      playing = (await page.getAttribute('#play', 'aria-pressed')) === 'true';
+      if (driver.inFlight) {
+        const f = Number(await page.textContent('[data-testid="metric-in-flight"]').catch(() => 'NaN'));
+        if (Number.isFinite(f)) flying.push(f);
+      }
+      playing = (await page.getAttribute(driver.play, 'aria-pressed')) === 'true';
       if (n >= FRAMES || !playing) break;
       await page.waitForTimeout(100);
     }
-    const simTo = Number(await page.textContent('[data-testid="sim-time"]'));
+    const simTo = await driver.time(page);
     const wallMs = Date.now() - wallFrom;
-    if (playing) await pressPlay(page);
+    if (playing) await pressPlayOf(page, kind);
     /** @type {{stats: number[][], gaps: number[], sims: number[]}} */
     const got = await page.evaluate(() => ({
       stats: /** @type {any} */ (window).__frameStats.slice(),

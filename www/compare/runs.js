@@ -1,0 +1,198 @@
+// @ts-check
+/**
+ * The runs of a comparison and their one shared clock, without any view:
+ * the page's compare mode (compare.js) and the compare embed
+ * (embed/compare-embed.js) both play, step, seek and fault through this.
+ *
+ * One clock for all runs: play, step and seek move every run to the same
+ * simulated time. A step goes to the next moment at which anything
+ * happens in any of the runs; the end (To end, `at=end`) is the latest of
+ * the runs' own ends (`election run` without `--until-ms`). A fault goes
+ * into every run at the current time.
+ * @module compare-runs
+ */
+
+import { Model } from '../player/model.js';
+import { Slicer } from '../player/slicer.js';
+
+/**
+ * One algorithm's run.
+ * @typedef {object} Run
+ * @property {string} id algorithm id
+ * @property {Model} model its run (a Model for decoding snapshots; its own
+ *   clock is not used)
+ * @property {Slicer} slicer sizes its simulation calls while playing
+ * @property {number} participants nodes taking part (ids below this)
+ */
+
+export class CompareRuns {
+  /**
+   * Takes over `playgrounds` (one per algorithm, all at time 0 of one
+   * scenario); `free()` frees them.
+   * @param {typeof import('../pkg/election_web.js')} wasm
+   * @param {string[]} ids algorithm ids, in display order
+   * @param {import('../pkg/election_web.js').Playground[]} playgrounds
+   */
+  constructor(wasm, ids, playgrounds) {
+    /** @type {Run[]} */
+    this.runs = playgrounds.map((pg, i) => ({
+      id: ids[i],
+      model: new Model(wasm, pg),
+      slicer: new Slicer(),
+      participants: pg.node_count(),
+    }));
+    /** Shared simulated time, ms. */
+    this.nowMs = 0;
+    this.playing = false;
+    /** Simulated ms per real ms. */
+    this.speed = 0.02;
+    /** Why playing stopped by itself ('' while playing or after a user's pause). */
+    this.stopReason = '';
+    /** Set whenever the runs moved; whoever draws clears it. */
+    this.dirty = false;
+  }
+
+  /** Frees every run's playground. */
+  free() {
+    for (const run of this.runs) run.model.playground.free();
+    this.runs = [];
+  }
+
+  /** @returns {number} the latest time every run can reach */
+  horizonMs() {
+    return Math.max(...this.runs.map((r) => r.model.playground.horizon_ms()));
+  }
+
+  /** @returns {number} the latest of the runs' own ends */
+  endMs() {
+    return Math.max(...this.runs.map((r) => r.model.playground.end_ms()));
+  }
+
+  /**
+   * Plays or pauses (a pause first brings the runs together).
+   * @param {boolean} on
+   */
+  setPlaying(on) {
+    if (!on) this.sync();
+    this.playing = on;
+    if (on) this.stopReason = '';
+    this.dirty = true;
+  }
+
+  /**
+   * Moves every run to `ms` (backward by re-running from the start).
+   * @param {number} ms
+   */
+  seek(ms) {
+    const t = Math.max(0, ms);
+    for (const run of this.runs) run.model.playground.seek_ms(t);
+    this.nowMs = t;
+    this.dirty = true;
+  }
+
+  /** The shared clock to the latest of the runs' own ends; paused. */
+  toEnd() {
+    this.playing = false;
+    const end = this.endMs();
+    this.seek(end);
+    this.stopReason = `at ${end} ms, where the last of these runs ends`;
+  }
+
+  /**
+   * Every run to the next moment at which something happens in any of
+   * them; paused.
+   * @returns {boolean} false when nothing is left to happen
+   */
+  step() {
+    this.sync();
+    this.playing = false;
+    this.dirty = true;
+    const next = this.runs.map((r) => r.model.playground.next_event_ms()).filter((t) => t !== undefined);
+    if (next.length === 0) {
+      this.stopReason = 'nothing left to happen';
+      return false;
+    }
+    const t = Math.min(.../** @type {number[]} */ (next));
+    for (const run of this.runs) run.model.playground.run_until_ms(t);
+    this.nowMs = t;
+    this.stopReason = '';
+    return true;
+  }
+
+  /**
+   * Plays `realMs` of real time at the shared speed, every run within its
+   * share of `budgetMs` (the player's task), never past `untilMs`. A run
+   * that falls behind (more events than the budget allows) goes on from
+   * where it got to in the next frames, and the shared time is the
+   * earliest of the runs' until the others catch up (`sync` brings them
+   * together at once).
+   * @param {number} realMs
+   * @param {number} budgetMs
+   * @param {number} [untilMs] where to stop (default: the horizon)
+   */
+  tick(realMs, budgetMs, untilMs = this.horizonMs()) {
+    if (!this.playing) return;
+    const target = Math.min(untilMs, this.nowMs + realMs * this.speed);
+    const share = budgetMs / Math.max(1, this.runs.length);
+    let reached = true;
+    for (const run of this.runs) {
+      const pg = run.model.playground;
+      if (pg.now_ms() >= target) continue;
+      if (!run.slicer.run((events) => pg.run_until_ms_within(target, events), share)) reached = false;
+    }
+    this.nowMs = reached ? target : Math.min(...this.runs.map((r) => r.model.playground.now_ms()));
+    if (reached && target >= untilMs) {
+      this.playing = false;
+      this.stopReason = `stopped at ${untilMs} ms, the end of this ${untilMs >= this.horizonMs() ? 'scenario' : 'part'}`;
+    } else if (this.runs.every((r) => r.model.playground.next_event_ms() === undefined)) {
+      this.playing = false;
+      this.stopReason = 'nothing left to happen';
+    }
+    this.dirty = true;
+  }
+
+  /**
+   * Brings every run to the latest time any of them reached (after a
+   * frame in which some fell behind), so a fault, a step or a pause finds
+   * them all at the same moment.
+   */
+  sync() {
+    const times = this.runs.map((r) => r.model.playground.now_ms());
+    const latest = Math.max(this.nowMs, ...times);
+    if (times.every((t) => t === latest) && this.nowMs === latest) return;
+    for (const run of this.runs) run.model.playground.run_until_ms(latest);
+    this.nowMs = latest;
+    this.dirty = true;
+  }
+
+  /**
+   * Adds `fault` to every run at the current time. The core checks it;
+   * the runs share their nodes' ids, so a fault one run refuses is refused
+   * by the first run already, before anything changed. Throws the core's
+   * error then.
+   * @param {object} fault
+   */
+  injectAll(fault) {
+    this.sync();
+    const text = JSON.stringify(fault);
+    for (const run of this.runs) run.model.playground.inject(text);
+    this.dirty = true;
+  }
+
+  /**
+   * The scenario compared, faults made here included (the first run's
+   * scenario: they all share it but for the algorithm).
+   * @returns {{faults?: unknown[], start?: unknown}}
+   */
+  scenario() {
+    return JSON.parse(this.runs[0].model.playground.scenario_json());
+  }
+
+  /**
+   * Every run's row of the table now.
+   * @returns {import('./table.js').Figures[]}
+   */
+  figures() {
+    return this.runs.map((r) => r.model.playground.compare_figures());
+  }
+}
