@@ -51,7 +51,7 @@ function buildRoleLegend() {
     swatch.className = `swatch swatch-node swatch-${role}`;
     swatch.style.setProperty('background-color', colour);
     const name = document.createElement('span');
-    name.textContent = role === 'leader' ? 'leader (crown, L)' : role;
+    name.textContent = role === 'leader' ? 'leader (crown, L)' : role === 'service' ? 'service (storage or coordination; not a participant)' : role;
     li.append(swatch, name);
     list.append(li);
     if (role === 'service') {
