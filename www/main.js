@@ -31,6 +31,7 @@ import { ScenarioFile } from './panels/scenario-file.js';
 
 import { Shortcuts } from './player/shortcuts.js';
 import { StatusView } from './panels/status.js';
+import { clearFieldErrors, settingsError } from './panels/field-errors.js';
 import { TimelineControls } from './player/timeline.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
 import { ClusterView } from './cluster/view.js';
@@ -151,14 +152,8 @@ async function main() {
   );
   const faults = new FaultsPanel({
     inject(fault) {
-      try {
-        model.inject(fault);
-        showProblems([]);
-        return true;
-      } catch (e) {
-        showProblems([messageOf(e)]);
-        return false;
-      }
+      model.inject(fault);
+      showProblems([]);
     },
     report(message) {
       showProblems([message]);
@@ -185,12 +180,13 @@ async function main() {
         faults.fill(next);
         writeSettingsAddress(next.query_string());
         showProblems([]);
+        clearFieldErrors(controls.form);
       } catch (e) {
-        showProblems([messageOf(e)]);
+        showProblems([settingsError(controls.form, e)]);
       }
     },
     report(message) {
-      showProblems([message]);
+      showProblems([settingsError(controls.form, message)]);
     },
   });
 
@@ -241,6 +237,7 @@ async function main() {
     faults.fill(pg);
     writeShareAddress(pg.share_fragment(), pg.now_ms(), keepOld);
     showProblems([]);
+    clearFieldErrors(document);
   };
   // The Experiments panel sweeps what is on screen, clicked faults included.
   providePageScenario(() => model.playground.scenario_json());
@@ -283,16 +280,11 @@ async function main() {
     scale: () => Number(/** @type {HTMLInputElement} */ (el('timeline')).max),
     rebuild(faultList) {
       const now = model.nowMs;
-      try {
-        const scenario = JSON.parse(model.playground.scenario_json());
-        scenario.faults = faultList;
-        adopt(new wasm.Playground(JSON.stringify(scenario)), now);
-        return true;
-      } catch (e) {
-        showProblems([`Fault timeline: ${messageOf(e)}. The run is unchanged.`]);
-        return false;
-      }
+      const scenario = JSON.parse(model.playground.scenario_json());
+      scenario.faults = faultList;
+      adopt(new wasm.Playground(JSON.stringify(scenario)), now);
     },
+    report: (message) => showProblems([message]),
   });
 
   // A link pasted into the address bar of an open page.
