@@ -32,6 +32,7 @@ import { ScenarioFile } from './panels/scenario-file.js';
 import { Shortcuts } from './player/shortcuts.js';
 import { StatusView } from './panels/status.js';
 import { clearFieldErrors, settingsError } from './panels/field-errors.js';
+import { NodeMenu, isTouchTap } from './panels/node-menu.js';
 import { TimelineControls } from './player/timeline.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
 import { ClusterView } from './cluster/view.js';
@@ -135,7 +136,12 @@ async function main() {
   const view = new ClusterView(
     /** @type {HTMLCanvasElement} */ (el('cluster')),
     el('node-layer'),
-    (id) => {
+    (id, e) => {
+      // A finger tap opens the node's menu; a click or a key acts at once.
+      if (isTouchTap(e)) {
+        nodeMenu.open(id);
+        return;
+      }
       try {
         model.toggleNode(id);
       } catch (e) {
@@ -166,6 +172,26 @@ async function main() {
     },
   });
   const status = new StatusView(el('kinds'));
+  const nodeMenu = new NodeMenu(el('node-layer'), {
+    state: (id) => model.snapshot().nodes[id],
+    inspect(id) {
+      inspector.select(id, model);
+      faults.choose(id);
+      panes.tabs.select('node');
+      el('inspector-title').scrollIntoView({ block: 'nearest' });
+    },
+    toggle(id) {
+      try {
+        model.toggleNode(id);
+      } catch (e) {
+        showProblems([messageOf(e)]);
+      }
+    },
+    pause(id) {
+      faults.choose(id);
+      /** @type {HTMLFormElement} */ (el('form-pause')).requestSubmit();
+    },
+  });
   const log = new EventLog(
     /** @type {HTMLOListElement} */ (el('log')),
     /** @type {HTMLInputElement} */ (el('log-traffic')),
