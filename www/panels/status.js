@@ -100,9 +100,7 @@ export class StatusView {
     setText(this.crashed, String(s.nodes.filter((n) => !n.alive).length));
     setText(this.hash, s.traceHash);
     setText(this.leaders, s.leaders.length === 0 ? 'none' : s.leaders.join(', '));
-    setText(this.summary, leaderSummary(s.leaders));
-    const split = s.leaders.length > 1;
-    if (this.summary.classList.contains('split-brain') !== split) this.summary.classList.toggle('split-brain', split);
+    this.writeSummary(s.leaders);
     setText(this.dropped, String(s.messagesDropped));
     setText(this.violations, String(s.violationCount));
     this.labelEnd(model);
@@ -119,6 +117,29 @@ export class StatusView {
     s.sentByKind.forEach((count, i) => {
       if (this.kindCounts[i]) setText(this.kindCounts[i], String(count));
     });
+  }
+
+  /**
+   * Writes the leader readout. During split brain its head ("2 leaders
+   * (split brain):") is kept on one line, so a narrow panel breaks it
+   * before the names, not inside the words.
+   * @private
+   * @param {number[]} leaders
+   */
+  writeSummary(leaders) {
+    const text = leaderSummary(leaders);
+    if (this.summary.textContent === text) return;
+    const split = leaders.length > 1;
+    this.summary.classList.toggle('split-brain', split);
+    if (!split) {
+      this.summary.textContent = text;
+      return;
+    }
+    const cut = text.indexOf(': ') + 1;
+    const head = document.createElement('span');
+    head.className = 'nowrap';
+    head.textContent = text.slice(0, cut);
+    this.summary.replaceChildren(head, text.slice(cut));
   }
 
   /**
