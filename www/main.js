@@ -33,6 +33,8 @@ import { ScenarioFile } from './panels/scenario-file.js';
 import { Shortcuts } from './player/shortcuts.js';
 import { Presentation } from './player/present.js';
 import { StatusView } from './panels/status.js';
+import { clearFieldErrors, settingsError } from './panels/field-errors.js';
+import { NodeMenu, isTouchTap } from './panels/node-menu.js';
 import { TimelineControls } from './player/timeline.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/url.js';
 import { ClusterView } from './cluster/view.js';
@@ -54,7 +56,7 @@ function buildRoleLegend() {
     swatch.className = `swatch swatch-node swatch-${role}`;
     swatch.style.setProperty('background-color', colour);
     const name = document.createElement('span');
-    name.textContent = role === 'leader' ? 'leader (crown, L)' : role;
+    name.textContent = role === 'leader' ? 'leader (crown, L)' : role === 'service' ? 'service (storage or coordination; not a participant)' : role;
     li.append(swatch, name);
     list.append(li);
     if (role === 'service') {
@@ -137,7 +139,12 @@ async function main() {
   const view = new ClusterView(
     /** @type {HTMLCanvasElement} */ (el('cluster')),
     el('node-layer'),
-    (id) => {
+    (id, e) => {
+      // A finger tap opens the node's menu; a click or a key acts at once.
+      if (isTouchTap(e)) {
+        nodeMenu.open(id);
+        return;
+      }
       try {
         model.toggleNode(id);
       } catch (e) {
@@ -154,14 +161,8 @@ async function main() {
   );
   const faults = new FaultsPanel({
     inject(fault) {
-      try {
-        model.inject(fault);
-        showProblems([]);
-        return true;
-      } catch (e) {
-        showProblems([messageOf(e)]);
-        return false;
-      }
+      model.inject(fault);
+      showProblems([]);
     },
     report(message) {
       showProblems([message]);
@@ -174,6 +175,26 @@ async function main() {
     },
   });
   const status = new StatusView(el('kinds'));
+  const nodeMenu = new NodeMenu(el('node-layer'), {
+    state: (id) => model.snapshot().nodes[id],
+    inspect(id) {
+      inspector.select(id, model);
+      faults.choose(id);
+      panes.tabs.select('node');
+      el('inspector-title').scrollIntoView({ block: 'nearest' });
+    },
+    toggle(id) {
+      try {
+        model.toggleNode(id);
+      } catch (e) {
+        showProblems([messageOf(e)]);
+      }
+    },
+    pause(id) {
+      faults.choose(id);
+      /** @type {HTMLFormElement} */ (el('form-pause')).requestSubmit();
+    },
+  });
   const log = new EventLog(
     /** @type {HTMLOListElement} */ (el('log')),
     /** @type {HTMLInputElement} */ (el('log-traffic')),
@@ -188,12 +209,13 @@ async function main() {
         faults.fill(next);
         writeSettingsAddress(next.query_string());
         showProblems([]);
+        clearFieldErrors(controls.form);
       } catch (e) {
-        showProblems([messageOf(e)]);
+        showProblems([settingsError(controls.form, e)]);
       }
     },
     report(message) {
-      showProblems([message]);
+      showProblems([settingsError(controls.form, message)]);
     },
   });
 
@@ -260,6 +282,7 @@ async function main() {
     faults.fill(pg);
     writeShareAddress(pg.share_fragment(), pg.now_ms(), keepOld);
     showProblems([]);
+    clearFieldErrors(document);
   };
   // The Experiments panel sweeps what is on screen, clicked faults included.
   providePageScenario(() => model.playground.scenario_json());
@@ -302,16 +325,11 @@ async function main() {
     scale: () => Number(/** @type {HTMLInputElement} */ (el('timeline')).max),
     rebuild(faultList) {
       const now = model.nowMs;
-      try {
-        const scenario = JSON.parse(model.playground.scenario_json());
-        scenario.faults = faultList;
-        adopt(new wasm.Playground(JSON.stringify(scenario)), now);
-        return true;
-      } catch (e) {
-        showProblems([`Fault timeline: ${messageOf(e)}. The run is unchanged.`]);
-        return false;
-      }
+      const scenario = JSON.parse(model.playground.scenario_json());
+      scenario.faults = faultList;
+      adopt(new wasm.Playground(JSON.stringify(scenario)), now);
     },
+    report: (message) => showProblems([message]),
   });
 
   // A link pasted into the address bar of an open page.

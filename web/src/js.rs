@@ -14,9 +14,16 @@ pub fn error(message: &str, field: &str) -> JsValue {
     err.into()
 }
 
-/// A scenario error as a JS `Error` (message is its Display text).
+/// A scenario error as a JS `Error`: `message` is its Display text
+/// (naming the field), `field` the dotted path and `detail` what is wrong
+/// with it alone ("must be a number from 0 to 1, got 1.5"), so the page
+/// can say it next to the input the field came from, in that input's
+/// words.
 pub fn scenario_error(e: &ScenarioError) -> JsValue {
-    error(&e.to_string(), &e.field)
+    let err = error(&e.to_string(), &e.field);
+    // Setting a property on a fresh Error object cannot fail.
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("detail"), &JsValue::from_str(&e.message));
+    err
 }
 
 /// A plain JS object (maps as objects, `None` as `null`) for a small

@@ -38,7 +38,8 @@ export class ClusterView {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {HTMLElement} overlay element over the canvas holding the buttons
-   * @param {(id: number) => void} onNode called when a node is activated
+   * @param {(id: number, e?: MouseEvent) => void} onNode called when a node
+   *   is activated, with the click (a touch tap opens a menu instead)
    * @param {(id: number | null, deliberate: boolean) => void} onPoint called
    *   when the pointer or the focus moves onto a node (or off all of them,
    *   with null); `deliberate` when the focus or a moving pointer put it
@@ -249,7 +250,7 @@ export class ClusterView {
       b.type = 'button';
       b.className = 'node-button';
       b.dataset.testid = `node-${id}`;
-      b.addEventListener('click', (e) => (e.shiftKey ? this.onPick(id) : this.onNode(id)));
+      b.addEventListener('click', (e) => (e.shiftKey ? this.onPick(id) : this.onNode(id, e)));
       b.addEventListener('pointerenter', () => {
         // The tooltip is written when pointed at, not with every name:
         // a changed `title` makes the browser recompute the button's

@@ -491,7 +491,7 @@ export class CompareMode {
     const { participants, model } = lane.run;
     if (id >= participants) {
       this.hooks.report(
-        `n${id} belongs to ${lane.name} only (a coordination service or a resource); in compare mode a fault goes to every view, so pick one of n0 to n${participants - 1}.`,
+        `n${id} belongs to ${lane.name} only (a storage or coordination service); in compare mode a fault goes to every view, so pick one of n0 to n${participants - 1}.`,
       );
       return;
     }

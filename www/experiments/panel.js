@@ -47,6 +47,25 @@ const TIME_METRICS = [
   ['first_leader_ms', 'Time to the first leader (ms)'],
 ];
 
+/**
+ * The time metric that fits a scenario: the recovery after its last
+ * fault when it has faults, else the time to the first leader (with no
+ * fault there is nothing to recover from).
+ * @param {string} scenarioText the scenario's JSON
+ * @returns {string | null} a `TIME_METRICS` key; null when the text is not
+ *   a JSON object (yet: it may be half typed)
+ */
+export function fittingMetric(scenarioText) {
+  let scenario;
+  try {
+    scenario = JSON.parse(scenarioText);
+  } catch {
+    return null;
+  }
+  if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario)) return null;
+  return Array.isArray(scenario.faults) && scenario.faults.length > 0 ? 'recovery_ms' : 'first_leader_ms';
+}
+
 /** Resolves once the page's own start-up (which loads the wasm) is done. */
 function pageReady() {
   return new Promise((resolve) => {
@@ -131,6 +150,7 @@ export async function createPanel(section, close) {
   const fromPage = h('button', { type: 'button', 'data-testid': 'exp-from-page' }, "Use this page's scenario");
   fromPage.addEventListener('click', () => {
     scenario.value = addressScenario();
+    fitMetric();
   });
 
   const seeds = h('input', { id: 'exp-seeds', 'data-testid': 'exp-seeds', value: '1..100', inputmode: 'numeric', autocomplete: 'off' });
@@ -166,6 +186,15 @@ export async function createPanel(section, close) {
     value: Math.max(1, Math.min(64, navigator.hardwareConcurrency || 2)),
   });
   const metric = h('select', { id: 'exp-metric', 'data-testid': 'exp-metric' }, ...TIME_METRICS.map(([v, t]) => h('option', { value: v }, t)));
+  /** Whether the user picked the time shown (then it is left alone). */
+  let metricPicked = false;
+  /** Shows the time that fits the scenario in the box, unless one was picked. */
+  const fitMetric = () => {
+    const fits = fittingMetric(scenario.value);
+    if (fits !== null && !metricPicked && metric.value !== fits) metric.value = fits;
+  };
+  fitMetric();
+  scenario.addEventListener('input', fitMetric);
 
   const run = h('button', { type: 'submit', 'data-testid': 'exp-run' }, 'Run');
   const cancel = h('button', { type: 'button', 'data-testid': 'exp-cancel', disabled: true }, 'Cancel');
@@ -260,6 +289,7 @@ export async function createPanel(section, close) {
       kinds.seeds.input.checked = true;
     }
     if (TIME_METRICS.some(([m]) => m === p.metric)) metric.value = p.metric;
+    else fitMetric();
   }
 
   /**
@@ -526,6 +556,7 @@ export async function createPanel(section, close) {
   });
   cancel.addEventListener('click', () => pool.cancel());
   metric.addEventListener('change', () => {
+    metricPicked = true;
     if (!results) return;
     showTable(results);
     showCharts(results).catch((e) => {

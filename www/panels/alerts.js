@@ -29,7 +29,7 @@ export const WHY = Object.freeze({
   one_leader_per_component:
     'The algorithm claims one leader among nodes that can talk. Two of them give clients conflicting answers even though nothing separates them.',
   stale_write_accepted:
-    'An old leader, not knowing it was replaced, wrote to the shared resource and the write was applied over a newer leader’s. A fencing token (the resource refusing lower tokens) stops exactly this.',
+    'An old leader, not knowing it was replaced, wrote to the storage service and the write was applied over a newer leader’s. A fencing token (the storage service refusing lower tokens) stops exactly this.',
   lease_overlap:
     'A lease is only safe while clocks agree within a bound. With clock drift or a long pause, two nodes both believe they hold it and both act as leader.',
   terms_never_decrease:

@@ -11,13 +11,16 @@
  * then builds a new run from the edited scenario (the core validates it,
  * naming the field when a value is wrong, and the current run stays),
  * reopens it at the same moment and puts it into the share link. The
- * editor never judges a value itself.
+ * editor never judges a value itself; a refused one is shown in plain
+ * words under the input it came from (the add form's parameter, or the
+ * row's time), and the input keeps what was typed.
  * @module fault-editor
  */
 
 import { valueOf } from './faults.js';
 import { niceStep } from '../player/timeline.js';
 import { h } from '../shared/dom.js';
+import { bannerLine, clearFieldErrors, coreError, lastKey, showAtField } from './field-errors.js';
 
 /**
  * One scenario fault object, as in the scenario file.
@@ -29,9 +32,11 @@ import { h } from '../shared/dom.js';
  * @typedef {object} EditorHooks
  * @property {import('../player/model.js').Model} model
  * @property {() => number} scale the scrubber's full length, ms
- * @property {(faults: object[]) => boolean} rebuild run the current
- *   scenario with these faults instead, at the current time; false when
- *   the core refused it (the page shows why)
+ * @property {(faults: object[]) => void} rebuild run the current
+ *   scenario with these faults instead, at the current time; throws the
+ *   core's error when it refuses them (the current run stays)
+ * @property {(message: string) => void} report show a line in the page's
+ *   error banner
  */
 
 /**
@@ -275,7 +280,60 @@ export class FaultEditor {
     } else {
       Object.assign(fault, p);
     }
-    if (this.hooks.rebuild([...this.faults, fault])) this.at.value = '';
+    if (this.tryRebuild([...this.faults, fault])) this.at.value = '';
+  }
+
+  /**
+   * Runs the scenario with `faults`; when the core refuses them, shows
+   * why under the input the field came from.
+   * @private
+   * @param {object[]} faults
+   * @returns {boolean} whether the run was rebuilt
+   */
+  tryRebuild(faults) {
+    clearFieldErrors(this.details);
+    try {
+      this.hooks.rebuild(faults);
+      return true;
+    } catch (e) {
+      const err = coreError(e);
+      const target = this.inputFor(err.field);
+      if (target) {
+        if (target.closest('li')) this.details.open = true;
+        showAtField(target, err, target.closest('.fe-field, .fe-when') ?? target);
+        this.hooks.report(`${bannerLine('Fault timeline', err)} The run is unchanged.`);
+      } else {
+        this.hooks.report(`Fault timeline: ${err.message}. The run is unchanged.`);
+      }
+      return false;
+    }
+  }
+
+  /**
+   * The input a refused field came from: `faults[i].at_ms` of a listed
+   * fault is its row's time; a field of the fault being added is the add
+   * form's input for it.
+   * @private
+   * @param {string} field
+   * @returns {HTMLElement | null}
+   */
+  inputFor(field) {
+    const m = /^faults\[(\d+)\]\.?(.*)$/.exec(field);
+    if (!m) return null;
+    const index = Number(m[1]);
+    const key = lastKey(m[2]);
+    if (index < this.faults.length) {
+      if (key !== 'at_ms') return null;
+      const time = this.list.querySelector(`li[data-index="${index}"] input`);
+      return time instanceof HTMLElement ? time : null;
+    }
+    if (key === 'at_ms') return this.at;
+    if (key === 'partition') return this.side;
+    if (key === 'cut' || key === 'uncut') return this.to;
+    if (key in KINDS) return this.target;
+    const param = { 'latency_ms[0]': 'latency_lo', 'latency_ms[1]': 'latency_hi', latency_ms: 'latency_hi' }[key] ?? key;
+    const input = this.params.querySelector(`input[data-param="${param}"]`);
+    return input instanceof HTMLElement ? input : null;
   }
 
   /**
@@ -287,7 +345,7 @@ export class FaultEditor {
   move(index, ms, focus) {
     const faults = this.faults.map((f, i) => (i === index ? { ...f, at_ms: ms } : f));
     this.refocus = { index, what: focus };
-    if (!this.hooks.rebuild(faults)) this.refocus = null;
+    if (!this.tryRebuild(faults)) this.refocus = null;
   }
 
   /**
@@ -297,7 +355,7 @@ export class FaultEditor {
   remove(index) {
     const faults = this.faults.filter((_, i) => i !== index);
     this.refocus = faults.length > 0 ? { index: Math.min(index, faults.length - 1), what: 'time' } : null;
-    if (!this.hooks.rebuild(faults)) this.refocus = null;
+    if (!this.tryRebuild(faults)) this.refocus = null;
   }
 
   /** Brings the strip, the list and the form up to date (cheap when nothing changed). */

@@ -7,7 +7,8 @@
  * validates every value and names the field when one is wrong; this panel
  * only reads the inputs and never judges a value itself, except that a
  * partition needs at least one node ticked (an empty side is a slip, not a
- * fault).
+ * fault). A refused value is shown under the input it came from, in plain
+ * words (field-errors.js), and the input keeps what was typed.
  *
  * The node the panel acts on follows the node last pointed at or focused
  * on the cluster, and can be chosen in its select. One side of a
@@ -15,6 +16,30 @@
  * @module faults
  */
 import { el } from '../shared/dom.js';
+import { bannerLine, clearFieldErrors, coreError, lastKey, showAtField } from './field-errors.js';
+
+/**
+ * Which input of each form a refused field came from, by the last part of
+ * the field's path (a fault made here is checked as the scenario's
+ * `faults[k]`, so the core names e.g. `faults[5].network.drop`).
+ * @type {Record<string, Record<string, string>>}
+ */
+const FIELD_INPUTS = {
+  'form-pause': { for_ms: 'pause-ms', pause: 'fault-node' },
+  'form-slow': { extra_ms: 'slow-ms', slow: 'fault-node' },
+  'form-flaky': { period_ms: 'flaky-period', down_ms: 'flaky-down', for_ms: 'flaky-for', flaky: 'fault-node' },
+  'form-clock': { offset_ms: 'clock-offset', drift: 'clock-drift', clock: 'fault-node' },
+  'form-link': { cut: 'cut-to', uncut: 'cut-to' },
+  'form-network': {
+    'latency_ms[0]': 'net-latency-lo',
+    'latency_ms[1]': 'net-latency-hi',
+    latency_ms: 'net-latency-hi',
+    drop: 'net-drop',
+    duplicate: 'net-duplicate',
+    fifo: 'net-fifo',
+  },
+  'form-partition': { partition: 'side-a' },
+};
 
 /** @param {string} id */
 const input = (id) => /** @type {HTMLInputElement} */ (el(id));
@@ -38,8 +63,8 @@ export function valueOf(field) {
 /**
  * What the panel needs from the page.
  * @typedef {object} FaultHooks
- * @property {(fault: object) => boolean} inject add the fault now; false
- *   when the core refused it (the page shows why)
+ * @property {(fault: object) => void} inject add the fault now; throws the
+ *   core's error when it refuses it (the panel shows why)
  * @property {(message: string) => void} report show a problem
  * @property {(id: number) => void} choose a node was chosen in the select
  * @property {(picked: ReadonlySet<number>) => void} picked the nodes picked
@@ -50,6 +75,8 @@ export class FaultsPanel {
   /** @param {FaultHooks} hooks */
   constructor(hooks) {
     this.hooks = hooks;
+    /** The panel, whose errors a new attempt clears. @private */
+    this.root = el('fault-node').closest('section') ?? document.body;
     this.node = select('fault-node');
     this.cutTo = select('cut-to');
     this.sideList = el('side-a');
@@ -62,8 +89,8 @@ export class FaultsPanel {
       this.nameButtons();
       this.hooks.choose(this.chosen());
     });
-    button('fault-crash').addEventListener('click', () => this.apply({ crash: this.chosen() }));
-    button('fault-recover').addEventListener('click', () => this.apply({ recover: this.chosen() }));
+    button('fault-crash').addEventListener('click', () => this.apply({ crash: this.chosen() }, null));
+    button('fault-recover').addEventListener('click', () => this.apply({ recover: this.chosen() }, null));
     this.onSubmit('form-pause', () => ({ pause: this.chosen(), for_ms: valueOf(input('pause-ms')) }));
     this.onSubmit('form-slow', () => ({ slow: this.chosen(), extra_ms: valueOf(input('slow-ms')) }));
     this.onSubmit('form-flaky', () => {
@@ -84,7 +111,7 @@ export class FaultsPanel {
     }));
     this.onSubmit('form-link', () => ({ cut: [this.chosen(), Number(this.cutTo.value)] }));
     button('fault-uncut').addEventListener('click', () =>
-      this.apply({ uncut: [this.chosen(), Number(this.cutTo.value)] }),
+      this.apply({ uncut: [this.chosen(), Number(this.cutTo.value)] }, 'form-link'),
     );
     this.onSubmit('form-partition', () => {
       if (this.side.size === 0) {
@@ -95,7 +122,7 @@ export class FaultsPanel {
       }
       return { partition: [[...this.side].sort((a, b) => a - b)] };
     });
-    button('fault-heal').addEventListener('click', () => this.apply({ heal: true }));
+    button('fault-heal').addEventListener('click', () => this.apply({ heal: true }, null));
     button('side-clear').addEventListener('click', () => this.setSide(new Set()));
     this.onSubmit('form-network', () => ({
       network: {
@@ -209,17 +236,51 @@ export class FaultsPanel {
     el(formId).addEventListener('submit', (e) => {
       e.preventDefault();
       const fault = make();
-      if (fault) this.apply(fault);
+      if (fault) this.apply(fault, formId);
     });
   }
 
   /**
+   * Injects `fault`; when the core refuses it, shows why under the input
+   * of `formId` the field came from (and a line in the page's banner).
    * @private
    * @param {object} fault
+   * @param {string | null} formId the form it was read from
    */
-  apply(fault) {
+  apply(fault, formId) {
     if (this.count <= 0) return;
-    if (this.hooks.inject(fault) && 'partition' in fault) this.setSide(new Set());
+    clearFieldErrors(this.root);
+    try {
+      this.hooks.inject(fault);
+    } catch (e) {
+      this.refused(e, formId);
+      return;
+    }
+    if ('partition' in fault) this.setSide(new Set());
+  }
+
+  /**
+   * Shows a refused fault's error at its input, or in the banner alone
+   * when no input of the form holds the field.
+   * @private
+   * @param {unknown} e
+   * @param {string | null} formId
+   */
+  refused(e, formId) {
+    const err = coreError(e);
+    const id = formId === null || err.field === '' ? undefined : FIELD_INPUTS[formId]?.[lastKey(err.field)];
+    const target = id === undefined ? null : document.getElementById(id);
+    if (!target || !formId) {
+      this.hooks.report(err.message);
+      return;
+    }
+    // The message goes after the input's unit ("ms"), or after the label
+    // a checkbox sits in.
+    const next = target.nextElementSibling;
+    const after = target.parentElement instanceof HTMLLabelElement ? target.parentElement : next instanceof HTMLSpanElement ? next : target;
+    showAtField(target, err, after);
+    const legend = el(formId).querySelector('legend')?.textContent ?? 'Faults';
+    this.hooks.report(bannerLine(legend.replace(/\s*\(.*\)$/, ''), err));
   }
 
   /**

@@ -2,9 +2,24 @@
 /**
  * The node inspector: every field of the node last pointed at, focused,
  * or chosen in the Faults panel (it stays on that node until another is
- * picked), as the core reports it (`Playground.inspect`).
+ * picked), as the core reports it (`Playground.inspect`). A service node
+ * (drawn as a rounded square, "service": not a participant) also gets a
+ * line saying why it is in the run.
  * @module inspector
  */
+
+/**
+ * Why each kind of service node is in the run, by the `kind` the core
+ * reports for it (core/src/algorithms/resource.rs and service.rs; see
+ * extras.rs).
+ * @type {Record<string, string>}
+ */
+export const SERVICE_NOTES = {
+  'storage service':
+    'Not a participant: the storage the leader writes to. Each write carries the leader’s term (or epoch, znode number, lease version) as a fencing token; with fencing on, an older token is refused, so an old leader that was paused or cut off cannot overwrite its successor’s work.',
+  'coordination service':
+    'Not a participant: it stands for a ZooKeeper ensemble or the Kubernetes API server. It holds the sessions, znodes and Lease the nodes campaign on, and lets a session or lease that is not renewed in time expire.',
+};
 
 export class Inspector {
   /**
@@ -50,7 +65,19 @@ export class Inspector {
     if (key === this.shown) return;
     this.shown = key;
     this.title.textContent = `Node n${id}`;
+    const kind = fields.find(([name]) => name === 'kind')?.[1] ?? '';
+    const why = id >= model.playground.node_count() ? SERVICE_NOTES[kind] : undefined;
+    /** @type {HTMLElement[]} */
+    const note = [];
+    if (why) {
+      const dd = document.createElement('dd');
+      dd.className = 'note service-note';
+      dd.dataset.testid = 'service-note';
+      dd.textContent = why;
+      note.push(dd);
+    }
     this.list.replaceChildren(
+      ...note,
       ...fields.flatMap(([name, value]) => {
         const dt = document.createElement('dt');
         dt.textContent = name;

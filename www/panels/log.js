@@ -39,7 +39,7 @@ const EVENT_KINDS = [
   ['pause', 'pauses, slow nodes, clocks', ['pause', 'resume', 'slow', 'clock']],
   ['network', 'partitions, cut links, network', ['partition', 'heal', 'cut', 'uncut', 'network', 'fault_skipped']],
   ['vote', 'votes', ['vote']],
-  ['write', 'writes to the resource', ['write']],
+  ['write', 'writes to the storage service', ['write']],
   ['lease', 'leases', ['lease']],
   ['note', 'notes', ['note']],
   ['violation', 'violations', ['violation']],

@@ -74,7 +74,7 @@ const GROUPS = [
     ],
   },
   {
-    title: 'Writes to the resource',
+    title: 'Writes to the storage service',
     id: 'writes',
     items: [
       { field: 'writes_accepted', testid: 'metric-writes-accepted', label: 'Applied' },

@@ -5,12 +5,14 @@
  * `election run --scenario FILE` reads; "Import scenario" (a file input,
  * or a file dropped anywhere on the page) loads one. The core parses and
  * validates the text exactly as the CLI does; a bad file gets its message
- * (naming the field) and the current run stays as it was.
+ * in plain words under the Import control, with the field's path, and the
+ * current run stays as it was.
  * @module scenario-file
  */
 
 import { fileStem, saveText } from '../shared/download.js';
 import { messageOf } from '../shared/dom.js';
+import { clearFieldErrors, coreError, plainSentence, showAtField } from './field-errors.js';
 
 /** The core's limit on scenario text (`MAX_SCENARIO_BYTES`), bytes. */
 const MAX_SCENARIO_BYTES = 64 * 1024;
@@ -41,6 +43,8 @@ export class ScenarioFile {
    */
   constructor(els, hooks) {
     this.hooks = hooks;
+    /** The Import control, where a bad file's problem is shown. @private */
+    this.input = els.input;
     els.exportButton.addEventListener('click', () => this.save());
     els.input.addEventListener('change', () => {
       const file = els.input.files?.[0];
@@ -78,6 +82,8 @@ export class ScenarioFile {
    * @param {File} file
    */
   async open(file) {
+    const row = this.input.parentElement ?? this.input;
+    clearFieldErrors(row.parentElement ?? row);
     /** @type {string} */
     let text;
     try {
@@ -91,7 +97,10 @@ export class ScenarioFile {
     try {
       pg = this.hooks.parse(text);
     } catch (e) {
-      this.hooks.report(`Import ${file.name}: ${messageOf(e)}. The current run is kept.`);
+      const err = coreError(e);
+      showAtField(this.input, err, row, `${file.name}:`);
+      const path = err.field === '' ? '' : ` (field ${err.field})`;
+      this.hooks.report(`Import ${file.name}: ${plainSentence(err)}${path} The current run is kept.`);
       return;
     }
     this.hooks.load(pg);

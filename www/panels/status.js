@@ -1,19 +1,63 @@
 // @ts-check
 /**
- * The readouts: simulated time, leader (and every leader, during split
- * brain), messages sent (total and by kind, which doubles as the colour
- * legend of the messages) and dropped, crashed nodes, and the failed
- * property checks (a count and the list, as the core words them).
+ * The readouts: simulated time, leader (one line that reads "n3", "no
+ * leader" or, during split brain, "2 leaders (split brain): n2, n5"),
+ * messages sent (total and by kind, which doubles as the colour legend of
+ * the messages) and dropped, crashed nodes, and the failed property checks
+ * (a count and the list, as the core words them).
  *
  * `[data-testid=sim-time]`, `[data-testid=leader]` and
  * `[data-testid=messages-total]` are a contract with tests and embedding
  * hosts: always current, plain text (ms as a number, the leader's id or
- * `none`, an integer).
+ * `none`, an integer); so is `[data-testid=leaders]` (every live leader's
+ * id, `2, 5`, or `none`). The two leader hooks are kept for machines,
+ * hidden from sight and from screen readers; people read
+ * `[data-testid=leader-summary]`.
  * @module status
  */
 
 import { kindLabel } from '../shared/palette.js';
 import { byTestId, setText } from '../shared/dom.js';
+
+/**
+ * The leader readout in words: `n3`, `no leader`, or with more than one
+ * live leader `2 leaders (split brain): n2, n5`.
+ * @param {number[]} leaders every live leader's id, in order
+ * @returns {string}
+ */
+export function leaderSummary(leaders) {
+  if (leaders.length === 0) return 'no leader';
+  const names = leaders.map((id) => `n${id}`).join(', ');
+  if (leaders.length === 1) return names;
+  return `${leaders.length} leaders (split brain): ${names}`;
+}
+
+/**
+ * What the run's end is, for its readout's label: `election run` stops
+ * where the election settles (docs/ARCHITECTURE.md, Settling rules), at
+ * the scenario's `until_ms` when it sets one, or at the run limit when the
+ * election never settles. Playback may go on past it in every case.
+ * @param {number | null} endMs the end; null while it is being looked for
+ * @param {number | null} untilMs the scenario's `until_ms`, if set
+ * @param {number} horizonMs `until_ms`, else the run limit
+ * @returns {[string, string]} label and its longer explanation
+ */
+export function endLabel(endMs, untilMs, horizonMs) {
+  const after = 'Playback may go on past it; election run stops here.';
+  if (untilMs !== null) {
+    return ['Stops at', `The scenario's until_ms: the run is cut off here, settled or not. ${after}`];
+  }
+  if (endMs !== null && endMs >= horizonMs) {
+    return [
+      'Never settles; stops at',
+      `The election did not settle before the run limit (${horizonMs} ms of simulated time). ${after}`,
+    ];
+  }
+  return [
+    'Settles at',
+    `When the election is over: after this moment nothing changes but heartbeats and other background messages (unless you break something). ${after}`,
+  ];
+}
 
 /** Most violations listed (the latest); the count readout has them all. */
 const MAX_ALERTS = 50;
@@ -27,6 +71,12 @@ export class StatusView {
     this.crashed = byTestId('crashed-count');
     this.hash = byTestId('trace-hash');
     this.leaders = byTestId('leaders');
+    this.summary = byTestId('leader-summary');
+    this.endLabel = document.getElementById('end-label');
+    /** Run revision the scenario's `until_ms` was read for, and it. @private */
+    this.untilKey = -1;
+    /** @private @type {number | null} */
+    this.untilMs = null;
     this.dropped = byTestId('messages-dropped');
     this.violations = byTestId('violations');
     this.alerts = byTestId('alerts');
@@ -50,8 +100,10 @@ export class StatusView {
     setText(this.crashed, String(s.nodes.filter((n) => !n.alive).length));
     setText(this.hash, s.traceHash);
     setText(this.leaders, s.leaders.length === 0 ? 'none' : s.leaders.join(', '));
+    this.writeSummary(s.leaders);
     setText(this.dropped, String(s.messagesDropped));
     setText(this.violations, String(s.violationCount));
+    this.labelEnd(model);
     const alertsKey = `${model.revision}:${s.violationCount}`;
     if (alertsKey !== this.alertsKey) {
       this.alertsKey = alertsKey;
@@ -65,6 +117,48 @@ export class StatusView {
     s.sentByKind.forEach((count, i) => {
       if (this.kindCounts[i]) setText(this.kindCounts[i], String(count));
     });
+  }
+
+  /**
+   * Writes the leader readout. During split brain its head ("2 leaders
+   * (split brain):") is kept on one line, so a narrow panel breaks it
+   * before the names, not inside the words.
+   * @private
+   * @param {number[]} leaders
+   */
+  writeSummary(leaders) {
+    const text = leaderSummary(leaders);
+    if (this.summary.textContent === text) return;
+    const split = leaders.length > 1;
+    this.summary.classList.toggle('split-brain', split);
+    if (!split) {
+      this.summary.textContent = text;
+      return;
+    }
+    const cut = text.indexOf(': ') + 1;
+    const head = document.createElement('span');
+    head.className = 'nowrap';
+    head.textContent = text.slice(0, cut);
+    this.summary.replaceChildren(head, text.slice(cut));
+  }
+
+  /**
+   * Names the run's end for what it is (see `endLabel`); the number
+   * beside it is written by the controls.
+   * @private
+   * @param {import('../player/model.js').Model} model
+   */
+  labelEnd(model) {
+    if (!this.endLabel) return;
+    const pg = model.playground;
+    if (this.untilKey !== model.revision) {
+      this.untilKey = model.revision;
+      const until = JSON.parse(pg.scenario_json()).until_ms;
+      this.untilMs = typeof until === 'number' ? until : null;
+    }
+    const [label, title] = endLabel(model.endMs(), this.untilMs, pg.horizon_ms());
+    setText(this.endLabel, label);
+    if (this.endLabel.title !== title) this.endLabel.title = title;
   }
 
   /**

@@ -599,7 +599,7 @@ export function buildLegend(list) {
     ['line-candidate', 'candidate (blue)'],
     ['line-crashed', 'down (dashed grey)'],
     ['line-paused', 'paused (dotted)'],
-    ['line-service', 'service or resource, not a participant (purple)'],
+    ['line-service', 'service (storage or coordination), not a participant (purple)'],
     ['dot', 'role change (dot in the new role’s colour)'],
     ['diamond', 'starts an election'],
     ['tick', 'timer fires'],

@@ -84,7 +84,7 @@ impl Resource {
     /// Every field, for the inspector.
     pub fn inspect(&self) -> Vec<(&'static str, String)> {
         vec![
-            ("kind", "resource (storage)".to_string()),
+            ("kind", "storage service".to_string()),
             ("fencing", self.fencing.to_string()),
             (
                 "highest token",
