@@ -22,7 +22,11 @@ pub fn error(message: &str, field: &str) -> JsValue {
 pub fn scenario_error(e: &ScenarioError) -> JsValue {
     let err = error(&e.to_string(), &e.field);
     // Setting a property on a fresh Error object cannot fail.
-    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("detail"), &JsValue::from_str(&e.message));
+    let _ = js_sys::Reflect::set(
+        &err,
+        &JsValue::from_str("detail"),
+        &JsValue::from_str(&e.message),
+    );
     err
 }
 
