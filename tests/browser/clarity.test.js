@@ -75,7 +75,9 @@ test('the run\'s end is "Settles at" the CLI\'s end, and playback goes on past i
   assert.equal(await page.textContent('#end-label'), 'Settles at');
   assert.match((await page.getAttribute('#end-label', 'title')) ?? '', /nothing changes but heartbeats.*Playback may go on past it/s);
   await pressPlay(page);
-  await playFor(page, 2 * (cli.end_ms / 0.02));
+  // Twice the real time the end takes at the page's speed (read, not assumed).
+  const speed = 10 ** Number(await page.locator('#speed').inputValue());
+  await playFor(page, 2 * (cli.end_ms / speed));
   await pressPlay(page);
   assert.ok((await readouts(page)).time > cli.end_ms, 'playback went on past the end');
   assert.equal(await page.textContent('#end-label'), 'Settles at');
