@@ -345,6 +345,31 @@ function drawOne(ctx, g, nodes, rows, o, col, nowMs, style, p, drawn) {
 }
 
 /**
+ * One arrow of kind `kind` pointing right across a small canvas, as the
+ * cluster draws it (the legend's swatch).
+ * @param {CanvasRenderingContext2D} ctx scaled so one unit is one CSS px
+ * @param {number} kind
+ * @param {number} width CSS px
+ * @param {number} height CSS px
+ */
+export function drawArrowSwatch(ctx, kind, width, height) {
+  const hw = Math.min(5, height / 2 - 1.5);
+  const y = height / 2;
+  const tail = kindMark(kind) === 'plain' ? 2 : hw + 1;
+  const p = Float64Array.of(1, 0, 0, 1, tail, y, width - 2, y, width - 2 - tail, tail, y);
+  ctx.save();
+  ctx.lineJoin = 'round';
+  ctx.beginPath();
+  addArrow(ctx, p, hw, kindMark(kind), false);
+  ctx.fillStyle = kindColour(kind);
+  ctx.fill();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = kindIsLight(kind) ? 'rgba(0, 0, 0, 0.6)' : '#ffffff';
+  ctx.stroke();
+  ctx.restore();
+}
+
+/**
  * Strokes an X of half-size `d` centred on (x, y) with the current stroke
  * style: a lost message here; a cut link and a crashed node in draw.js.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx

@@ -2,17 +2,19 @@
 /**
  * The cluster view's two canvases: the still layer (groups, ring, cuts,
  * picks, nodes; drawn again only when one of them changes) and, laid over
- * it, the messages on the wire (drawn every frame while a run plays).
+ * it, the moving layer: the messages on the wire as arrows and the
+ * nodes' timer arcs (drawn every frame while a run plays).
  * Where the browser can (`transferControlToOffscreen` and module
  * workers), both belong to one cluster worker (www/cluster/worker.js)
  * shared by every cluster view of the page: the page posts what to draw
- * (the flight rows as a transferred copy of the core's `Float64Array`;
- * the nodes when they change) and the worker draws and rasterizes off the
- * main thread. Measured in headless Chromium (software raster): 2,500
- * dots cost a busy frame's main thread about 5.5 ms of rasterizing, and
+ * (the flight rows as a copy of the core's `Float64Array`; the nodes
+ * and their pending timers when they change) and the worker draws and
+ * rasterizes off the main thread. Measured in headless Chromium (software
+ * raster), before the arrows: 2,500 message dots cost a busy frame's
+ * main thread about 5.5 ms of rasterizing, and
  * 1,024 nodes changing role about 11 ms of drawing plus 7.5 ms of
  * rasterizing. Elsewhere, or when the worker fails, the same drawing
- * (draw.js, flight-dots.js) runs on the page.
+ * (draw.js, flight-dots.js, timer-arcs.js) runs on the page.
  * @module cluster-layers
  */
 

@@ -3,72 +3,61 @@
  * The cluster's legend of what moves on it: the message kinds (an arrow
  * in each kind's colour and mark, names from the wasm's `kinds()`) and
  * the timer classes whose countdown arcs the nodes show (the arc's dash,
- * labels from the wasm's `timer_classes()`), drawn with the same
- * mappings as the canvas (shared/palette.js). The timers listed are the
+ * labels from the wasm's `timer_classes()`), each swatch a small canvas
+ * drawn by the cluster's own drawing code (so with the same mappings,
+ * shared/palette.js); drawn again when the theme changes (the ink kind
+ * follows it). The timers listed are the
  * classes seen pending in the run so far (an algorithm uses only a few).
  * @module cluster/legend
  */
 
-import { NODE_INK, kindCss, kindIsLight, kindMark, timerDash } from '../shared/palette.js';
+import { drawArrowSwatch } from './flight-dots.js';
+import { drawArcSwatch } from './timer-arcs.js';
 import { TIMER_CLASSES } from '../shared/names.js';
-
-const SVG = 'http://www.w3.org/2000/svg';
+import { onAppearanceChange } from '../shared/appearance.js';
 
 /**
- * An SVG element with attributes.
- * @param {string} name
- * @param {Record<string, string | number>} attrs
- * @returns {SVGElement}
+ * A small canvas with a drawing on it, at the screen's pixel ratio.
+ * @param {number} width CSS px
+ * @param {number} height CSS px
+ * @param {string} className
+ * @param {(ctx: CanvasRenderingContext2D) => void} paint
+ * @returns {HTMLCanvasElement}
  */
-function svg(name, attrs) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
+function swatch(width, height, className, paint) {
+  const canvas = document.createElement('canvas');
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  canvas.className = className;
+  canvas.setAttribute('aria-hidden', 'true');
+  canvas.style.setProperty('width', `${width}px`);
+  canvas.style.setProperty('height', `${height}px`);
+  const ctx = canvas.getContext('2d');
+  if (ctx) {
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    paint(ctx);
+  }
+  return canvas;
 }
 
 /**
- * A kind's arrow, as the canvas draws it (flight-dots.js), pointing right.
+ * A kind's arrow, drawn by the cluster's own code (flight-dots.js).
  * @param {number} index the kind's index in the run's kinds
- * @returns {SVGElement}
+ * @returns {HTMLCanvasElement}
  */
 export function arrowSwatch(index) {
-  const root = svg('svg', { width: 30, height: 14, viewBox: '0 0 30 14', 'aria-hidden': 'true', class: 'legend-arrow' });
-  const mark = kindMark(index);
-  // Tail at x 4, head at x 28, half the head's width 5.
-  let d = 'M4 8.7L19.5 8.7L19.5 12L28 7L19.5 2L19.5 5.3L4 5.3Z';
-  if (mark === 'dot') d += 'M7.5 7A3.5 3.5 0 1 1 0.5 7A3.5 3.5 0 1 1 7.5 7Z';
-  if (mark === 'bar') d += 'M2.5 2.5L5.5 2.5L5.5 11.5L2.5 11.5Z';
-  const path = svg('path', { d, 'stroke-width': 1, 'stroke-linejoin': 'round' });
-  const outline = kindIsLight(index) ? 'rgba(0, 0, 0, 0.6)' : '#ffffff';
-  // Through the CSSOM: the page's policy refuses `style` attributes.
-  /** @type {SVGElement} */ (path).style.setProperty('fill', kindCss(index));
-  /** @type {SVGElement} */ (path).style.setProperty('stroke', outline);
-  root.append(path);
-  return root;
+  return swatch(30, 14, 'legend-arrow', (ctx) => drawArrowSwatch(ctx, index, 30, 14));
 }
 
 /**
- * A timer class's arc, as the canvas draws it (timer-arcs.js): three
- * quarters of a ring on a node.
+ * A timer class's arc on a node, drawn by the cluster's own code
+ * (timer-arcs.js).
  * @param {number} code the timer class
- * @returns {SVGElement}
+ * @returns {HTMLCanvasElement}
  */
 export function arcSwatch(code) {
-  const root = svg('svg', { width: 18, height: 18, viewBox: '0 0 18 18', 'aria-hidden': 'true', class: 'legend-arc' });
-  const w = 2.2;
-  root.append(
-    svg('circle', { cx: 9, cy: 9, r: 8.2, fill: '#d9d9d9', stroke: NODE_INK, 'stroke-width': 0.8 }),
-    svg('circle', { cx: 9, cy: 9, r: 5.6, fill: 'none', stroke: 'rgba(255, 255, 255, 0.6)', 'stroke-width': w }),
-    svg('path', {
-      d: 'M9 3.4A5.6 5.6 0 1 1 3.4 9',
-      fill: 'none',
-      stroke: NODE_INK,
-      'stroke-width': w,
-      'stroke-linecap': 'round',
-      'stroke-dasharray': timerDash(code).length ? timerDash(code).map((x) => x * w).join(' ') : 'none',
-    }),
-  );
-  return root;
+  return swatch(22, 22, 'legend-arc', (ctx) => drawArcSwatch(ctx, code, 22));
 }
 
 export class ClusterLegend {
@@ -87,6 +76,13 @@ export class ClusterLegend {
     this.classes = new Set();
     /** The node rows last looked at. @private @type {unknown} */
     this.rowsSeen = null;
+    /** The run's kinds. @private @type {string[]} */
+    this.kinds = [];
+    // The swatches in the new theme's ink.
+    onAppearanceChange(() => {
+      this.buildKinds(this.kinds);
+      if (this.classes.size > 0) this.buildTimers();
+    });
   }
 
   /**
@@ -127,6 +123,7 @@ export class ClusterLegend {
    * @param {string[]} kinds
    */
   buildKinds(kinds) {
+    this.kinds = kinds;
     const items = kinds.map((kind, i) => {
       const li = document.createElement('li');
       li.dataset.kind = kind;

@@ -14,7 +14,7 @@
  * @module timer-arcs
  */
 
-import { NODE_INK, timerDash } from '../shared/palette.js';
+import { NODE_INK, ROLE_COLOURS, timerDash } from '../shared/palette.js';
 
 /** Nodes at least this large (px) get the arc's dash and its track. */
 const DETAILED_RADIUS = 10;
@@ -134,4 +134,26 @@ export function drawTimerArcs(ctx, g, timers, nowMs) {
   }
   ctx.restore();
   return drawn;
+}
+
+/**
+ * A node with a timer of class `code` three quarters to go, as the
+ * cluster draws it (the legend's swatch).
+ * @param {CanvasRenderingContext2D} ctx scaled so one unit is one CSS px
+ * @param {number} code
+ * @param {number} size CSS px (the swatch is square)
+ */
+export function drawArcSwatch(ctx, code, size) {
+  const c = size / 2;
+  const radius = Math.max(DETAILED_RADIUS, c - 1);
+  ctx.save();
+  ctx.beginPath();
+  ctx.arc(c, c, c - 0.75, 0, 2 * Math.PI);
+  ctx.fillStyle = ROLE_COLOURS.crashed;
+  ctx.fill();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = NODE_INK;
+  ctx.stroke();
+  ctx.restore();
+  drawTimerArcs(ctx, { points: [c, c], radius, ring: 2.2 }, Float64Array.of(0, code, 0, 100), 25);
 }
