@@ -116,6 +116,7 @@ test('each node with a pending timer shows its countdown arc, of a wasm timer cl
   const legend = await page.$$eval('[data-testid="cluster-timers"] li', (lis) =>
     lis.map((li) => [/** @type {HTMLElement} */ (li).dataset.timer, li.textContent]),
   );
+  // The legend lists the classes pending now, with the wasm's labels.
   assert.deepEqual(legend, [
     ['election_timeout', 'election timeout'],
     ['heartbeat', 'heartbeat'],

@@ -75,13 +75,14 @@ import { CUT, kindColour, kindIsLight, kindMark } from '../shared/palette.js';
 /** From this many messages on the wire on, only the arrows' heads are
  * drawn (a triangle each, no shaft, mark or outline): they cover each
  * other then anyway. Measured (scripts/bench/browser/bench-cluster-draw.js,
- * 256 nodes, 1000x750, software raster): 2,000 whole arrows 5 ms, 4,000
- * heads 5 ms; the dots drawn before the arrows took 6 and 14 ms. */
+ * 256 nodes, 1000x750, software raster, drawn and rasterized): 2,000
+ * whole arrows 5.4 ms and 4,000 heads 4.9 ms, where the dots drawn
+ * before the arrows took 5.3 and 8.7 ms. */
 export const HEADS_ONLY = 3000;
 /** Arrows per path: one path per colour of thousands of arrows costs
- * the rasterizer far more than several of a few hundred (4,000 arrows:
- * 33 ms in one path per colour, 12 ms in paths of 256). */
-const PER_PATH = 256;
+ * the rasterizer far more than many small ones (2,000 arrows: 9.1 ms in
+ * paths of 256, 5.4 ms in paths of 32; 16 is no better). */
+const PER_PATH = 32;
 /** Crosses listed in `FlightsDrawn.crosses` at most. */
 const MAX_LISTED = 64;
 
@@ -201,8 +202,8 @@ function count(drawn, kind, p, from, to) {
 
 /**
  * Draws every message of `f`. Messages that will arrive are batched into
- * paths by kind (one fill and one outline per colour and `PER_PATH`
- * arrows, not per message), so thousands in flight cost little; from
+ * paths by kind (one fill and one outline per `PER_PATH` arrows of a
+ * colour, not per message), so thousands in flight cost little; from
  * `HEADS_ONLY` on only the heads are drawn, without outlines. Lost ones
  * (rare) and the reduced-motion drawing go one by one.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
@@ -258,7 +259,6 @@ export function drawFlightRows(ctx, g, f, nowMs, style) {
   }
   ctx.save();
   ctx.lineWidth = 1;
-  ctx.lineJoin = 'round';
   // The heads alone have no outline (half their drawing), but in a
   // colour too light to see without one.
   for (const [kind, path] of paths) {

@@ -6,8 +6,10 @@
  * labels from the wasm's `timer_classes()`), each swatch a small canvas
  * drawn by the cluster's own drawing code (so with the same mappings,
  * shared/palette.js); drawn again when the theme changes (the ink kind
- * follows it). The timers listed are the
- * classes seen pending in the run so far (an algorithm uses only a few).
+ * follows it). The timers listed are the classes pending at the moment
+ * shown (so the legend, like the drawing, is a function of the moment,
+ * not of which frames were drawn on the way there); the list keeps its
+ * line while none is pending, so nothing below it moves.
  * @module cluster/legend
  */
 
@@ -72,7 +74,7 @@ export class ClusterLegend {
     this.timersList = timersList;
     /** @private */
     this.kindsKey = '';
-    /** Timer classes listed. @private @type {Set<number>} */
+    /** Timer classes listed (pending now). @private @type {Set<number>} */
     this.classes = new Set();
     /** The node rows last looked at. @private @type {unknown} */
     this.rowsSeen = null;
@@ -81,7 +83,7 @@ export class ClusterLegend {
     // The swatches in the new theme's ink.
     onAppearanceChange(() => {
       this.buildKinds(this.kinds);
-      if (this.classes.size > 0) this.buildTimers();
+      this.buildTimers();
     });
   }
 
@@ -95,27 +97,20 @@ export class ClusterLegend {
     if (key !== this.kindsKey) {
       this.kindsKey = key;
       this.buildKinds(s.kinds);
-      // Another algorithm: its own timers.
-      this.classes.clear();
-      this.timersList.replaceChildren();
-      this.timersList.hidden = true;
     }
     if (s.nodeRows === this.rowsSeen) return;
     this.rowsSeen = s.nodeRows;
     const { rows, col } = s.nodeRows;
     const width = Object.keys(col).length;
     const c = col.timer_class;
-    if (c === undefined || width === 0) return;
-    /** @type {number[]} */
-    const fresh = [];
-    for (let o = 0; o + width <= rows.length; o += width) {
-      const code = rows[o + c];
-      if (code >= 0 && !this.classes.has(code)) {
-        this.classes.add(code);
-        fresh.push(code);
-      }
+    /** @type {Set<number>} */
+    const now = new Set();
+    if (c !== undefined && width > 0) {
+      for (let o = 0; o + width <= rows.length; o += width) if (rows[o + c] >= 0) now.add(rows[o + c]);
     }
-    if (fresh.length > 0) this.buildTimers();
+    if (now.size === this.classes.size && [...now].every((code) => this.classes.has(code))) return;
+    this.classes = now;
+    this.buildTimers();
   }
 
   /**
@@ -149,6 +144,6 @@ export class ClusterLegend {
         return li;
       });
     this.timersList.replaceChildren(...items);
-    this.timersList.hidden = false;
+    this.timersList.classList.toggle('legend-empty', items.length === 0);
   }
 }
