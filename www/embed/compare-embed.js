@@ -30,6 +30,7 @@ import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow, msText } from '..
 import { addScrollCue } from '../compare/scroll-cue.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 import { EmbedApi } from './api.js';
+import { layoutBar } from './bar.js';
 import { RANGE_PLAY_MS } from './params.js';
 
 /** How close to `to` counts as there, ms (time is whole microseconds). */
@@ -190,23 +191,7 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
       'Open in playground ↗',
     )
   );
-  /** @type {[string, HTMLElement][]} */
-  const controls = [
-    ['play', play],
-    ['step', step],
-    ['reset', reset],
-    ['scrubber', scrubber],
-    ['speed', speedBox],
-    ['faults', faultBox],
-  ];
-  const buttons = h('span', { class: 'embed-controls' });
-  for (const [name, node] of controls) {
-    if (!shows.has(name)) continue;
-    if (name === 'scrubber') bar.append(buttons, node);
-    else buttons.append(node);
-  }
-  if (!shows.has('scrubber')) bar.append(buttons);
-  bar.append(time, status, open);
+  layoutBar(bar, shows, { play, step, reset, scrubber, speed: speedBox, faults: faultBox }, [time, status, open]);
   root.append(fixed, tableWrap, bar, byTestId('error'));
   // A narrow frame: the algorithm column stays, a line says there is more.
   addScrollCue(tableWrap);

@@ -18,6 +18,7 @@
 
 import { formatSpeed } from '../player/controls.js';
 import { EmbedApi } from './api.js';
+import { layoutBar } from './bar.js';
 import { startCompareEmbed } from './compare-embed.js';
 import { compareParam } from '../compare/compare.js';
 import { EMBED_PARAMS, RANGE_PLAY_MS, readEmbedRequest } from './params.js';
@@ -171,23 +172,7 @@ export function startEmbed(wasm) {
     title: 'Open this run, at this moment, in the full playground (new tab)',
   }, 'Open in playground ↗');
 
-  /** @type {[string, HTMLElement][]} */
-  const controls = [
-    ['play', play],
-    ['step', step],
-    ['reset', reset],
-    ['scrubber', scrubber],
-    ['speed', speedBox],
-    ['faults', faultBox],
-  ];
-  const buttons = h('span', { class: 'embed-controls' });
-  for (const [name, node] of controls) {
-    if (!shows.has(name)) continue;
-    if (name === 'scrubber') bar.append(buttons, node);
-    else buttons.append(node);
-  }
-  if (!shows.has('scrubber')) bar.append(buttons);
-  bar.append(time, status, open);
+  layoutBar(bar, shows, { play, step, reset, scrubber, speed: speedBox, faults: faultBox }, [time, status, open]);
   root.append(stage, bar);
   const errorBox = byTestId('error');
   root.append(errorBox);
