@@ -4,9 +4,10 @@
 // its Content-Security-Policy and has no inline script or handler, so the
 // CSP needs no 'unsafe-inline' or 'unsafe-eval'. No browser needed.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { pageModules } from './page-modules.js';
 import { REPO_ROOT } from '../browser/reference.js';
 
 /** What must not appear in the page modules (www/, every folder), with why. */
@@ -23,31 +24,8 @@ const SINKS = [
   [/javascript:/i, 'a javascript: URL runs text as code'],
 ];
 
-/**
- * The page's own modules (the generated wasm-bindgen glue in www/pkg is
- * not ours to edit and is checked by CSP at run time).
- * @returns {string[]}
- */
-function pageScripts() {
-  /** @type {string[]} */
-  const found = [];
-  /** @param {string} dir */
-  const walk = (dir) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) {
-        if (name !== 'pkg' && name !== 'vendor') walk(path);
-      } else if (name.endsWith('.js')) {
-        found.push(path);
-      }
-    }
-  };
-  walk(join(REPO_ROOT, 'www'));
-  return found;
-}
-
 test('www/**/*.js turn no data into markup or code', () => {
-  const files = pageScripts();
+  const files = pageModules();
   assert.ok(files.length >= 10, `page modules found: ${files}`);
   /** @type {string[]} */
   const found = [];

@@ -8,9 +8,10 @@
 // imports (`import('./x.js').T`) are types only and are not followed.
 // No browser needed.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
+import { pageModules } from './page-modules.js';
 import { REPO_ROOT } from '../browser/reference.js';
 
 const WWW = join(REPO_ROOT, 'www');
@@ -19,28 +20,6 @@ const WWW = join(REPO_ROOT, 'www');
 const STATIC = /^(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s*)?['"]([^'"]+)['"]/gm;
 /** A module worker's (or any module-relative) script. */
 const WORKER = /new\s+URL\s*\(\s*['"]([^'"]+\.m?js)['"]\s*,\s*import\.meta\.url/g;
-
-/**
- * The page's own modules.
- * @returns {string[]} absolute paths
- */
-function pageModules() {
-  /** @type {string[]} */
-  const found = [];
-  /** @param {string} dir */
-  const walk = (dir) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) {
-        if (name !== 'pkg' && name !== 'vendor') walk(path);
-      } else if (name.endsWith('.js')) {
-        found.push(path);
-      }
-    }
-  };
-  walk(WWW);
-  return found;
-}
 
 /**
  * The local modules a module's text refers to, resolved against its path
