@@ -228,6 +228,10 @@ test('a tap on a node opens its menu (Inspect, Crash, Pause); a mouse click stil
   const touch = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await touch.goto(page.url());
   await touch.waitForSelector('body[data-ready="true"]');
+  // The words say what a tap does there, and what a click does here.
+  const hint = (/** @type {import('playwright-core').Page} */ p) => p.$eval('.stage .hint', (e) => /** @type {HTMLElement} */ (e).innerText);
+  assert.match(await hint(touch), /^Tap a node for a menu: inspect it, crash it or recover it\./);
+  assert.match(await hint(page), /^Click a node to crash it now/);
   await touch.tap('[data-testid=node-3]');
   assert.equal(await touch.isVisible('[data-testid=node-menu]'), true, 'the menu opens');
   assert.equal(await testId(touch, 'crashed-count'), '0', 'nothing crashed');

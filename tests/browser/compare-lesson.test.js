@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, playFor, ready, testId } from './page.js';
+import { openPlayground, playFor, playUntil, ready, testId } from './page.js';
 import { cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
 import { assertRowsMatch, rows, sharedTime } from './compare-rows.js';
 
@@ -233,4 +233,37 @@ test('on a phone (390 px) every column of the table can be reached, with a cue t
   assert.ok(name && wrap && Math.abs(name.x - wrap.x) < 1, 'the algorithm column sticks to the left edge');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('compare mode skips a stretch where every run is quiet, says so, and no number changes', async () => {
+  // After Bully's leader crashes at 300 ms, both runs wait for timers:
+  // nothing on the wire in either.
+  const scenario = { ...LEADER_CRASH, until_ms: 700 };
+  /** @type {unknown[]} */
+  const seen = [];
+  /** @type {number[]} */
+  const times = [];
+  for (const skip of [true, false]) {
+    const { page, errors } = await openPlayground(browser, `/?compare=bully,lelann&at=300#s=${encodeShare(scenario)}`);
+    assert.equal(await page.isChecked('[data-testid=compare-skip-quiet]'), true, 'on by default');
+    if (!skip) await page.click('[data-testid=compare-skip-quiet]');
+    await setCompareSpeed(page, -1); // 0.1x
+    await page.click('#compare-play');
+    await playFor(page, 100);
+    const note = await page.textContent('#compare-stop');
+    if (skip) assert.match(note ?? '', /^Skipping \d+ ms of quiet time/);
+    else assert.doesNotMatch(note ?? '', /Skipping/);
+    times.push(
+      100 +
+        (await playUntil(page, () => document.getElementById('compare-play')?.getAttribute('aria-pressed') === 'false', null, {
+          stepMs: 100,
+        })),
+    );
+    assert.equal(await sharedTime(page), 700, 'stopped at the scenario end');
+    seen.push(await rows(page));
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  assert.deepEqual(seen[0], seen[1], 'the same table with and without skipping');
+  assert.ok(times[0] + 300 <= times[1], `skipping played faster: ${times[0]} ms against ${times[1]} ms`);
 });

@@ -49,7 +49,10 @@ test('the page opens paused at 0 with one prompt; the default election takes a f
   assert.equal(await playing(page), false, 'paused');
   assert.equal((await readouts(page)).time, 0);
   assert.equal(await page.isVisible('[data-testid=start-prompt]'), true);
-  assert.match(await testId(page, 'start-prompt'), /Press Play or Space to start; click a node to crash it/);
+  assert.match(
+    await page.$eval('[data-testid=start-prompt]', (e) => /** @type {HTMLElement} */ (e).innerText),
+    /^Press Play or Space to start;\s*click a node to crash it\.$/,
+  );
   // Time handed to it waits for Play.
   await page.evaluate(() => {
     /** @type {any} */ (window).__playClock.budget = 500;

@@ -6,10 +6,18 @@
  * labels from the wasm's `timer_classes()`), each swatch a small canvas
  * drawn by the cluster's own drawing code (so with the same mappings,
  * shared/palette.js); drawn again when the theme changes (the ink kind
- * follows it). The timers listed are the classes pending at the moment
- * shown (so the legend, like the drawing, is a function of the moment,
- * not of which frames were drawn on the way there); the list keeps its
- * line while none is pending, so nothing below it moves.
+ * follows it).
+ *
+ * The timers listed are the classes pending at some moment shown since
+ * the run last went back in time (a restart, a seek back, another run):
+ * a class pending now is drawn in full, one not pending now is faded.
+ * An entry, once listed, stays until time goes back, so the list's
+ * layout does not change while playing: in a busy run the set pending
+ * changes many times a second, and rebuilding the list each time cost
+ * the frame about 1 ms at p95 (docs/PERFORMANCE.md); fading is paint
+ * only. At a moment opened directly (a link's `at=`, a seek back) the
+ * list is exactly the classes pending then. The list keeps its line
+ * while none is listed, so nothing below it moves.
  * @module cluster/legend
  */
 
@@ -62,6 +70,31 @@ export function arcSwatch(code) {
   return swatch(22, 22, 'legend-arc', (ctx) => drawArcSwatch(ctx, code, 22));
 }
 
+/**
+ * The timer classes pending in a moment's node rows.
+ * @param {import('./node-rows.js').NodeRows} nodeRows
+ * @returns {Set<number>}
+ */
+function pendingClasses({ rows, col }) {
+  const width = Object.keys(col).length;
+  const c = col.timer_class;
+  /** @type {Set<number>} */
+  const now = new Set();
+  if (c !== undefined && width > 0) {
+    for (let o = 0; o + width <= rows.length; o += width) if (rows[o + c] >= 0) now.add(rows[o + c]);
+  }
+  return now;
+}
+
+/**
+ * @param {Set<number>} a
+ * @param {Set<number>} b
+ * @returns {boolean}
+ */
+function sameSet(a, b) {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
 export class ClusterLegend {
   /**
    * @param {HTMLElement} kindsList `<ul>` of the message kinds
@@ -74,8 +107,13 @@ export class ClusterLegend {
     this.timersList = timersList;
     /** @private */
     this.kindsKey = '';
-    /** Timer classes listed (pending now). @private @type {Set<number>} */
+    /** Timer classes listed (pending at a moment shown since time last
+     * went back). @private @type {Set<number>} */
     this.classes = new Set();
+    /** Timer classes pending at the moment last shown. @private @type {Set<number>} */
+    this.pending = new Set();
+    /** The moment last shown (ms). @private */
+    this.lastMs = -Infinity;
     /** The node rows last looked at. @private @type {unknown} */
     this.rowsSeen = null;
     /** The run's kinds. @private @type {string[]} */
@@ -93,29 +131,35 @@ export class ClusterLegend {
   }
 
   /**
-   * Brings the legend up to a moment: the run's kinds, and any timer
-   * class pending now that is not listed yet.
+   * Brings the legend up to a moment: the run's kinds; the timer classes
+   * pending now, listed if they are not yet (all listed afresh when time
+   * went back or the kinds changed), and faded if listed but not
+   * pending.
    * @param {import('../player/model.js').Snapshot} s
    */
   update(s) {
     const key = s.kinds.join(',');
-    if (key !== this.kindsKey) {
+    const newKinds = key !== this.kindsKey;
+    if (newKinds) {
       this.kindsKey = key;
       this.buildKinds(s.kinds);
     }
-    if (s.nodeRows === this.rowsSeen) return;
+    if (s.nodeRows === this.rowsSeen && !newKinds) return;
     this.rowsSeen = s.nodeRows;
-    const { rows, col } = s.nodeRows;
-    const width = Object.keys(col).length;
-    const c = col.timer_class;
-    /** @type {Set<number>} */
-    const now = new Set();
-    if (c !== undefined && width > 0) {
-      for (let o = 0; o + width <= rows.length; o += width) if (rows[o + c] >= 0) now.add(rows[o + c]);
+    const wentBack = newKinds || s.nowMs < this.lastMs;
+    this.lastMs = s.nowMs;
+    const now = pendingClasses(s.nodeRows);
+    const changed = wentBack || !sameSet(now, this.pending);
+    this.pending = now;
+    if (wentBack) {
+      this.classes = new Set(now);
+      this.buildTimers();
+    } else if ([...now].some((code) => !this.classes.has(code))) {
+      for (const code of now) this.classes.add(code);
+      this.buildTimers();
+    } else if (changed) {
+      for (const [code, li] of this.timerItems) li.classList.toggle('timer-idle', !now.has(code));
     }
-    if (now.size === this.classes.size && [...now].every((code) => this.classes.has(code))) return;
-    this.classes = now;
-    this.buildTimers();
   }
 
   /**
@@ -137,7 +181,11 @@ export class ClusterLegend {
 
   /** @private */
   buildTimers() {
-    const items = [...this.classes].sort((a, b) => a - b).map((code) => this.timerItem(code));
+    const items = [...this.classes].sort((a, b) => a - b).map((code) => {
+      const li = this.timerItem(code);
+      li.classList.toggle('timer-idle', !this.pending.has(code));
+      return li;
+    });
     this.timersList.replaceChildren(...items);
     this.timersList.classList.toggle('legend-empty', items.length === 0);
   }

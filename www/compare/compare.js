@@ -34,6 +34,7 @@ import { formatSpeed } from '../player/controls.js';
 import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED } from '../player/model.js';
 import { player } from '../player/player.js';
 import { keyBelongsTo } from '../player/shortcuts.js';
+import { quietWords, storedSkipQuiet, storeSkipQuiet } from '../player/quiet.js';
 import { ClusterView } from '../cluster/view.js';
 import { el, messageOf, setText } from '../shared/dom.js';
 import { CompareRuns } from './runs.js';
@@ -113,6 +114,7 @@ export class CompareMode {
     this.timeline = /** @type {HTMLInputElement} */ (el('compare-timeline'));
     this.time = el('compare-time');
     this.stop = el('compare-stop');
+    this.skipQuiet = /** @type {HTMLInputElement} */ (el('compare-skip-quiet'));
     this.viewsBox = el('compare-views');
     this.rows = el('compare-rows');
     this.notes = el('compare-theory');
@@ -133,6 +135,12 @@ export class CompareMode {
     el('compare-restart').addEventListener('click', () => this.seek(0));
     el('compare-to-end').addEventListener('click', () => this.toEnd());
     el('compare-leave').addEventListener('click', () => this.leave());
+    this.skipQuiet.checked = storedSkipQuiet();
+    this.skipQuiet.addEventListener('change', () => {
+      storeSkipQuiet(this.skipQuiet.checked);
+      this.runs?.setSkipQuiet(this.skipQuiet.checked);
+      this.render();
+    });
     el('compare-share').addEventListener('click', () => this.share());
     wireEmbedCode(
       {
@@ -620,7 +628,11 @@ export class CompareMode {
     setText(this.speedOut, formatSpeed(runs.speed));
     this.timeline.max = String(Math.max(runs.endMs() * 1.25, runs.nowMs, 1));
     if (document.activeElement !== this.timeline) this.timeline.value = String(runs.nowMs);
-    setText(this.stop, runs.stopReason ? `Paused: ${runs.stopReason}.` : '');
+    const skipping = runs.skippingMs;
+    setText(
+      this.stop,
+      skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : runs.stopReason ? `Paused: ${runs.stopReason}.` : '',
+    );
   }
 }
 

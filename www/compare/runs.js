@@ -9,11 +9,18 @@
  * happens in any of the runs; the end (To end, `at=end`) is the latest of
  * the runs' own ends (`election run` without `--until-ms`). A fault goes
  * into every run at the current time.
+ *
+ * Quiet-time skipping (player/quiet.js), for all runs together: while
+ * every run is quiet (nothing on the wire, its next activity far off),
+ * playing goes fast up to the lead before the earliest of their next
+ * activities. Pacing only: every run's events and numbers at any moment
+ * are those of `run_until_ms`.
  * @module compare-runs
  */
 
 import { Model } from '../player/model.js';
 import { Slicer } from '../player/slicer.js';
+import { QUIET_REAL_MS, quietStretch, storedSkipQuiet } from '../player/quiet.js';
 
 /**
  * One algorithm's run.
@@ -50,6 +57,10 @@ export class CompareRuns {
     this.stopReason = '';
     /** Set whenever the runs moved; whoever draws clears it. */
     this.dirty = false;
+    /** Whether quiet stretches play fast (pacing only; the stored choice). */
+    this.skipQuiet = storedSkipQuiet();
+    /** The quiet stretch being skipped, if any. @private @type {import('../player/quiet.js').QuietStretch | null} */
+    this.quiet = null;
   }
 
   /** Frees every run's playground. */
@@ -87,6 +98,7 @@ export class CompareRuns {
     const t = Math.max(0, ms);
     for (const run of this.runs) run.model.playground.seek_ms(t);
     this.nowMs = t;
+    this.quiet = null;
     this.dirty = true;
   }
 
@@ -119,6 +131,78 @@ export class CompareRuns {
     return true;
   }
 
+  /** @param {boolean} on whether quiet stretches play fast (pacing only) */
+  setSkipQuiet(on) {
+    this.skipQuiet = on;
+    this.quiet = null;
+    this.dirty = true;
+  }
+
+  /**
+   * The quiet stretch playing skips now, simulated ms (0 when none): for
+   * the status line.
+   * @returns {number}
+   */
+  get skippingMs() {
+    const q = this.currentQuiet();
+    return q && this.playing ? q.untilMs - q.fromMs : 0;
+  }
+
+  /**
+   * The quiet stretch the runs stand in, if it is still the one measured.
+   * @private
+   * @returns {import('../player/quiet.js').QuietStretch | null}
+   */
+  currentQuiet() {
+    const q = this.quiet;
+    if (!q || q.speed !== this.speed || this.nowMs < q.fromMs || this.nowMs >= q.untilMs) return null;
+    return q;
+  }
+
+  /**
+   * Where a frame that plays to `target` at the asked speed plays to with
+   * quiet-time skipping: a stretch is skipped only while every run stands
+   * at the shared time and is quiet, up to the earliest run's lead.
+   * @private
+   * @param {number} target
+   * @param {number} realMs
+   * @returns {number}
+   */
+  quietTarget(target, realMs) {
+    if (!this.skipQuiet) return target;
+    let q = this.currentQuiet();
+    if (!q) {
+      q = this.measureQuiet();
+      this.quiet = q;
+    }
+    if (!q) return target;
+    return Math.max(target, Math.min(q.untilMs, this.nowMs + realMs * q.rate));
+  }
+
+  /**
+   * The quiet stretch all runs share from now, if one is worth skipping.
+   * @private
+   * @returns {import('../player/quiet.js').QuietStretch | null}
+   */
+  measureQuiet() {
+    let untilMs = this.horizonMs();
+    let anyActivity = false;
+    for (const run of this.runs) {
+      const pg = run.model.playground;
+      if (pg.now_ms() !== this.nowMs || pg.flight_count() > 0) return null;
+      // A run where nothing more will happen waits for the others.
+      if (pg.next_activity_ms() === undefined) continue;
+      anyActivity = true;
+      const q = quietStretch(pg, this.speed, 0);
+      if (!q) return null;
+      untilMs = Math.min(untilMs, q.untilMs);
+    }
+    if (!anyActivity) return null;
+    const gap = untilMs - this.nowMs;
+    if (!(gap > QUIET_REAL_MS * this.speed)) return null;
+    return { fromMs: this.nowMs, untilMs, rate: gap / QUIET_REAL_MS, revision: 0, speed: this.speed };
+  }
+
   /**
    * Plays `realMs` of real time at the shared speed, every run within its
    * share of `budgetMs` (the player's task), never past `untilMs`. A run
@@ -132,7 +216,7 @@ export class CompareRuns {
    */
   tick(realMs, budgetMs, untilMs = this.horizonMs()) {
     if (!this.playing) return;
-    const target = Math.min(untilMs, this.nowMs + realMs * this.speed);
+    const target = Math.min(untilMs, this.quietTarget(this.nowMs + realMs * this.speed, realMs));
     const share = budgetMs / Math.max(1, this.runs.length);
     let reached = true;
     for (const run of this.runs) {
@@ -176,6 +260,7 @@ export class CompareRuns {
     this.sync();
     const text = JSON.stringify(fault);
     for (const run of this.runs) run.model.playground.inject(text);
+    this.quiet = null;
     this.dirty = true;
   }
 

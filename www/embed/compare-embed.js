@@ -29,6 +29,7 @@ import { CompareRuns } from '../compare/runs.js';
 import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow, msText } from '../compare/table.js';
 import { addScrollCue } from '../compare/scroll-cue.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
+import { quietWords } from '../player/quiet.js';
 import { EmbedApi } from './api.js';
 import { layoutBar } from './bar.js';
 import { RANGE_PLAY_MS } from './params.js';
@@ -297,7 +298,11 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
     setText(speedOut, formatSpeed(runs.speed));
     setText(time, `${msText(now)} ms`);
     time.dataset.ms = String(now);
-    setText(status, runs.stopReason && !runs.playing ? `Paused: ${runs.stopReason}` : '');
+    const skipping = runs.skippingMs;
+    setText(
+      status,
+      skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : runs.stopReason && !runs.playing ? `Paused: ${runs.stopReason}` : '',
+    );
     root.dataset.playing = String(runs.playing);
   }
 

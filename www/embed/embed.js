@@ -29,6 +29,7 @@ import { presetPlayground } from '../panels/presets.js';
 import { readAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
+import { quietWords } from '../player/quiet.js';
 
 /** How close to `to` counts as there, ms (time is whole microseconds). */
 const AT_END_MS = 1e-4;
@@ -376,6 +377,8 @@ export function startEmbed(wasm) {
       violationsShown.text = titles.length > 0 ? ` · ⚠ ${titles.join('; ')}` : '';
     }
     text += violationsShown.text;
+    const skipping = model.skippingMs;
+    if (skipping > 0) text += ` · skipping ${quietWords(skipping)} of quiet time`;
     setText(status, text);
     status.dataset.leader = s.leader === undefined ? 'none' : String(s.leader);
     root.dataset.playing = String(model.playing);
