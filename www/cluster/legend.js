@@ -9,15 +9,16 @@
  * follows it).
  *
  * The timers listed are the classes pending at some moment shown since
- * the run last went back in time (a restart, a seek back, another run):
- * a class pending now is drawn in full, one not pending now is faded.
- * An entry, once listed, stays until time goes back, so the list's
- * layout does not change while playing: in a busy run the set pending
- * changes many times a second, and rebuilding the list each time cost
- * the frame about 1 ms at p95 (docs/PERFORMANCE.md); fading is paint
- * only. At a moment opened directly (a link's `at=`, a seek back) the
- * list is exactly the classes pending then. The list keeps its line
- * while none is listed, so nothing below it moves.
+ * the run last went back in time (a restart, a seek back, another run).
+ * An entry, once listed, stays until time goes back, so the list does
+ * not change while playing but when a class is pending for the first
+ * time: in a busy run the set pending changes many times a second, and
+ * rebuilding the list each time cost the frame about 1 ms at p95 (fading
+ * the entries not pending instead still cost a style and layout pass
+ * every fifth frame; docs/PERFORMANCE.md), and a legend that flickers
+ * cannot be read anyway. At a moment opened directly (a link's `at=`, a
+ * seek back) the list is exactly the classes pending then. The list
+ * keeps its line while none is listed, so nothing below it moves.
  * @module cluster/legend
  */
 
@@ -86,15 +87,6 @@ function pendingClasses({ rows, col }) {
   return now;
 }
 
-/**
- * @param {Set<number>} a
- * @param {Set<number>} b
- * @returns {boolean}
- */
-function sameSet(a, b) {
-  return a.size === b.size && [...a].every((x) => b.has(x));
-}
-
 export class ClusterLegend {
   /**
    * @param {HTMLElement} kindsList `<ul>` of the message kinds
@@ -110,8 +102,6 @@ export class ClusterLegend {
     /** Timer classes listed (pending at a moment shown since time last
      * went back). @private @type {Set<number>} */
     this.classes = new Set();
-    /** Timer classes pending at the moment last shown. @private @type {Set<number>} */
-    this.pending = new Set();
     /** The moment last shown (ms). @private */
     this.lastMs = -Infinity;
     /** The node rows last looked at. @private @type {unknown} */
@@ -133,8 +123,7 @@ export class ClusterLegend {
   /**
    * Brings the legend up to a moment: the run's kinds; the timer classes
    * pending now, listed if they are not yet (all listed afresh when time
-   * went back or the kinds changed), and faded if listed but not
-   * pending.
+   * went back or the kinds changed).
    * @param {import('../player/model.js').Snapshot} s
    */
   update(s) {
@@ -149,16 +138,12 @@ export class ClusterLegend {
     const wentBack = newKinds || s.nowMs < this.lastMs;
     this.lastMs = s.nowMs;
     const now = pendingClasses(s.nodeRows);
-    const changed = wentBack || !sameSet(now, this.pending);
-    this.pending = now;
     if (wentBack) {
-      this.classes = new Set(now);
+      this.classes = now;
       this.buildTimers();
     } else if ([...now].some((code) => !this.classes.has(code))) {
       for (const code of now) this.classes.add(code);
       this.buildTimers();
-    } else if (changed) {
-      for (const [code, li] of this.timerItems) li.classList.toggle('timer-idle', !now.has(code));
     }
   }
 
@@ -181,11 +166,7 @@ export class ClusterLegend {
 
   /** @private */
   buildTimers() {
-    const items = [...this.classes].sort((a, b) => a - b).map((code) => {
-      const li = this.timerItem(code);
-      li.classList.toggle('timer-idle', !this.pending.has(code));
-      return li;
-    });
+    const items = [...this.classes].sort((a, b) => a - b).map((code) => this.timerItem(code));
     this.timersList.replaceChildren(...items);
     this.timersList.classList.toggle('legend-empty', items.length === 0);
   }
