@@ -24,6 +24,7 @@
 pub mod compare;
 pub mod experiment;
 pub mod exports;
+pub mod finder;
 pub mod headless;
 pub mod js;
 pub mod playground;
