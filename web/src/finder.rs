@@ -74,7 +74,11 @@ impl FailureFinder {
     pub fn shrink(&self, index: f64) -> String {
         let seed = self.seeds.from + index as u64;
         check::check_seed(&self.spec, seed)
-            .map(|found| check::shrink_seed(&self.spec, seed, &found).to_json().to_string())
+            .map(|found| {
+                check::shrink_seed(&self.spec, seed, &found)
+                    .to_json()
+                    .to_string()
+            })
             .unwrap_or_default()
     }
 }

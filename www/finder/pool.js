@@ -73,7 +73,7 @@ export class FinderPool {
   session(work) {
     this.cancel();
     return new Promise((resolve, reject) => {
-      const done = (/** @type {Error | null} */ error, /** @type {any} */ value) => {
+      const done = (/** @type {Error | null} */ error, /** @type {any} */ value = undefined) => {
         if (this.abort === null) return;
         this.abort = null;
         for (const w of this.workers) w.terminate();
