@@ -40,7 +40,7 @@
 //! 9. Then as needed: [`travel`] (checkpoints and landmarks),
 //!    [`network`] and [`clock`] (what the engine simulates), [`share`]
 //!    (links), [`presets`], [`experiment`] (sweeps and reports), [`fuzz`]
-//!    (random fault schedules), [`workloads`] (benchmarks), [`stats`],
+//!    (random fault schedules), [`check`] (the failure finder and its shrinking), [`workloads`] (benchmarks), [`stats`],
 //!    [`time`].
 //!
 //! Internal helpers, not public API: `queue` (the engine's event queue),

@@ -112,3 +112,19 @@ fn unknown_kinds_and_algorithms_are_named() {
     let e = CheckSpec::from_request(r#"{"algorithm": "bully", "seeds": "9..1"}"#).unwrap_err();
     assert_eq!(e.field, "seeds");
 }
+
+#[test]
+fn schedules_are_valid_on_one_and_two_nodes_with_every_kind() {
+    for nodes in [1, 2] {
+        let base =
+            Scenario::from_json(&format!(r#"{{"algorithm": "raft", "nodes": {nodes}}}"#)).unwrap();
+        let s =
+            CheckSpec::new("raft", Some(base), FaultKind::ALL.to_vec(), Some(3_000_000)).unwrap();
+        for seed in 1..=100 {
+            let full = s.full(&check::schedule::scenario_for(&s, seed));
+            full.validate()
+                .unwrap_or_else(|e| panic!("{nodes} nodes, seed {seed}: {e}"));
+            assert_eq!(full.nodes, nodes);
+        }
+    }
+}

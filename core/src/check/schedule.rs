@@ -66,7 +66,16 @@ fn faults(r: &mut SimRng, kinds: &[FaultKind], n: u32) -> Vec<Fault> {
     let mut out = Vec::new();
     for _ in 0..count {
         t += r.between(0, 2 * mean_gap);
-        let kind = kinds[r.below(kinds.len() as u64) as usize];
+        let mut kind = kinds[r.below(kinds.len() as u64) as usize];
+        if n < 2
+            && matches!(
+                kind,
+                FaultKind::Partition | FaultKind::Cut | FaultKind::Uncut
+            )
+        {
+            // One node has no link to cut and no second side.
+            kind = FaultKind::Heal;
+        }
         let node = r.below(n) as u32;
         let target = if r.chance(0.3) {
             Target::Leader
