@@ -41,32 +41,42 @@ import { ClusterView } from './cluster/view.js';
 import { ClusterLegend } from './cluster/legend.js';
 import { byTestId, el, messageOf, showProblems } from './shared/dom.js';
 
+/** Role legend entries in other words than the role's name. @type {Record<string, string>} */
+const ROLE_LEGEND = {
+  leader: 'leader (crown, L)',
+  service: 'service (storage or coordination; not a participant)',
+  observer: 'observer (follows, does not vote)',
+};
+
 /**
  * The role legend, from the same colours the canvas uses.
  * @returns {(s: import('./player/model.js').Snapshot) => void} shows the
- *   "service" entry only while a node of the run has that role
+ *   "service" and "observer" entries only while a node of the run has
+ *   that role
  */
 function buildRoleLegend() {
   const list = el('roles');
-  /** @type {HTMLLIElement | null} */
-  let service = null;
+  /** @type {Map<string, HTMLLIElement>} */
+  const occasional = new Map();
   for (const [role, colour] of Object.entries(ROLE_COLOURS)) {
     const li = document.createElement('li');
     const swatch = document.createElement('span');
     swatch.className = `swatch swatch-node swatch-${role}`;
     swatch.style.setProperty('background-color', colour);
     const name = document.createElement('span');
-    name.textContent = role === 'leader' ? 'leader (crown, L)' : role === 'service' ? 'service (storage or coordination; not a participant)' : role;
+    name.textContent = ROLE_LEGEND[role] ?? role;
     li.append(swatch, name);
     list.append(li);
-    if (role === 'service') {
+    if (role === 'service' || role === 'observer') {
       li.hidden = true;
-      service = li;
+      occasional.set(role, li);
     }
   }
   return (s) => {
-    const shown = s.nodes.some((n) => n.role === 'service');
-    if (service && service.hidden === shown) service.hidden = !shown;
+    for (const [role, li] of occasional) {
+      const shown = s.nodes.some((n) => n.role === role);
+      if (li.hidden === shown) li.hidden = !shown;
+    }
   };
 }
 

@@ -44,6 +44,9 @@ pub enum Role {
     /// Not a participant: a coordination service or a storage resource
     /// the participants use. Never leads and is not asked to agree.
     Service,
+    /// Follows the leader but never votes or stands (ZooKeeper's
+    /// observers; the scenario's `observers`).
+    Observer,
 }
 
 /// Which safety property an algorithm claims, so the checker knows what a

@@ -16,9 +16,9 @@ before(async () => {
 });
 
 test('role names come from the wasm in role-code order', () => {
-  assert.deepEqual(pkg.role_names(), ['follower', 'candidate', 'leader', 'service']);
+  assert.deepEqual(pkg.role_names(), ['follower', 'candidate', 'leader', 'service', 'observer']);
   assert.deepEqual(ROLE_NAMES, pkg.role_names());
-  assert.deepEqual({ ...ROLE }, { follower: 0, candidate: 1, leader: 2, service: 3 });
+  assert.deepEqual({ ...ROLE }, { follower: 0, candidate: 1, leader: 2, service: 3, observer: 4 });
 });
 
 test('every property the core checks has a label and a why, and no other', () => {

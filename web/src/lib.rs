@@ -77,17 +77,23 @@ pub fn flight_fields() -> Vec<String> {
 
 /// Every role, in the order of their codes in the node and trace rows
 /// ([`views::role_code`]): the role whose code is `i` is at index `i`.
-const ROLES: [Role; 4] = [Role::Follower, Role::Candidate, Role::Leader, Role::Service];
+const ROLES: [Role; 5] = [
+    Role::Follower,
+    Role::Candidate,
+    Role::Leader,
+    Role::Service,
+    Role::Observer,
+];
 
 /// Fails to compile when `Role` gains a variant that [`ROLES`] lacks.
 const fn _every_role_listed(role: Role) {
     match role {
-        Role::Follower | Role::Candidate | Role::Leader | Role::Service => {}
+        Role::Follower | Role::Candidate | Role::Leader | Role::Service | Role::Observer => {}
     }
 }
 
 /// The names of the roles (as the core writes them in JSON: `follower`,
-/// `candidate`, `leader`, `service`) by role code: index `i` names the
+/// `candidate`, `leader`, `service`, `observer`) by role code: index `i` names the
 /// role whose code is `i` in the `role` column of [`Playground::nodes`]
 /// and of the trace rows. The page decodes role codes with these, never
 /// with a copy of its own.
@@ -165,7 +171,10 @@ mod tests {
     #[test]
     fn role_names_follow_the_role_codes() {
         let names = role_name_list();
-        assert_eq!(names, ["follower", "candidate", "leader", "service"]);
+        assert_eq!(
+            names,
+            ["follower", "candidate", "leader", "service", "observer"]
+        );
         for (i, role) in ROLES.iter().enumerate() {
             assert_eq!(views::role_code(*role), i as f64, "{role:?}");
         }

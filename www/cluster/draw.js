@@ -208,6 +208,7 @@ export function drawScene(ctx, g, s, marks) {
  * @param {Geometry} g
  * @param {import('../player/model.js').Snapshot} s
  * @param {Marks} [marks]
+ * @returns {NodesDrawn} the nodes as drawn (the drawing model's `nodes`)
  */
 export function drawStill(ctx, g, s, marks) {
   drawGroups(ctx, g, s.nodes);
@@ -215,6 +216,26 @@ export function drawStill(ctx, g, s, marks) {
   for (const [from, to] of s.cuts) drawCut(ctx, g, from, to);
   if (marks) for (const id of marks.picked) drawPicked(ctx, g, id);
   for (const node of s.nodes) drawNode(ctx, g, node, s.leader);
+  return s.nodes.map((n) => ({ id: n.id, role: n.alive ? n.role : 'crashed', shape: nodeShape(n.role) }));
+}
+
+/**
+ * The nodes as the still layer drew them (part of the drawing model, for
+ * tests): the role whose colour each got and its shape.
+ * @typedef {{id: number, role: string, shape: NodeShape}[]} NodesDrawn
+ */
+
+/** @typedef {'disc' | 'square' | 'hexagon'} NodeShape */
+
+/**
+ * The outline of a node of `role`: a rounded square for a service (not a
+ * participant), a hexagon for an observer (follows, never votes), a disc
+ * for the rest.
+ * @param {string} role
+ * @returns {NodeShape}
+ */
+export function nodeShape(role) {
+  return role === 'service' ? 'square' : role === 'observer' ? 'hexagon' : 'disc';
 }
 
 /**
@@ -500,6 +521,22 @@ function drawTag(ctx, x, y, text, colour, size) {
 }
 
 /**
+ * Adds a hexagon (an observer's outline) to the path.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} x centre
+ * @param {number} y centre
+ * @param {number} r distance from the centre to a corner
+ */
+function hexagon(ctx, x, y, r) {
+  for (let i = 0; i < 6; i++) {
+    const a = (Math.PI / 3) * i;
+    if (i === 0) ctx.moveTo(x + r * Math.cos(a), y + r * Math.sin(a));
+    else ctx.lineTo(x + r * Math.cos(a), y + r * Math.sin(a));
+  }
+  ctx.closePath();
+}
+
+/**
  * Adds a rounded rectangle to the path.
  * @param {CanvasRenderingContext2D} ctx
  * @param {number} x
@@ -629,7 +666,8 @@ function drawRingTrack(ctx, g) {
 }
 
 /**
- * A node: a disc in its role's colour (a rounded square for a service)
+ * A node: a disc in its role's colour (a rounded square for a service, a
+ * hexagon for an observer)
  * with its id inside and its role written below; the leader gets a crown
  * and an "L" badge, a paused node a pause badge and "paused", a slow node
  * "slow +20 ms".
@@ -645,9 +683,12 @@ function drawNode(ctx, g, node, leader) {
   const isLeader = node.alive && node.role === 'leader';
   ctx.save();
   ctx.beginPath();
-  if (node.role === 'service') {
+  const shape = nodeShape(node.role);
+  if (shape === 'square') {
     const half = r * 0.9;
     roundedRect(ctx, p.x - half, p.y - half, 2 * half, 2 * half, r * 0.3);
+  } else if (shape === 'hexagon') {
+    hexagon(ctx, p.x, p.y, r * 1.06);
   } else {
     ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
   }

@@ -91,7 +91,7 @@ function worker() {
       if (performance.getEntriesByName('cluster-first-drawn').length === 0) {
         performance.mark('cluster-first-drawn', { startTime: e.data.at - performance.timeOrigin });
       }
-      layers.get(e.data.id)?.stillDrawn(e.data.ms);
+      layers.get(e.data.id)?.stillDrawn(e.data.ms, e.data.nodes);
     });
     shared = w;
   } catch {
@@ -239,7 +239,9 @@ export class ClusterLayers {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.still.width, this.still.height);
     ctx.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
-    drawStill(ctx, this.geometry, s, marks);
+    const nodes = drawStill(ctx, this.geometry, s, marks);
+    // The drawing model only for a test, as the worker reports it.
+    if (playClock.hand) this.stillDrawn(0, nodes, false);
   }
 
   /**
@@ -332,11 +334,16 @@ export class ClusterLayers {
   }
 
   /**
-   * The worker drew the still layer in `ms`.
+   * The still layer was drawn in `ms`; with `nodes` (only while a test
+   * holds the clock), how each node was drawn, kept on the still canvas
+   * as `__drawnNodes` (draw.js `NodesDrawn`).
    * @param {number} ms
+   * @param {import('./draw.js').NodesDrawn} [nodes]
+   * @param {boolean} [cost] whether `ms` is the worker's drawing cost
    */
-  stillDrawn(ms) {
-    this.onStillCost(ms);
+  stillDrawn(ms, nodes, cost = true) {
+    if (cost) this.onStillCost(ms);
+    if (nodes) /** @type {any} */ (this.still).__drawnNodes = nodes;
   }
 
   /**

@@ -16,9 +16,12 @@
  * rebuilding the list each time cost the frame about 1 ms at p95 (fading
  * the entries not pending instead still cost a style and layout pass
  * every fifth frame; docs/PERFORMANCE.md), and a legend that flickers
- * cannot be read anyway. At a moment opened directly (a link's `at=`, a
- * seek back) the list is exactly the classes pending then. The list
- * keeps its line while none is listed, so nothing below it moves.
+ * cannot be read anyway. At a moment shown while the run stands still (a
+ * link's `at=` once reached, a seek, a step, a pause) the list is exactly
+ * the classes pending then: the way to an `at=` moment is drawn, and how
+ * many moments of it are drawn depends on the machine's speed, so what
+ * was pending on the way must not stay. The list keeps its line while
+ * none is listed, so nothing below it moves.
  * @module cluster/legend
  */
 
@@ -106,6 +109,8 @@ export class ClusterLegend {
     this.lastMs = -Infinity;
     /** The node rows last looked at. @private @type {unknown} */
     this.rowsSeen = null;
+    /** Whether the run stood still at the moment last looked at. @private */
+    this.still = false;
     /** The run's kinds. @private @type {string[]} */
     this.kinds = [];
     /** One entry per timer class, made once (the set pending changes many
@@ -123,7 +128,7 @@ export class ClusterLegend {
   /**
    * Brings the legend up to a moment: the run's kinds; the timer classes
    * pending now, listed if they are not yet (all listed afresh when time
-   * went back or the kinds changed).
+   * went back, the kinds changed or the run stands still).
    * @param {import('../player/model.js').Snapshot} s
    */
   update(s) {
@@ -133,12 +138,15 @@ export class ClusterLegend {
       this.kindsKey = key;
       this.buildKinds(s.kinds);
     }
-    if (s.nodeRows === this.rowsSeen && !newKinds) return;
+    const still = !s.playing;
+    if (s.nodeRows === this.rowsSeen && !newKinds && still === this.still) return;
     this.rowsSeen = s.nodeRows;
+    this.still = still;
     const wentBack = newKinds || s.nowMs < this.lastMs;
     this.lastMs = s.nowMs;
     const now = pendingClasses(s.nodeRows);
-    if (wentBack) {
+    const exact = now.size === this.classes.size && [...now].every((code) => this.classes.has(code));
+    if (wentBack || (still && !exact)) {
       this.classes = now;
       this.buildTimers();
     } else if ([...now].some((code) => !this.classes.has(code))) {

@@ -89,11 +89,11 @@ function drawPending() {
       fresh(v.stillCtx, v.dpr);
       // Only the nodes, cuts and leader are read by drawStill.
       const scene = { ...s.scene, nodes: decodeNodes(s.scene.nodes) };
-      drawStill(/** @type {any} */ (v.stillCtx), g, scene, { picked: new Set(s.picked) });
+      const nodes = drawStill(/** @type {any} */ (v.stillCtx), g, scene, { picked: new Set(s.picked) });
       // `at`: when it was done, as a time since the epoch (the page's
-      // clock has another origin).
+      // clock has another origin). The nodes as drawn only for a test.
       const done = performance.now();
-      self.postMessage({ id, ms: done - started, at: performance.timeOrigin + done });
+      self.postMessage({ id, ms: done - started, at: performance.timeOrigin + done, nodes: s.seq ? nodes : undefined });
     }
     const f = v.dotsPending;
     if (f) {

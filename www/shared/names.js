@@ -11,7 +11,7 @@
  * @module shared/names
  */
 
-/** @typedef {'follower' | 'candidate' | 'leader' | 'service'} RoleName */
+/** @typedef {'follower' | 'candidate' | 'leader' | 'service' | 'observer'} RoleName */
 
 /** Role names by role code (index = code), from the wasm. @type {RoleName[]} */
 export const ROLE_NAMES = [];
@@ -34,7 +34,7 @@ export const TIMER_CLASSES = [];
 const PROPERTY_LABELS = new Map();
 
 /** The roles the page draws (colours, legend): the wasm must name them all. */
-const DRAWN_ROLES = /** @type {const} */ (['follower', 'candidate', 'leader', 'service']);
+const DRAWN_ROLES = /** @type {const} */ (['follower', 'candidate', 'leader', 'service', 'observer']);
 
 /**
  * Learns the names from the loaded wasm module (again: the same names).

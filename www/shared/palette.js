@@ -14,6 +14,7 @@ export const ROLE_COLOURS = Object.freeze({
   candidate: '#56B4E9', // sky blue
   follower: '#009E73', // bluish green
   service: '#CC79A7', // reddish purple: a coordination service or storage, not a participant
+  observer: '#A8DCCB', // pale bluish green, drawn as a hexagon: follows the leader, never votes
   crashed: '#999999', // grey
 });
 

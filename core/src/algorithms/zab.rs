@@ -170,6 +170,10 @@
 //! failure-detection timeout, then look; a server that has no leader yet
 //! and hears a LOOKING peer joins its election at once.
 //!
+//! Observers (`"observers": k`, the last k servers): they follow the leader
+//! but never vote or stand; every "quorum" and "everyone" above then means
+//! the voters. Their rules and costs are in `zab/observers.rs`.
+//!
 //! Safety claimed: at most one established leader per epoch; epochs never
 //! go back; a minority never elects. Liveness (what `election
 //! fuzz-faults` checks): once the faults are over, every server follows
@@ -177,6 +181,8 @@
 //! discovery above). Known limitation: a paused leader keeps
 //! believing it leads until it looks at its followers, so without fencing
 //! its writes get through.
+
+mod observers;
 
 use super::detector::leader_timeout;
 use super::extras::{Node, Participant};
@@ -197,6 +203,7 @@ pub const KINDS: &[&str] = &[
     "PING",
     "PING_REPLY",
     "WRITE",
+    "OBSERVERINFO",
 ];
 
 /// This algorithm's entry in the registry ([`super::ALL`]).
@@ -324,6 +331,9 @@ pub enum Msg {
         /// The fencing token.
         token: u64,
     },
+    /// Observer to leader (`OBSERVERINFO`): "I observe you". An observer
+    /// promises nothing, so it carries no epoch.
+    ObserverInfo,
 }
 
 impl fmt::Debug for Msg {
@@ -359,6 +369,7 @@ impl fmt::Debug for Msg {
             Msg::Ping { zxid } => write!(f, "Ping(zxid {})", zxid_text(*zxid)),
             Msg::PingReply => write!(f, "PingReply"),
             Msg::Write { token } => write!(f, "Write(token {token})"),
+            Msg::ObserverInfo => write!(f, "ObserverInfo"),
         }
     }
 }
@@ -373,6 +384,7 @@ impl Message for Msg {
             Msg::Ping { .. } => 4,
             Msg::PingReply => 5,
             Msg::Write { .. } => 6,
+            Msg::ObserverInfo => 7,
         }
     }
     fn purpose(&self) -> Purpose {
@@ -442,6 +454,8 @@ struct Learner {
     fresh: bool,
     /// Local time it was last heard from.
     heard_us: i64,
+    /// An observer: follows, never counts toward a quorum.
+    observer: bool,
 }
 
 /// One ZooKeeper server.
@@ -449,6 +463,8 @@ struct Learner {
 pub struct Server {
     id: NodeId,
     n: u32,
+    /// Voting servers: ids `0..voters`; the rest are observers.
+    voters: u32,
     stored: Stored,
     state: ServerState,
     /// FLE's logical clock.
@@ -477,6 +493,9 @@ pub struct Server {
     heard_leader_us: i64,
     elections_started: u64,
     resource: Option<NodeId>,
+    /// Voter: observers that asked who leads while it had not decided;
+    /// answered when it decides (see the module docs, Observers).
+    waiting: Vec<NodeId>,
 }
 
 /// A node: a ZooKeeper server or the fenced resource.
@@ -506,6 +525,7 @@ impl Server {
         Self {
             id,
             n: config.n,
+            voters: config.n.saturating_sub(config.options.observers).max(1),
             stored,
             state: ServerState::Following,
             round: 0,
@@ -525,11 +545,28 @@ impl Server {
             heard_leader_us: 0,
             elections_started: 0,
             resource: config.resource,
+            waiting: Vec::new(),
         }
     }
 
+    /// A majority of the voters (observers never count).
     fn quorum(&self) -> usize {
-        self.n as usize / 2 + 1
+        self.voters as usize / 2 + 1
+    }
+
+    /// Whether `id` is an observer (one of the last `observers` ids).
+    fn is_observer(&self, id: NodeId) -> bool {
+        id >= self.voters
+    }
+
+    /// Whether this server is an observer.
+    fn observer(&self) -> bool {
+        self.is_observer(self.id)
+    }
+
+    /// The learners that count toward a quorum (observers do not).
+    fn voting_learners(&self) -> impl Iterator<Item = &Learner> {
+        self.learners.values().filter(|l| !l.observer)
     }
 
     fn own_vote(&self) -> Vote {
@@ -556,12 +593,21 @@ impl Server {
         }
     }
 
+    /// Sends its vote to every other voter (observers are never sent
+    /// votes; without observers, every other server).
     fn broadcast(&self, ctx: &mut C<'_>) {
-        ctx.broadcast(self.notification());
+        let msg = self.notification();
+        for peer in (0..self.voters).filter(|&p| p != self.id) {
+            ctx.send(peer, msg);
+        }
     }
 
     /// FLE's `lookForLeader`: a new round, a vote for itself, sent to all.
     fn look_for_leader(&mut self, ctx: &mut C<'_>) {
+        if self.observer() {
+            self.ask_who_leads(ctx);
+            return;
+        }
         self.state = ServerState::Looking;
         self.round += 1;
         self.proposal = self.own_vote();
@@ -616,7 +662,7 @@ impl Server {
             ctx.note_with(|| {
                 format!(
                     "{agree} of {} votes in round {} are for n{}, a quorum; waits {} ms for a better vote before deciding",
-                    self.n,
+                    self.voters,
                     self.round,
                     self.proposal.leader,
                     ms(wait)
@@ -626,6 +672,14 @@ impl Server {
     }
 
     fn on_notification(&mut self, ctx: &mut C<'_>, from: NodeId, peer: Ballot) {
+        if self.observer() {
+            self.observer_hears(ctx, from, peer);
+            return;
+        }
+        if self.is_observer(from) {
+            self.observer_asks(ctx, from);
+            return;
+        }
         if self.state != ServerState::Looking {
             if peer.state != ServerState::Looking {
                 return;
@@ -789,6 +843,7 @@ impl Server {
         } else {
             self.follow(ctx, ballot.vote.leader);
         }
+        self.answer_waiting(ctx);
     }
 
     /// ZooKeeper's `QuorumPeer.updateElectionVote` (ZOOKEEPER-1732): once
@@ -849,12 +904,12 @@ impl Server {
     /// With a quorum connected, proposes the epoch above every accepted
     /// epoch it heard.
     fn try_propose_epoch(&mut self, ctx: &mut C<'_>) {
-        if self.proposed_epoch.is_some() || self.learners.len() + 1 < self.quorum() {
+        let connected = self.voting_learners().count() + 1;
+        if self.proposed_epoch.is_some() || connected < self.quorum() {
             return;
         }
         let highest = self
-            .learners
-            .values()
+            .voting_learners()
             .map(|l| l.accepted_epoch)
             .max()
             .unwrap_or(0)
@@ -866,9 +921,8 @@ impl Server {
         ctx.set_role(Role::Candidate, Some(epoch));
         ctx.note_with(|| {
             format!(
-                "{} of {} connected (itself included): proposes epoch {epoch}, one above the highest accepted epoch {highest}",
-                self.learners.len() + 1,
-                self.n
+                "{connected} of {} connected (itself included): proposes epoch {epoch}, one above the highest accepted epoch {highest}",
+                self.voters
             )
         });
         let msg = Msg::LeaderInfo {
@@ -886,7 +940,7 @@ impl Server {
         let Some(epoch) = self.proposed_epoch else {
             return;
         };
-        let promises = 1 + self.learners.values().filter(|l| l.fresh).count();
+        let promises = 1 + self.voting_learners().filter(|l| l.fresh).count();
         if self.established || promises < self.quorum() {
             return;
         }
@@ -901,7 +955,7 @@ impl Server {
         ctx.note_with(|| {
             format!(
                 "{promises} of {} promised epoch {epoch} (itself included): leads epoch {epoch}; pings its followers every {} ms",
-                self.n,
+                self.voters,
                 ms(period)
             )
         });
@@ -925,6 +979,7 @@ impl Server {
                 acked: false,
                 fresh: false,
                 heard_us: now,
+                observer: false,
             },
         );
         learner.accepted_epoch = accepted_epoch;
@@ -975,6 +1030,10 @@ impl Server {
 
     fn on_leader_info(&mut self, ctx: &mut C<'_>, from: NodeId, epoch: u64, zxid: u64) {
         if self.state != ServerState::Following || self.leader != Some(from) {
+            return;
+        }
+        if self.observer() {
+            self.observer_takes_epoch(ctx, from, epoch, zxid);
             return;
         }
         let accepted = self.stored.accepted_epoch;
@@ -1068,15 +1127,14 @@ impl Server {
         }
         let limit = ctx.config().election_timeout_us.0 as i64;
         let heard = 1 + self
-            .learners
-            .values()
+            .voting_learners()
             .filter(|l| l.acked && now - l.heard_us <= limit)
             .count();
         if heard < self.quorum() {
             ctx.note_with(|| {
                 format!(
                     "heard from only {heard} of {} servers (itself included) in the last {} ms, no quorum: stops leading",
-                    self.n,
+                    self.voters,
                     ms(limit as Micros)
                 )
             });
@@ -1099,7 +1157,7 @@ impl Server {
             Boot::Fresh { initiate: true } => self.look_for_leader(ctx),
             Boot::Fresh { initiate: false } => {
                 self.state = ServerState::Following;
-                ctx.set_role(Role::Follower, Some(self.stored.accepted_epoch));
+                ctx.set_role(self.following_role(), Some(self.stored.accepted_epoch));
                 let t = leader_timeout(ctx);
                 ctx.set_timer(Timer::LeaderTimeout, t);
             }
@@ -1140,11 +1198,24 @@ impl Server {
                 }
             }
             Msg::Write { .. } => {}
+            Msg::ObserverInfo => self.on_observer_info(ctx, from),
         }
     }
 
     fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
         match timer {
+            Timer::NotifyTimeout if self.observer() => {
+                if self.state == ServerState::Looking {
+                    let wait = notify_cap(ctx.config());
+                    ctx.note_with(|| {
+                        format!(
+                            "still knows no leader after {} ms: asks the voters again",
+                            ms(wait)
+                        )
+                    });
+                    self.ask_voters(ctx);
+                }
+            }
             Timer::NotifyTimeout => {
                 if self.state == ServerState::Looking && !self.finalizing {
                     ctx.note_with(|| {
@@ -1231,7 +1302,17 @@ impl Server {
                 .collect::<Vec<_>>()
                 .join("; ")
         };
-        vec![
+        let ids = |v: &[NodeId]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.iter()
+                    .map(|id| format!("n{id}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        let mut fields = vec![
             ("state", self.state.name().to_string()),
             ("accepted epoch", self.stored.accepted_epoch.to_string()),
             ("current epoch", self.stored.current_epoch.to_string()),
@@ -1268,7 +1349,19 @@ impl Server {
             ),
             ("elections started", self.elections_started.to_string()),
             ("quorum", self.quorum().to_string()),
-        ]
+        ];
+        if self.voters < self.n {
+            fields.push((
+                "membership",
+                if self.observer() {
+                    "observer (follows, does not vote)".to_string()
+                } else {
+                    format!("voter (n0 to n{} vote)", self.voters - 1)
+                },
+            ));
+            fields.push(("observers waiting for an answer", ids(&self.waiting)));
+        }
+        fields
     }
 }
 

@@ -58,18 +58,20 @@ impl<P: Protocol> Engine<P> {
         })
     }
 
-    /// Consensus: some partition group holds a majority of the
-    /// participants, exactly one node of that group leads, and every live
-    /// participant in it follows that node (a stale leader cut off in a
-    /// minority does not count).
+    /// Consensus: some partition group holds a majority of the voting
+    /// participants (observers, the last `options.observers`, do not
+    /// count), exactly one node of that group leads, and every live
+    /// participant in it, observers included, follows that node (a stale
+    /// leader cut off in a minority does not count).
     pub(super) fn majority_agrees(&self) -> bool {
         let n = self.config.n as usize;
+        let voters = n.saturating_sub(self.config.options.observers as usize);
         let group = &self.network.group;
         let mut size = vec![0usize; group_count(group)];
-        for &g in &group[..n] {
+        for &g in &group[..voters] {
             size[g as usize] += 1;
         }
-        let Some(majority) = size.iter().position(|&count| 2 * count > n) else {
+        let Some(majority) = size.iter().position(|&count| 2 * count > voters) else {
             return false;
         };
         let majority = majority as u32;

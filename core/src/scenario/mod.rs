@@ -8,6 +8,7 @@
 
 mod fault;
 mod fields;
+pub mod observers;
 mod parse;
 pub mod query;
 mod write;
@@ -139,6 +140,9 @@ pub struct Options {
     /// Raft: the leader serves reads locally while its lease holds
     /// (dissertation 6.4.1).
     pub leader_lease: bool,
+    /// Zab: the last `observers` participants follow the leader but never
+    /// vote or stand (ZooKeeper's observers); 0 for every other algorithm.
+    pub observers: u32,
 }
 
 impl Default for Options {
@@ -149,6 +153,7 @@ impl Default for Options {
             pre_vote: false,
             check_quorum: false,
             leader_lease: false,
+            observers: 0,
         }
     }
 }

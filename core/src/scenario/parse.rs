@@ -95,6 +95,9 @@ pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
     if let Some(b) = flag(&mut f, "leader_lease")? {
         s.options.leader_lease = b;
     }
+    if let Some(k) = f.int(super::observers::KEY, 0, u64::from(MAX_NODES))? {
+        s.options.observers = k as u32;
+    }
     if let Some(w) = f.get("watch") {
         s.options.watch = match w.as_str() {
             Some("herd") => WatchMode::Herd,
@@ -520,6 +523,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             "must be above 0",
         ));
     }
+    super::observers::validate(s)?;
     if s.until_us.is_some_and(|u| u > MAX_TIME_US) {
         return Err(ScenarioError::new(
             "until_ms",

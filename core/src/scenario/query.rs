@@ -30,6 +30,7 @@ pub const SCENARIO_PARAMS: &[&str] = &[
     "pre_vote",
     "check_quorum",
     "leader_lease",
+    "observers",
     "lease_ms",
     "renew_deadline_ms",
     "retry_ms",
@@ -109,7 +110,7 @@ pub fn apply_query_pairs(
             "algorithm" | "ring" | "watch" => {
                 root.insert(k.into(), json!(value));
             }
-            "nodes" | "seed" | "until_ms" => {
+            "nodes" | "seed" | "until_ms" | "observers" => {
                 root.insert(k.into(), number(k, value)?);
             }
             "start" => {
@@ -146,6 +147,11 @@ pub fn apply_query_pairs(
     }
     root.insert("network".into(), Value::Object(network));
     root.insert("timing".into(), Value::Object(timing));
+    let algorithm = pairs.iter().rev().find(|(k, _)| k == "algorithm");
+    let named = pairs.iter().any(|(k, _)| k == super::observers::KEY);
+    if !super::observers::carry_over(base, algorithm.map(|(_, v)| v.as_str()), named) {
+        root.remove(super::observers::KEY);
+    }
     Scenario::from_value(&Value::Object(root)).map_err(|mut e| {
         // Name the URL parameter, not the nested scenario field.
         if let Some(rest) = e
@@ -172,8 +178,12 @@ pub fn to_query(s: &Scenario) -> String {
         super::RingOrder::Descending => "descending",
         super::RingOrder::Random => "random",
     };
+    let observers = match s.options.observers {
+        0 => String::new(),
+        k => format!("&observers={k}"),
+    };
     format!(
-        "algorithm={}&nodes={}&seed={}&ring={ring}&start={start}",
+        "algorithm={}&nodes={}&seed={}&ring={ring}&start={start}{observers}",
         s.algorithm, s.nodes, s.seed
     )
 }

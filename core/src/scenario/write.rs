@@ -141,6 +141,9 @@ pub fn to_value(s: &Scenario) -> Value {
     out.insert("pre_vote".into(), json!(o.pre_vote));
     out.insert("check_quorum".into(), json!(o.check_quorum));
     out.insert("leader_lease".into(), json!(o.leader_lease));
+    if o.observers > 0 {
+        out.insert(super::observers::KEY.into(), json!(o.observers));
+    }
     out.insert(
         "watch".into(),
         json!(match o.watch {
