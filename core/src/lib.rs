@@ -68,6 +68,7 @@ pub mod share;
 pub mod sim;
 pub mod stats;
 pub mod time;
+pub mod tradeoffs;
 pub mod trace;
 pub mod travel;
 pub(crate) mod vec_map;
