@@ -10,6 +10,7 @@
 //! election sweep --experiment raft-fig16 [--seeds A..B] [--json | --csv]
 //! election compare [--scenario FILE] [--algorithms a,b,c] [--seeds A..B] [--json | --csv]
 //! election fuzz-faults [--algorithm ID] --seeds A..B [--save FILE] [--json]
+//! election check --algorithm ID [--scenario F] --seeds A..B [--faults crash,partition] [--liveness-ms MS] [--json]
 //! election bench [--json]
 //! ```
 //!
@@ -17,6 +18,7 @@
 //! message on stderr and exit code 2.
 
 mod bench;
+mod check;
 mod compare;
 mod error;
 mod fuzz;
@@ -74,6 +76,11 @@ enum Command {
     /// consensus algorithms keep their safety; prints failing seeds and the
     /// scenario that reproduces the first.
     FuzzFaults(fuzz::FuzzArgs),
+    /// Find a failure: random fault schedules of the named kinds, checked
+    /// against the algorithm's safety properties (and, with --liveness-ms,
+    /// a leader soon after the last fault); the first failure is shrunk to
+    /// a minimal scenario and its page link.
+    Check(check::CheckArgs),
     /// Measure simulated events per second (use a --release build:
     /// `cargo run --release -p election-cli -- bench`).
     Bench(bench::BenchArgs),
@@ -89,6 +96,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Compare(args) => compare::compare(args),
         Command::Bench(args) => bench::bench(args),
         Command::FuzzFaults(args) => fuzz::fuzz_faults(args),
+        Command::Check(args) => check::check(args),
     }
 }
 

@@ -49,6 +49,7 @@
 //! the wasm small).
 
 pub mod algorithms;
+pub mod check;
 pub mod checks;
 pub mod clock;
 pub(crate) mod decimal;
