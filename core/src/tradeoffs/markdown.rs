@@ -13,7 +13,9 @@ fn num(v: f64) -> String {
 }
 
 fn fit(f: Option<Fit>) -> String {
-    f.map_or("-".into(), |f| format!("{} (slope {:.2})", f.growth.name(), f.exponent))
+    f.map_or("-".into(), |f| {
+        format!("{} (slope {:.2})", f.growth.name(), f.exponent)
+    })
 }
 
 fn messages(row: &Row, pick: impl Fn(&super::SizeMessages) -> Option<f64>) -> String {
@@ -24,7 +26,7 @@ fn messages(row: &Row, pick: impl Fn(&super::SizeMessages) -> Option<f64>) -> St
         .join(" / ")
 }
 
-fn partition(row: &Row) -> String {
+fn partition(row: &Row, base: &str) -> String {
     let p = &row.partition;
     if p.safe {
         format!("yes ({} schedules)", p.schedules)
@@ -32,7 +34,9 @@ fn partition(row: &Row) -> String {
         format!(
             "no: {}{}",
             p.property.as_deref().unwrap_or("violation"),
-            p.link.as_deref().map_or(String::new(), |l| format!(" ([run]({l}))"))
+            p.link
+                .as_deref()
+                .map_or(String::new(), |l| format!(" ([run]({base}{l}))"))
         )
     }
 }
@@ -50,8 +54,10 @@ fn flaky(row: &Row) -> String {
     })
 }
 
-/// The table as Markdown, claims beside measurements.
-pub fn markdown(t: &Table) -> String {
+/// The table as Markdown, claims beside measurements; the counterexample
+/// links are written after `link_base` (the page's address, or a path to
+/// it from where the Markdown will be read; empty: relative to the page).
+pub fn markdown(t: &Table, link_base: &str) -> String {
     let sizes = t
         .nodes
         .iter()
@@ -84,7 +90,7 @@ pub fn markdown(t: &Table) -> String {
             rt(row.first_round_trips),
             rt(row.failover_round_trips),
             c.map_or("-", |c| c.partition),
-            partition(row),
+            partition(row, link_base),
             c.and_then(|c| c.flaky_handled)
                 .map_or("-", |h| if h { "yes" } else { "no" }),
             flaky(row),

@@ -16,8 +16,10 @@
 //!   first election message to the moment the cluster settled, in round
 //!   trips (two delays); for the first election and for the failover
 //!   (whose failure-detection wait before the first message is left out).
-//! - safe under partition: from the caller (the failure finder over
-//!   partition schedules, which the core's [`crate::check`] runs).
+//! - safe under partition: the failure finder ([`crate::check`]) over
+//!   `partition_schedules` random partition schedules (`election check
+//!   --faults partition`): "no" with the shrunk counterexample's link, or
+//!   "yes" with how many schedules were tried.
 //! - flaky top node: leader changes and leaderless time while the first
 //!   leader (the highest-ranked node where ranks exist) crashes and comes
 //!   back every `FLAKY_PERIOD_MS`, against the same window with it steady.
@@ -25,15 +27,17 @@
 pub mod claims;
 pub mod growth;
 mod markdown;
+pub mod spec;
 
 pub use markdown::markdown;
+pub use spec::Spec;
 
 use crate::algorithms;
-use crate::experiment::seeds::SeedRange;
+use crate::check::{self, CheckSpec, FaultKind};
+use crate::protocol::Purpose;
 use crate::scenario::Scenario;
 use crate::share;
 use crate::sim::{RunSummary, Simulation};
-use crate::protocol::Purpose;
 use crate::trace::Event;
 use claims::Claim;
 use growth::Growth;
@@ -55,24 +59,6 @@ pub const FLAKY_PERIOD_MS: f64 = 1000.0;
 pub const FLAKY_DOWN_MS: f64 = 300.0;
 /// See [`FLAKY_PERIOD_MS`].
 pub const FLAKY_FOR_MS: f64 = 6000.0;
-
-/// What to measure.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Spec {
-    /// Cluster sizes, ascending.
-    pub nodes: Vec<u32>,
-    /// Seeds each figure is the mean over.
-    pub seeds: SeedRange,
-}
-
-impl Default for Spec {
-    fn default() -> Self {
-        Spec {
-            nodes: vec![8, 64],
-            seeds: SeedRange { from: 1, to: 5 },
-        }
-    }
-}
 
 /// The verdict of the partition column, from the failure finder.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -190,9 +176,8 @@ pub fn link(scenario: &Scenario, at_ms: f64) -> String {
 /// A run of `value` to its end (with its trace when `record`), and its
 /// summary.
 fn run(value: &Value, record: bool) -> (Scenario, Box<dyn Simulation>, RunSummary) {
-    let scenario = Scenario::from_value(value).unwrap_or_else(|e| {
-        unreachable!("the trade-off scenarios are valid: {e}: {value}")
-    });
+    let scenario = Scenario::from_value(value)
+        .unwrap_or_else(|e| unreachable!("the trade-off scenarios are valid: {e}: {value}"));
     let mut sim = algorithms::build(&scenario, record);
     sim.run_to_end();
     let summary = sim.summary();
@@ -215,13 +200,19 @@ fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
-/// Measures the table; `partition(id)` gives the partition column (the
-/// failure finder's verdict for algorithm `id`).
-pub fn measure(spec: &Spec, partition: &dyn Fn(&str) -> Partition) -> Table {
+/// Measures the table, every algorithm in registry order (the CLI
+/// measures rows in parallel with [`measure_row`] and puts them together
+/// with [`table`]).
+pub fn measure(spec: &Spec) -> Table {
     let rows = algorithms::ALL
         .iter()
-        .map(|entry| measure_row(spec, entry.id, entry.name, partition(entry.id)))
+        .map(|entry| measure_row(spec, entry.id))
         .collect();
+    table(spec, rows)
+}
+
+/// The table of `rows` measured for `spec`.
+pub fn table(spec: &Spec, rows: Vec<Row>) -> Table {
     Table {
         nodes: spec.nodes.clone(),
         seeds: [spec.seeds.from, spec.seeds.to],
@@ -230,8 +221,36 @@ pub fn measure(spec: &Spec, partition: &dyn Fn(&str) -> Partition) -> Table {
     }
 }
 
-/// One algorithm's row.
-pub fn measure_row(spec: &Spec, id: &str, name: &str, partition: Partition) -> Row {
+/// The failure finder's verdict over `schedules` partition schedules
+/// (seeds 1 to `schedules`), the first failure shrunk.
+pub fn partition(id: &str, schedules: u64) -> Partition {
+    let spec = CheckSpec::new(id, None, vec![FaultKind::Partition], None)
+        .unwrap_or_else(|e| unreachable!("{id} is a registry id: {e}"));
+    for seed in 1..=schedules {
+        if let Some(found) = check::check_seed(&spec, seed) {
+            let c = check::shrink_seed(&spec, seed, &found);
+            return Partition {
+                safe: false,
+                schedules: seed,
+                property: Some(c.property.clone()),
+                link: Some(c.link()),
+            };
+        }
+    }
+    Partition {
+        safe: true,
+        schedules,
+        property: None,
+        link: None,
+    }
+}
+
+/// One algorithm's row (`id` from the registry).
+///
+/// # Panics
+/// Never for a registry id (its scenarios are valid).
+pub fn measure_row(spec: &Spec, id: &str) -> Row {
+    let name = algorithms::info(id).map_or(id, |e| e.name);
     let seeds: Vec<u64> = (spec.seeds.from..=spec.seeds.to).collect();
     let mut messages = Vec::new();
     let mut first_rt = Vec::new();
@@ -280,8 +299,10 @@ pub fn measure_row(spec: &Spec, id: &str, name: &str, partition: Partition) -> R
         });
     }
     let fit_of = |pick: &dyn Fn(&SizeMessages) -> Option<f64>| {
-        let points: Option<Vec<(u32, f64)>> =
-            messages.iter().map(|m| pick(m).map(|v| (m.nodes, v))).collect();
+        let points: Option<Vec<(u32, f64)>> = messages
+            .iter()
+            .map(|m| pick(m).map(|v| (m.nodes, v)))
+            .collect();
         points
             .and_then(|p| growth::fit(&p))
             .map(|(growth, exponent)| Fit { growth, exponent })
@@ -297,7 +318,7 @@ pub fn measure_row(spec: &Spec, id: &str, name: &str, partition: Partition) -> R
         failover_growth,
         first_round_trips: mean(&first_rt),
         failover_round_trips: mean(&failover_rt),
-        partition,
+        partition: partition(id, spec.partition_schedules),
         flaky: smallest.and_then(|n| flaky(id, n, &seeds)),
     }
 }
