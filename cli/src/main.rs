@@ -32,6 +32,7 @@ mod presets;
 mod run;
 mod seeds;
 mod sweep;
+mod tradeoffs;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -81,6 +82,10 @@ enum Command {
     /// a leader soon after the last fault); the first failure is shrunk to
     /// a minimal scenario and its page link.
     Check(check::CheckArgs),
+    /// Measure the textbook's design trade-offs table: per algorithm,
+    /// messages per election and their growth, latency in round trips,
+    /// safety under a partition and a flaky top node, beside the claims.
+    Tradeoffs(tradeoffs::TradeoffsArgs),
     /// Measure simulated events per second (use a --release build:
     /// `cargo run --release -p election-cli -- bench`).
     Bench(bench::BenchArgs),
@@ -95,6 +100,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Sweep(args) => sweep::sweep(args),
         Command::Compare(args) => compare::compare(args),
         Command::Bench(args) => bench::bench(args),
+        Command::Tradeoffs(args) => tradeoffs::tradeoffs(args),
         Command::FuzzFaults(args) => fuzz::fuzz_faults(args),
         Command::Check(args) => check::check(args),
     }

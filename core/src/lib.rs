@@ -70,6 +70,7 @@ pub mod sim;
 pub mod stats;
 pub mod time;
 pub mod trace;
+pub mod tradeoffs;
 pub mod travel;
 pub(crate) mod vec_map;
 pub mod workloads;

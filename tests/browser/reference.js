@@ -71,3 +71,14 @@ export function decodeShare(url) {
   if (!match) throw new Error(`no s=1. share link in ${url}`);
   return JSON.parse(inflateRawSync(Buffer.from(match[1], 'base64url')).toString('utf8'));
 }
+
+/**
+ * Runs `election <args>` (a command printing JSON with `--json`) and
+ * returns the parsed output.
+ * @param {string[]} args
+ * @returns {any}
+ */
+export function cliJson(args) {
+  buildCli();
+  return JSON.parse(execFileSync(CLI, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+}

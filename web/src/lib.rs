@@ -29,6 +29,7 @@ pub mod headless;
 pub mod js;
 pub mod playground;
 pub mod presets;
+pub mod tradeoffs;
 pub mod url;
 pub mod views;
 

@@ -24,7 +24,7 @@ import { EMBED_PARAMS, isEmbed } from '../embed/params.js';
  */
 
 /** Parameters of the page itself (not scenario fields). */
-const PAGE_PARAMS = ['at', 'compare', 'preset', 'present'];
+const PAGE_PARAMS = ['at', 'compare', 'preset', 'present', 'tradeoffs'];
 
 /** Latest time `at` may name: one day, as for any scenario time. */
 const MAX_AT_MS = 86_400_000;

@@ -1,0 +1,87 @@
+// The trade-offs panel: the core's measured trade-off table in Web
+// Workers, equal to `election tradeoffs --json` for the same sizes, seeds
+// and schedules; every figure opens the run behind it (Bully's partition
+// counterexample opens at its split brain); a bad size is named at its
+// field; `tradeoffs=1` opens the panel.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser } from './helpers.js';
+import { openPlayground, testId } from './page.js';
+import { cliJson } from './reference.js';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+before(async () => {
+  browser = await launchBrowser({ handClock: true });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/**
+ * Sets the panel's fields and measures; waits until every row is in.
+ * @param {import('playwright-core').Page} page
+ * @param {{nodes: string, seeds: string, schedules: string}} spec
+ */
+async function measure(page, spec) {
+  await page.fill('[data-testid=tradeoffs-nodes]', spec.nodes);
+  await page.fill('[data-testid=tradeoffs-seeds]', spec.seeds);
+  await page.fill('[data-testid=tradeoffs-partition_schedules]', spec.schedules);
+  await page.click('[data-testid=tradeoffs-measure]');
+  await page.waitForFunction(() => /^Measured \d+ algorithms/.test(document.querySelector('[data-testid=tradeoffs-status]')?.textContent ?? ''), null, {
+    timeout: 120000,
+  });
+}
+
+test('the table equals election tradeoffs --json, and each figure opens its run', async () => {
+  const { page, errors } = await openPlayground(browser, '/?tradeoffs=1&at=0');
+  assert.equal(await page.isVisible('[data-testid=tradeoffs-panel]'), true, 'tradeoffs=1 opens the panel');
+  await measure(page, { nodes: '4,8', seeds: '1..2', schedules: '40' });
+  const cli = cliJson(['tradeoffs', '--nodes', '4,8', '--seeds', '1..2', '--partition-schedules', '40', '--json']);
+  const shown = await page.$$eval('[data-testid=tradeoffs-table] tbody tr', (trs) =>
+    trs.map((tr) => ({
+      algorithm: tr.getAttribute('data-algorithm'),
+      first: tr.querySelector('[data-testid=tradeoffs-first]')?.textContent,
+      failover: tr.querySelector('[data-testid=tradeoffs-failover]')?.textContent,
+      safe: tr.querySelector('[data-testid=tradeoffs-partition]')?.getAttribute('data-safe'),
+      links: [...tr.querySelectorAll('a')].map((a) => a.getAttribute('href')),
+    })),
+  );
+  assert.equal(shown.length, cli.rows.length, 'one row per algorithm');
+  const num = (/** @type {number | null} */ v) => (v === null ? '-' : Math.abs(v - Math.round(v)) < 0.05 ? String(Math.round(v)) : v.toFixed(1));
+  cli.rows.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+    const s = shown[i];
+    assert.equal(s.algorithm, row.algorithm);
+    assert.equal(s.first, row.messages.map((/** @type {any} */ m) => num(m.first)).join(' / '), `${row.algorithm} first`);
+    assert.equal(s.failover, row.messages.map((/** @type {any} */ m) => num(m.failover)).join(' / '), `${row.algorithm} failover`);
+    assert.equal(s.safe, String(row.partition.safe), `${row.algorithm} partition`);
+    for (const m of row.messages) assert.ok(s.links.includes(m.first_link), `${row.algorithm}: links its run`);
+    if (!row.partition.safe) assert.ok(s.links.includes(row.partition.link), `${row.algorithm}: links its counterexample`);
+  });
+  const bully = cli.rows.find((/** @type {any} */ r) => r.algorithm === 'bully');
+  assert.equal(bully.partition.safe, false, 'Bully is not safe under a partition');
+  assert.equal(bully.partition.property, 'split_brain');
+  const raft = cli.rows.find((/** @type {any} */ r) => r.algorithm === 'raft');
+  assert.equal(raft.partition.safe, true, 'Raft is');
+  // Bully's counterexample opens in the single view, at its split brain.
+  await page.click('tr[data-algorithm=bully] [data-testid=tradeoffs-partition] a');
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.match(await testId(page, 'leader-summary'), /split brain/);
+  assert.notEqual(await testId(page, 'violations'), '0');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a bad size is named next to its field; the table is not measured', async () => {
+  const { page, errors } = await openPlayground(browser, '/?at=0');
+  await page.click('[data-testid=tradeoffs-open]');
+  await page.waitForSelector('[data-testid=tradeoffs-measure]');
+  await page.fill('[data-testid=tradeoffs-nodes]', '8');
+  await page.click('[data-testid=tradeoffs-measure]');
+  const message = await page.textContent('#tradeoffs-nodes-error');
+  assert.match(message ?? '', /at least two different sizes/);
+  assert.equal(await page.getAttribute('[data-testid=tradeoffs-nodes]', 'aria-invalid'), 'true');
+  assert.equal(await testId(page, 'tradeoffs-status'), 'Not measured: see the marked field.');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
