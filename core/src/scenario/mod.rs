@@ -139,6 +139,11 @@ pub struct Options {
     /// Raft: the leader serves reads locally while its lease holds
     /// (dissertation 6.4.1).
     pub leader_lease: bool,
+    /// Multi-Paxos: Chubby's master lease (Burrows 2006, 2.12).
+    pub master_lease: bool,
+    /// Multi-Paxos: a randomized wait before retrying after a rejected
+    /// ballot; `false` retries at once (duelling proposers).
+    pub backoff: bool,
 }
 
 impl Default for Options {
@@ -149,6 +154,8 @@ impl Default for Options {
             pre_vote: false,
             check_quorum: false,
             leader_lease: false,
+            master_lease: false,
+            backoff: true,
         }
     }
 }

@@ -95,6 +95,12 @@ pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
     if let Some(b) = flag(&mut f, "leader_lease")? {
         s.options.leader_lease = b;
     }
+    if let Some(b) = flag(&mut f, "master_lease")? {
+        s.options.master_lease = b;
+    }
+    if let Some(b) = flag(&mut f, "backoff")? {
+        s.options.backoff = b;
+    }
     if let Some(w) = f.get("watch") {
         s.options.watch = match w.as_str() {
             Some("herd") => WatchMode::Herd,

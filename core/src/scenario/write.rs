@@ -141,6 +141,8 @@ pub fn to_value(s: &Scenario) -> Value {
     out.insert("pre_vote".into(), json!(o.pre_vote));
     out.insert("check_quorum".into(), json!(o.check_quorum));
     out.insert("leader_lease".into(), json!(o.leader_lease));
+    out.insert("master_lease".into(), json!(o.master_lease));
+    out.insert("backoff".into(), json!(o.backoff));
     out.insert(
         "watch".into(),
         json!(match o.watch {
