@@ -209,7 +209,8 @@ impl Replica {
     /// `PREPARE` to every other replica, one reply timeout to get a
     /// majority of promises.
     pub(super) fn propose(&mut self, ctx: &mut C<'_>) {
-        let ballot = next_ballot(self.max_seen.max(self.promised), self.id, self.n);
+        let seen = self.max_seen.max(self.promised);
+        let ballot = next_ballot(seen, self.id, self.n);
         self.promise(ctx, ballot, self.id);
         self.ballot = ballot;
         self.phase = Phase::Proposer;
@@ -222,7 +223,7 @@ impl Replica {
         ctx.cancel_timer(Timer::Retry);
         ctx.cancel_timer(Timer::Grant);
         self.announce(ctx);
-        self.say_prepare(ctx);
+        self.say_prepare(ctx, seen);
         if self.promises.len() >= self.majority() {
             self.become_leader(ctx);
             return;

@@ -81,8 +81,9 @@
 //! in a minority steps down after the minimum election timeout (or its
 //! lease) and a pre-empted one when it hears the higher ballot. Known
 //! failures: duelling proposers without backoff (liveness, not safety); a
-//! replica cut off alone raises its ballot every retry and pre-empts the
-//! leader when it comes back (without the master lease); a master lease
+//! replica cut off alone raises its ballot every retry and, when it comes
+//! back, rejects the leader's heartbeats naming that ballot, which
+//! pre-empts the leader (with the master lease too); a master lease
 //! is only as good as the clock-drift bound; without fencing a paused old
 //! master's writes overwrite newer data.
 //!

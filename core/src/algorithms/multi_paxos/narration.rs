@@ -43,10 +43,14 @@ impl Replica {
         }
     }
 
-    pub(super) fn say_prepare(&self, ctx: &mut C<'_>) {
-        let (b, seen) = (self.ballot, self.max_seen);
+    pub(super) fn say_prepare(&self, ctx: &mut C<'_>, seen: u64) {
+        let b = self.ballot;
         ctx.note_with(|| {
-            format!("proposes ballot {b} (its lowest above {seen}, the highest it has seen), promises it to itself and sends PREPARE to all")
+            if seen == 0 {
+                format!("proposes ballot {b}, its first, promises it to itself and sends PREPARE to all")
+            } else {
+                format!("proposes ballot {b} (its lowest above {seen}, the highest it has seen), promises it to itself and sends PREPARE to all")
+            }
         });
     }
 
