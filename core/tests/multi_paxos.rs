@@ -283,7 +283,19 @@ fn random_faults_keep_safety_with_the_master_lease_and_without_backoff() {
     // with the master lease, one leader per ballot, ballots never go back,
     // no stale write with fencing, and a leader once the faults are over.
     // Without backoff only safety is checked (duels may never settle).
-    for seed in 1..=200 {
+    // The long hunt: `MASTER_LEASE_SEEDS=1..=20000 cargo test --release -p
+    // election-core --test multi_paxos random_faults`.
+    let range = std::env::var("MASTER_LEASE_SEEDS").unwrap_or_else(|_| "1..=200".into());
+    let (from, to) = range
+        .split_once("..")
+        .and_then(|(a, b)| {
+            Some((
+                a.parse::<u64>().ok()?,
+                b.trim_start_matches('=').parse().ok()?,
+            ))
+        })
+        .expect("MASTER_LEASE_SEEDS looks like 1..=200");
+    for seed in from..=to {
         let mut value = fuzz::random_scenario_json(seed, Some("multi-paxos"));
         value["master_lease"] = serde_json::json!(true);
         let s = Scenario::from_value(&value).unwrap();
@@ -302,4 +314,46 @@ fn random_faults_keep_safety_with_the_master_lease_and_without_backoff() {
             r.violations
         );
     }
+}
+
+#[test]
+fn the_options_round_trip_and_bad_values_name_their_field() {
+    use election_core::scenario::query::{apply_query_pairs, from_query_pairs};
+    use election_core::share;
+    let s =
+        scenario(r#"{"algorithm":"multi-paxos","nodes":5,"master_lease":true,"backoff":false}"#);
+    assert!(s.options.master_lease && !s.options.backoff);
+    let written = s.to_json();
+    assert_eq!(written["master_lease"], true);
+    assert_eq!(written["backoff"], false);
+    assert_eq!(Scenario::from_value(&written).unwrap(), s);
+    assert_eq!(share::decode(&share::encode(&s)).unwrap(), s);
+    // The defaults: no lease, backoff on.
+    let d = scenario(r#"{"algorithm":"multi-paxos"}"#);
+    assert!(!d.options.master_lease && d.options.backoff);
+
+    let pairs = |q: &str| -> Vec<(String, String)> {
+        q.split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let q = from_query_pairs(&pairs("algorithm=multi-paxos&master_lease=1&backoff=off")).unwrap();
+    assert!(q.options.master_lease && !q.options.backoff);
+    let again = apply_query_pairs(&q, &pairs("backoff=true")).unwrap();
+    assert!(again.options.master_lease && again.options.backoff);
+
+    for (json, field) in [
+        (r#"{"algorithm":"multi-paxos","backoff":"yes"}"#, "backoff"),
+        (
+            r#"{"algorithm":"multi-paxos","master_lease":1}"#,
+            "master_lease",
+        ),
+    ] {
+        let e = Scenario::from_json(json).unwrap_err();
+        assert_eq!(e.field, field, "{json}");
+        assert!(e.message.contains("true or false"), "{e}");
+    }
+    let e = from_query_pairs(&pairs("master_lease=maybe")).unwrap_err();
+    assert_eq!(e.field, "master_lease");
 }
