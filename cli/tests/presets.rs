@@ -133,6 +133,34 @@ fn check_promises(name: &str, run: &Value) {
             assert!(wide["elections"].as_u64().unwrap() <= 3, "{wide}");
             assert!(wide["leaderless_ms"].as_f64().unwrap() < 1000.0);
         }
+        "multi-paxos-duel" => {
+            // Without backoff: no leader that lasts, ballots keep rising;
+            // with backoff the same crash settles within a few ballots.
+            assert_eq!(properties(run), none);
+            assert!(run["recovery_ms"].is_null(), "{run}");
+            assert!(run["leader"].is_null(), "{run}");
+            assert!(run["elections"].as_u64().unwrap() > 500, "{run}");
+            let path = repo_root().join("scenarios/presets/multi-paxos-duel.json");
+            let mut scenario: Value =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            scenario["backoff"] = serde_json::json!(true);
+            let file = scenario_file("backoff.json", scenario.to_string().as_bytes());
+            let cured = ok_json(&["run", "--scenario", arg(&file), "--json"]);
+            assert!(cured["leader"].is_u64(), "{cured}");
+            assert!(cured["recovery_ms"].as_f64().unwrap() < 300.0, "{cured}");
+            assert!(cured["elections"].as_u64().unwrap() < 10, "{cured}");
+        }
+        "multi-paxos-master-lease" => {
+            // A new master only after the old one's lease ran out: never
+            // two masters, a short leaderless gap, one handover.
+            assert_eq!(properties(run), none);
+            assert!(run["leader"].is_u64(), "{run}");
+            assert_eq!(run["leader_changes"], 1, "{run}");
+            assert_eq!(run["split_brain_ms"].as_f64().unwrap(), 0.0, "{run}");
+            assert!(run["leaderless_ms"].as_f64().unwrap() > 0.0, "{run}");
+            assert!(run["first_leader_ms"].as_f64().unwrap() < 50.0, "{run}");
+            assert!(run["recovery_ms"].as_f64().unwrap() > 950.0, "{run}");
+        }
         "lease-drift" => {
             // The lease overlaps, but fencing lets no stale write in.
             assert!(properties(run).contains(&"lease_overlap"), "{run}");

@@ -276,6 +276,76 @@ pub const ALL: &[Preset] = &[
         scenario_json: include_str!("../../scenarios/presets/raft-split-votes.json"),
     },
     Preset {
+        name: "multi-paxos-duel",
+        title: "Multi-Paxos: duelling proposers without backoff",
+        summary: "After the leader crashes, proposers with equal timeouts and no backoff pre-empt each other's ballots for ever; a random backoff cures it.",
+        related: Some("multi-paxos-master-lease"),
+        steps: &[
+            step(
+                0.0,
+                "n0 proposes ballot 1, gets promises from a majority and leads. Every election timeout is exactly 150 ms here, and backoff is off: a pre-empted proposer tries again at once.",
+            ),
+            step(
+                1000.0,
+                "The leader n0 crashes. The others heard its last heartbeat at about the same moment.",
+            ),
+            step(
+                1120.918,
+                "n3 suspects n0 and sends PREPARE for ballot 4; within 1.4 ms n4, n1 and n2 propose ballots 5, 2 and 3.",
+            ),
+            step(
+                1128.336,
+                "n1 promises n4's higher ballot 5, which pre-empts its own: at once it proposes ballot 7, above the one that beat it. Every pre-empted proposer does the same to the others.",
+            ),
+            step(
+                1168.705,
+                "n1 gets a majority for ballot 22 and leads, for half a millisecond: n2's PREPARE for ballot 23 is already on its way and pre-empts it.",
+            ),
+            step(
+                2998.796,
+                "Two seconds after the crash, ballot 984 and still no leader that lasts: duelling proposers (Lamport, Paxos Made Simple, 2.4). Add &backoff=true to the address: each pre-empted proposer waits a random 0-150 ms, one completes its ballot and heartbeats first, and the others follow it about 160 ms after the crash.",
+            ),
+        ],
+        scenario_json: include_str!("../../scenarios/presets/multi-paxos-duel.json"),
+    },
+    Preset {
+        name: "multi-paxos-master-lease",
+        title: "Multi-Paxos with Chubby's master lease: no new master before the lease runs out",
+        summary: "The master is cut off; the replicas suspect it at once but promise nobody until the lease they granted has run out, so there is never a second master.",
+        related: Some("multi-paxos-duel"),
+        steps: &[
+            step(
+                0.0,
+                "n0 proposes ballot 1 and leads. With the master lease (1000 ms), every replica that acknowledges a heartbeat grants n0 the lease on its own clock and promises nobody else meanwhile.",
+            ),
+            step(
+                27.488,
+                "A majority acknowledged n0's first heartbeat round: n0 holds the master lease until 990 ms after that round began on its own clock (1000 ms shortened by the drift bound of 1%), renewed by every round a majority acknowledges.",
+            ),
+            step(
+                1000.0,
+                "The network cuts n0 off from the others (the storage service stays with the majority). n0 can no longer renew.",
+            ),
+            step(
+                1154.964,
+                "n3 hears no heartbeat for its election timeout and suspects n0, but the lease it granted has 817 ms left: it waits. Without the master lease it would propose now and a new master could act while n0 still believes it is one.",
+            ),
+            step(
+                1953.745,
+                "n0 could not renew before its lease ran out on its own clock: it stops acting as master. Nobody else has been master yet.",
+            ),
+            step(
+                1993.040,
+                "n2's grant has run out (plus a random part of the timeout range): it sends PREPARE for ballot 3, above any it has seen.",
+            ),
+            step(
+                2011.628,
+                "n2 leads ballot 3 with promises from n2, n1 and n4, 58 ms after n0 stopped: never two masters. A clock drifting past the bound breaks this (scenarios/multi-paxos-lease-drift.json: lease_overlap, and fencing rejects the old master's writes).",
+            ),
+        ],
+        scenario_json: include_str!("../../scenarios/presets/multi-paxos-master-lease.json"),
+    },
+    Preset {
         name: "lease-drift",
         title: "A leader lease broken by clock drift, contained by fencing",
         summary: "A fast clock makes a candidate take a lease that has not expired; the old holder's writes are fenced off by their stale token.",

@@ -24,7 +24,7 @@ fn paused_leader_with_resource_restart(algorithm: &str, fencing: bool) -> sim::R
 
 #[test]
 fn a_restarted_resource_still_fences_the_old_leader() {
-    for algorithm in ["raft", "zab", "zookeeper", "lease"] {
+    for algorithm in ["raft", "zab", "zookeeper", "lease", "multi-paxos"] {
         let fenced = paused_leader_with_resource_restart(algorithm, true);
         assert_eq!(fenced.writes.stale_accepted, 0, "{algorithm}: {fenced:?}");
         assert!(

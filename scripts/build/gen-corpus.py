@@ -11,7 +11,8 @@ shapes, so the corpus covers each one with faults and network noise:
   flaky     a flapping node, a one-way cut and its repair, a network change, nobody starts
 
 plus the algorithm options that change the protocol (Raft pre-vote,
-check-quorum and leader lease, ZooKeeper's herd watch, fencing off).
+check-quorum and leader lease, ZooKeeper's herd watch, fencing off,
+Multi-Paxos's master lease and no backoff).
 The files are committed; rerun this script only to change the corpus
 (tests/node/hash-corpus.test.js compares every file natively and in
 wasm, whatever it holds).
@@ -25,6 +26,7 @@ import os
 ALGORITHMS = [
     "bully", "chang-roberts", "lelann", "hirschberg-sinclair", "next-in-line",
     "candidate-ordinary", "invitation", "raft", "zab", "zookeeper", "lease",
+    "multi-paxos",
 ]
 RING = {"chang-roberts", "lelann", "hirschberg-sinclair"}
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios", "corpus")
@@ -94,6 +96,14 @@ def options():
                              "watch": "herd", "faults": crash, "until_ms": 5000}
     yield "lease-no-fencing", {"version": 1, "algorithm": "lease", "nodes": 4, "seed": 12,
                                "fencing": False, "faults": crash, "until_ms": 5000}
+    yield "multi-paxos-master-lease", {"version": 1, "algorithm": "multi-paxos", "nodes": 5,
+                                       "seed": 13, "master_lease": True,
+                                       "faults": [{"at_ms": 0, "clock": 2, "drift": 0.5}] + crash,
+                                       "until_ms": 5000}
+    yield "multi-paxos-no-backoff", {"version": 1, "algorithm": "multi-paxos", "nodes": 5,
+                                     "seed": 14, "backoff": False,
+                                     "timing": {"election_timeout_ms": [150, 150]},
+                                     "faults": crash, "until_ms": 2500}
 
 
 def main():

@@ -16,7 +16,7 @@
  */
 export const SERVICE_NOTES = {
   'storage service':
-    'Not a participant: the storage the leader writes to. Each write carries the leader’s term (or epoch, znode number, lease version) as a fencing token; with fencing on, an older token is refused, so an old leader that was paused or cut off cannot overwrite its successor’s work.',
+    'Not a participant: the storage the leader writes to. Each write carries the leader’s term (or epoch, ballot, znode number, lease version) as a fencing token; with fencing on, an older token is refused, so an old leader that was paused or cut off cannot overwrite its successor’s work.',
   'coordination service':
     'Not a participant: it stands for a ZooKeeper ensemble or the Kubernetes API server. It holds the sessions, znodes and Lease the nodes campaign on, and lets a session or lease that is not renewed in time expire.',
 };

@@ -12,6 +12,7 @@ pub mod hirschberg_sinclair;
 pub mod invitation;
 pub mod lease;
 pub mod lelann;
+pub mod multi_paxos;
 pub mod next_in_line;
 pub mod raft;
 pub mod resource;
@@ -94,6 +95,7 @@ pub const ALL: &[Entry] = &[
     zab::ENTRY,
     zookeeper::ENTRY,
     lease::ENTRY,
+    multi_paxos::ENTRY,
 ];
 
 /// Every algorithm id.

@@ -143,6 +143,11 @@ pub struct Options {
     /// Zab: the last `observers` participants follow the leader but never
     /// vote or stand (ZooKeeper's observers); 0 for every other algorithm.
     pub observers: u32,
+    /// Multi-Paxos: Chubby's master lease (Burrows 2006, 2.12).
+    pub master_lease: bool,
+    /// Multi-Paxos: a randomized wait before retrying after a rejected
+    /// ballot; `false` retries at once (duelling proposers).
+    pub backoff: bool,
 }
 
 impl Default for Options {
@@ -154,6 +159,8 @@ impl Default for Options {
             check_quorum: false,
             leader_lease: false,
             observers: 0,
+            master_lease: false,
+            backoff: true,
         }
     }
 }

@@ -98,6 +98,12 @@ pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
     if let Some(k) = f.int(super::observers::KEY, 0, u64::from(MAX_NODES))? {
         s.options.observers = k as u32;
     }
+    if let Some(b) = flag(&mut f, "master_lease")? {
+        s.options.master_lease = b;
+    }
+    if let Some(b) = flag(&mut f, "backoff")? {
+        s.options.backoff = b;
+    }
     if let Some(w) = f.get("watch") {
         s.options.watch = match w.as_str() {
             Some("herd") => WatchMode::Herd,

@@ -31,6 +31,8 @@ pub const SCENARIO_PARAMS: &[&str] = &[
     "check_quorum",
     "leader_lease",
     "observers",
+    "master_lease",
+    "backoff",
     "lease_ms",
     "renew_deadline_ms",
     "retry_ms",
@@ -94,7 +96,8 @@ pub fn apply_query_pairs(
     for (key, value) in pairs {
         let k = key.as_str();
         match k {
-            "fencing" | "pre_vote" | "check_quorum" | "leader_lease" => {
+            "fencing" | "pre_vote" | "check_quorum" | "leader_lease" | "master_lease"
+            | "backoff" => {
                 let b = match value.as_str() {
                     "1" | "true" | "on" | "yes" => true,
                     "0" | "false" | "off" | "no" => false,

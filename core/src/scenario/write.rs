@@ -144,6 +144,8 @@ pub fn to_value(s: &Scenario) -> Value {
     if o.observers > 0 {
         out.insert(super::observers::KEY.into(), json!(o.observers));
     }
+    out.insert("master_lease".into(), json!(o.master_lease));
+    out.insert("backoff".into(), json!(o.backoff));
     out.insert(
         "watch".into(),
         json!(match o.watch {
