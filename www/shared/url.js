@@ -85,6 +85,11 @@ export function readAddress(scenarioParams, where = window.location) {
       problems.push(`URL parameter \`present\`: must be 1 or 0, got "${printable(presentText)}"; not presenting`);
     }
   }
+  // `tradeoffs=1` opens the trade-offs panel (tradeoffs/open.js reads it).
+  const tradeoffsText = params.get('tradeoffs');
+  if (tradeoffsText !== null && !['0', '1'].includes(tradeoffsText.trim())) {
+    problems.push(`URL parameter \`tradeoffs\`: must be 1 or 0, got "${printable(tradeoffsText)}"; the trade-offs panel stays closed`);
+  }
   const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
   for (const key of new Set(params.keys())) {
     if (EMBED_PARAMS.includes(key)) {
