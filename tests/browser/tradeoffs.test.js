@@ -85,3 +85,12 @@ test('a bad size is named next to its field; the table is not measured', async (
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a phone the table scrolls inside its frame, with a cue, and the page does not scroll sideways', async () => {
+  const { page, errors } = await openPlayground(browser, '/?tradeoffs=1&at=0', { width: 390, height: 844 });
+  await measure(page, { nodes: '4,8', seeds: '1..1', schedules: '5' });
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'the page itself does not scroll sideways');
+  assert.equal(await page.isVisible('[data-testid=tradeoffs-scroll-hint]'), true, 'a visible cue: there is more to the right');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -11,11 +11,12 @@
 /**
  * Adds the cue before `box` (an element that scrolls sideways).
  * @param {HTMLElement} box
+ * @param {string} [testId] the cue's `data-testid`
  */
-export function addScrollCue(box) {
+export function addScrollCue(box, testId = 'compare-scroll-hint') {
   const hint = document.createElement('p');
   hint.className = 'scroll-hint';
-  hint.dataset.testid = 'compare-scroll-hint';
+  hint.dataset.testid = testId;
   hint.textContent = 'Scroll the table sideways for more columns →';
   hint.hidden = true;
   box.before(hint);

@@ -12,6 +12,7 @@ import init, * as wasm from '../pkg/election_web.js';
 import { h, setText } from '../shared/dom.js';
 import { clearFieldErrors, showAtField } from '../panels/field-errors.js';
 import { HEADINGS, pendingRow, rowElement } from './table.js';
+import { addScrollCue } from '../compare/scroll-cue.js';
 
 /** Most workers measuring at once. */
 const MAX_WORKERS = 4;
@@ -63,6 +64,8 @@ export async function createPanel(section, close) {
     status,
     wrap,
   );
+  // On a phone most columns are to the right: say so, as compare's table does.
+  addScrollCue(wrap, 'tradeoffs-scroll-hint');
 
   /** @type {Worker[]} */
   let workers = [];
