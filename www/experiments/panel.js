@@ -13,6 +13,7 @@
  * @module experiments/panel
  */
 
+import { pageReady } from '../shared/lazy-panel.js';
 import init, * as wasm from '../pkg/election_web.js';
 import { COLOURS, drawChart, loadChartLibrary } from './charts.js';
 import { h } from '../shared/dom.js';
@@ -64,28 +65,6 @@ export function fittingMetric(scenarioText) {
   }
   if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario)) return null;
   return Array.isArray(scenario.faults) && scenario.faults.length > 0 ? 'recovery_ms' : 'first_leader_ms';
-}
-
-/** Resolves once the page's own start-up (which loads the wasm) is done. */
-function pageReady() {
-  return new Promise((resolve) => {
-    if (document.body.dataset.ready === 'true') {
-      resolve(undefined);
-      return;
-    }
-    const observer = new MutationObserver(() => {
-      if (document.body.dataset.ready === 'true') {
-        observer.disconnect();
-        resolve(undefined);
-      }
-    });
-    observer.observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
-    // A page that failed to start never gets ready; load the core anyway.
-    setTimeout(() => {
-      observer.disconnect();
-      resolve(undefined);
-    }, 15_000);
-  });
 }
 
 /**

@@ -6,24 +6,9 @@
  * @module finder/open
  */
 
-const details = /** @type {HTMLDetailsElement | null} */ (document.getElementById('finder'));
+import { pageReady } from '../shared/lazy-panel.js';
 
-/** Resolves once the page's own start-up (which loads the wasm) is done. */
-function pageReady() {
-  return new Promise((resolve) => {
-    if (document.body.dataset.ready === 'true') {
-      resolve(undefined);
-      return;
-    }
-    const observer = new MutationObserver(() => {
-      if (document.body.dataset.ready === 'true') {
-        observer.disconnect();
-        resolve(undefined);
-      }
-    });
-    observer.observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
-  });
-}
+const details = /** @type {HTMLDetailsElement | null} */ (document.getElementById('finder'));
 
 if (details) {
   /** @type {Promise<void> | null} */
