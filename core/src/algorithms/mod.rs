@@ -16,6 +16,7 @@ pub mod multi_paxos;
 pub mod next_in_line;
 pub mod raft;
 pub mod resource;
+mod rounds;
 pub mod service;
 pub mod zab;
 pub mod zookeeper;

@@ -46,10 +46,12 @@ impl Replica {
         if !self.master_lease {
             return;
         }
-        if self.round_started.len() >= ROUNDS_KEPT {
-            self.round_started.pop_front();
-        }
-        self.round_started.push_back((self.round, now));
+        crate::algorithms::rounds::round_begins(
+            &mut self.round_started,
+            ROUNDS_KEPT,
+            self.round,
+            now,
+        );
     }
 
     /// Extends the lease to the start of the newest round a majority
@@ -58,19 +60,16 @@ impl Replica {
         if !self.master_lease {
             return;
         }
-        let mut acked: Vec<u64> = self.peers().map(|p| self.acked_round[p as usize]).collect();
-        acked.push(self.round);
-        acked.sort_unstable_by(|a, b| b.cmp(a));
-        let round = acked[self.majority() - 1];
-        while self.round_started.front().is_some_and(|&(r, _)| r < round) {
-            self.round_started.pop_front();
-        }
-        let Some(&(r, start)) = self.round_started.front() else {
+        let acked: Vec<u64> = self.peers().map(|p| self.acked_round[p as usize]).collect();
+        let majority = self.majority();
+        let Some((r, start)) = crate::algorithms::rounds::majority_round_start(
+            &mut self.round_started,
+            acked.into_iter(),
+            self.round,
+            majority,
+        ) else {
             return;
         };
-        if r != round {
-            return;
-        }
         let until = start + self.lease_span();
         let now = ctx.local_now_us();
         if until <= now || (self.lease_held && until <= self.lease_until) {

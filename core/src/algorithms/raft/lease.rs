@@ -39,10 +39,12 @@ impl Server {
     /// A heartbeat round starts at local time `now`: remember when, for
     /// the lease (the last [`ROUNDS_KEPT`] rounds).
     pub(super) fn round_begins(&mut self, now: i64) {
-        if self.round_started.len() >= ROUNDS_KEPT {
-            self.round_started.pop_front();
-        }
-        self.round_started.push_back((self.round, now));
+        crate::algorithms::rounds::round_begins(
+            &mut self.round_started,
+            ROUNDS_KEPT,
+            self.round,
+            now,
+        );
     }
 
     /// Extends the read lease to the start of the newest round a majority
@@ -51,19 +53,16 @@ impl Server {
         if !self.leader_lease {
             return;
         }
-        let mut acked: Vec<u64> = self.peers().map(|p| self.acked_round[p as usize]).collect();
-        acked.push(self.round);
-        acked.sort_unstable_by(|a, b| b.cmp(a));
-        let round = acked[self.majority() - 1];
-        while self.round_started.front().is_some_and(|&(r, _)| r < round) {
-            self.round_started.pop_front();
-        }
-        let Some(&(r, start)) = self.round_started.front() else {
+        let acked: Vec<u64> = self.peers().map(|p| self.acked_round[p as usize]).collect();
+        let majority = self.majority();
+        let Some((r, start)) = crate::algorithms::rounds::majority_round_start(
+            &mut self.round_started,
+            acked.into_iter(),
+            self.round,
+            majority,
+        ) else {
             return;
         };
-        if r != round {
-            return;
-        }
         let span = (self.min_timeout_us as f64 * (1.0 - self.drift_bound)) as i64;
         let until = start + span;
         if self.lease_until.is_some_and(|u| u >= until) {
