@@ -17,6 +17,7 @@
 // with the attribute or reason (a `title` rewritten on 1,024 buttons was
 // found this way), and the Paint events' spread. HIDE (a CSS selector)
 // hides those elements first, to see what a part of the page costs.
+// TASKS=1 lists the main thread's tasks by what they ran.
 // STAMP=1 marks each frame's diagram drawing in the trace (a
 // console.timeStamp with the run's time, the messages on the wire drawn
 // and whether the layer's bake is behind) and prints the marks of the
@@ -190,6 +191,30 @@ try {
       `main-thread tasks (${xs.length}), ${what}: longest ${xs.slice(0, 5).map((x) => x.toFixed(1)).join(', ')} ms; ` +
         `over 16 ms: ${xs.filter((x) => x > 16).length}`,
     );
+  }
+  // TASKS=1: the main thread's top-level tasks by what they ran (the
+  // first event inside each, with a function call's script and function),
+  // to tell where more tasks than expected come from.
+  if (process.env.TASKS === '1') {
+    const main = (byThread.get('CrRendererMain') ?? []).slice().sort((a, b) => a.ts - b.ts);
+    /** @type {Map<string, {n: number, cpu: number}>} */
+    const kinds = new Map();
+    let i = 0;
+    for (const task of mainTasks) {
+      while (i < main.length && main[i].ts <= task.ts) i += 1;
+      const inner = main[i] && main[i].ts < task.ts + task.dur ? main[i] : null;
+      const d = inner?.args?.data ?? {};
+      const where = d.url ? ` ${String(d.url).split('/').slice(-2).join('/')}:${d.functionName ?? ''}` : '';
+      const key = `${task.name} > ${inner ? inner.name : '-'}${where}`;
+      const k = kinds.get(key) ?? { n: 0, cpu: 0 };
+      k.n += 1;
+      k.cpu += (task.tdur ?? task.dur) / 1000;
+      kinds.set(key, k);
+    }
+    console.log(`main-thread tasks by what they ran (${frames} frames): count per frame, ms on a CPU per frame`);
+    for (const [k, v] of [...kinds.entries()].sort((a, b) => b[1].n - a[1].n).slice(0, 20)) {
+      console.log(`  ${(v.n / frames).toFixed(2).padStart(6)} ${(v.cpu / frames).toFixed(2).padStart(6)}  ${k}`);
+    }
   }
   const stamps = events.filter((e) => e.name === 'TimeStamp').sort((a, b) => a.ts - b.ts);
   const begins = mainFrames.map((f) => f.ts).sort((a, b) => a - b);
