@@ -16,7 +16,7 @@ cd "$REPO_ROOT"
 
 T0=$SECONDS
 if [[ "${SKIP_PREPARE:-0}" != 1 ]]; then
-    bash scripts/setup.sh
+    SETUP_BROWSER=0 bash scripts/setup.sh
     bash scripts/build/build-wasm.sh
     bash scripts/build/vendor.sh
 fi

@@ -25,6 +25,10 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Local Network Access checks take a page Playwright serves from disk
+  // (`fixtureUrl`: the embed tests' host page) for a public one and refuse
+  // its iframe of the loopback server; every page here is on loopback.
+  '--disable-features=LocalNetworkAccessChecks',
 ];
 
 /**
