@@ -161,6 +161,10 @@ for (const p of pages) {
     style: css ? url(css.file) : null,
     preload: js ? js.imports.map(url) : [],
     version: VERSION,
+    hashed: (ref) => {
+      const name = names.get(resolve(dirname(join(ROOT, p.file)), ref.replace(/[?#].*$/, '')));
+      return name ? url(name) : null;
+    },
   });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, html);

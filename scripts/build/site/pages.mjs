@@ -32,11 +32,12 @@ export function pageInputs(html, file) {
 /**
  * The page with its scripts and style sheets replaced by the bundles.
  * @param {string} html
- * @param {{script: string | null, style: string | null, preload: string[], version: string}} out
+ * @param {{script: string | null, style: string | null, preload: string[], version: string, hashed: (ref: string) => string | null}} out
  *   URLs relative to the page: the JavaScript bundle, the CSS bundle, the
  *   chunks the bundle imports statically (as modulepreload hints, so
- *   they load beside it rather than after it); and the build's version,
- *   written as `<meta name="election-version">`
+ *   they load beside it rather than after it); the build's version,
+ *   written as `<meta name="election-version">`; and the URL of the
+ *   hashed copy of a file the page names (`src`, `href`), or null
  * @returns {string}
  */
 export function rewritePage(html, out) {
@@ -54,6 +55,13 @@ export function rewritePage(html, out) {
     const pad = indent(tag);
     const hints = out.preload.map((p) => `${pad}<link rel="modulepreload" href="${p}">\n`).join('');
     return `${pad}<script type="module" src="${out.script}"></script>\n${hints}`;
+  });
+  // Hints the source page gives for its own modules: the bundle's replace them.
+  page = page.replace(/[ \t]*<link\b[^>]*\brel="modulepreload"[^>]*\bhref="(?!assets\/|\.\.\/assets\/)[^"]*"[^>]*>[ \t]*\n?/g, '');
+  // Any other reference to a file the build hashed (a preload of the wasm).
+  page = page.replace(/\b(src|href)="([^"]+)"/g, (all, attr, ref) => {
+    const name = out.hashed(ref);
+    return name ? `${attr}="${name}"` : all;
   });
   const meta = /([ \t]*)<meta charset="utf-8">\n/i;
   if (!meta.test(page)) throw new Error('the page has no <meta charset="utf-8"> line to put the version after');
