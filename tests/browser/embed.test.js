@@ -6,7 +6,7 @@
 // A host on another origin is ignored.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { baseUrl, collectErrors, fixtureUrl, launchBrowser } from './helpers.js';
 import { playFor } from './page.js';
 import { cliRun, cliRunScenario } from './reference.js';
 
@@ -33,7 +33,7 @@ async function openEmbed(path, viewport = { width: 640, height: 420 }) {
 }
 
 /**
- * Opens the host fixture (on `hostBase`) with the embed `path` (on the
+ * Opens the host fixture (served from disk on the origin of `hostBase`) with the embed `path` (on the
  * playground's own base URL) in an iframe, and waits for the embed to be
  * ready.
  * @param {string} path
@@ -42,7 +42,7 @@ async function openEmbed(path, viewport = { width: 640, height: 420 }) {
 async function openHosted(path, { width = 480, height = 320, hostBase = baseUrl() } = {}) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
   const errors = collectErrors(page);
-  await page.goto(`${hostBase}/tests/browser/fixtures/embed-host.html`);
+  await page.goto(await fixtureUrl(page, 'embed-host.html', hostBase));
   await page.evaluate(([src, w, h]) => window.openEmbed(src, w, h), [`${baseUrl()}${path}`, width, height]);
   const handle = await page.waitForSelector('iframe');
   const frame = await handle.contentFrame();
