@@ -73,7 +73,16 @@ async function statOrNull(path) {
   }
 }
 
+/** LOG=1: each request and when its response ended, on stderr. */
+const LOG = process.env.LOG === '1';
+
 const server = createServer(async (req, res) => {
+  if (LOG) {
+    const t0 = Date.now();
+    console.error(`${t0} > ${req.url}`);
+    res.on('finish', () => console.error(`${Date.now()} < ${req.url} ${res.statusCode} ${Date.now() - t0} ms`));
+    res.on('close', () => res.writableFinished || console.error(`${Date.now()} closed before the end: ${req.url}`));
+  }
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let path = fileFor(url.pathname);
