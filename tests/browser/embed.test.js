@@ -131,6 +131,28 @@ test('embed=1 shows the canvas and only the controls controls= asks for', async 
   }
 });
 
+test('controls=legend: the kinds and timers under the view, in a single and a compare embed', async () => {
+  for (const [query, views] of /** @type {const} */ ([
+    ['algorithm=raft&nodes=5&at=150', [['REQUEST_VOTE', 'APPEND_ENTRIES']]],
+    ['compare=bully,raft&nodes=5&at=100', [['ELECTION', 'COORDINATOR'], ['REQUEST_VOTE', 'APPEND_ENTRIES']]],
+  ])) {
+    const plain = await openEmbed(`/?embed=1&${query}`);
+    assert.equal(await plain.page.locator('[data-testid=view-kinds]').count(), 0, 'no legend unless asked for');
+    await plain.page.close();
+    const { page, errors } = await openEmbed(`/?embed=1&${query}&controls=play,scrubber,legend`);
+    const lists = await page.$$eval('[data-testid=view-kinds]', (uls) => uls.map((ul) => [...ul.querySelectorAll('li')].map((li) => li.dataset.kind)));
+    assert.equal(lists.length, views.length, query);
+    views.forEach((kinds, i) => {
+      for (const kind of kinds) assert.ok(lists[i].includes(kind), `${query}: view ${i} lists ${kind} (${lists[i]})`);
+    });
+    const timers = await page.$$eval('[data-testid=view-timers] li', (lis) => lis.map((li) => li.dataset.timer));
+    assert.ok(timers.length > 0, `${query}: a timer is pending at the moment shown`);
+    assert.equal(await problemText(page), '');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('bad embed parameters: one message naming each, defaults, never a blank frame', async () => {
   const cases = [
     ['&controls=play,warp', /`controls`: unknown control "warp".*showing play/, ['embed-play']],
