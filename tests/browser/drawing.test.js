@@ -39,8 +39,9 @@ async function clusterDrawn(page) {
  * @returns {Promise<{kinds: string[], timers: string[]}>}
  */
 async function wasmNames(page, algorithm) {
+  // The module the page started (the player; the tools module loads on first use).
   return page.evaluate(async (id) => {
-    const wasm = await import('/www/pkg/election_web.js');
+    const wasm = await import('/www/pkg/election_player.js');
     const algo = wasm.algorithms().find((/** @type {any} */ a) => a.id === id);
     return { kinds: algo.kinds, timers: wasm.timer_classes().map((/** @type {any} */ t) => t.name) };
   }, algorithm);
