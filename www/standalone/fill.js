@@ -1,0 +1,62 @@
+// @ts-check
+/**
+ * Filling a standalone template's scenario block: what the page's
+ * "Download as a standalone page" does to the template (cli/src/html.rs
+ * does the same for `election html`). The block is a data block, not
+ * code, so the page's Content-Security-Policy hashes stay valid. Pure
+ * string work, no DOM.
+ * @module standalone/fill
+ */
+
+/** The scenario block, whatever it holds (its text never has a `<`: see scriptSafeJson). */
+const BLOCK = /<script type="application\/json" id="standalone-scenario"(?:[^>"]|"[^"]*")*>[^<]*<\/script>/;
+
+/**
+ * What goes into a template.
+ * @typedef {object} Lesson
+ * @property {string} scenario scenario JSON, as `election run --scenario` reads it
+ * @property {number | 'end' | null} at the moment to open at (null: the start)
+ * @property {string | null} preset the guided scenario whose narration to show
+ */
+
+/**
+ * JSON that cannot end or confuse a script element: every `<` (only ever
+ * inside a string) written `\u003c`.
+ * @param {string} json
+ * @returns {string}
+ */
+export function scriptSafeJson(json) {
+  return json.replace(/</g, '\\u003c');
+}
+
+/**
+ * @param {string} text
+ * @returns {string}
+ */
+function attribute(text) {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Whether `text` is a standalone template (has the scenario block).
+ * @param {string} text
+ * @returns {boolean}
+ */
+export function isTemplate(text) {
+  return BLOCK.test(text);
+}
+
+/**
+ * The template with its scenario block holding `lesson`.
+ * @param {string} template
+ * @param {Lesson} lesson
+ * @returns {string}
+ */
+export function fillTemplate(template, lesson) {
+  if (!isTemplate(template)) throw new Error('This is not a standalone template: it has no standalone-scenario block.');
+  const at = lesson.at === null ? '' : String(lesson.at);
+  const block =
+    `<script type="application/json" id="standalone-scenario" data-at="${attribute(at)}" data-preset="${attribute(lesson.preset ?? '')}">` +
+    `${scriptSafeJson(lesson.scenario)}</script>`;
+  return template.replace(BLOCK, () => block);
+}
