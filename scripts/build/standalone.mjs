@@ -130,6 +130,9 @@ export async function standaloneTemplate() {
   // double-escaped state: neither may appear.
   assertInlinable(script, 'bundled JavaScript', /<\/script|<!--/i);
 
+  // The scenario block must be the last text that names it (fill.js and
+  // cli/src/html.rs look for the last occurrence).
+  if (markup.includes('standalone-scenario')) throw new Error('index.html names standalone-scenario: the block must be the last to');
   const wasm = gzipSync(readFileSync(WASM), { level: 9 }).toString('base64');
 
   const csp = [

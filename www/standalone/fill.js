@@ -8,8 +8,26 @@
  * @module standalone/fill
  */
 
-/** The scenario block, whatever it holds (its text never has a `<`: see scriptSafeJson). */
-const BLOCK = /<script type="application\/json" id="standalone-scenario"(?:[^>"]|"[^"]*")*>[^<]*<\/script>/;
+/**
+ * What identifies the scenario block. Its last occurrence is the block:
+ * the block is the file's last element, and the page's bundled code, which
+ * comes first, has this text too (its text never has a `<`: see
+ * scriptSafeJson). cli/src/html.rs finds it the same way.
+ */
+const BLOCK_ID = 'id="standalone-scenario"';
+
+/**
+ * Where the scenario block is in `text`, or null.
+ * @param {string} text
+ * @returns {{start: number, end: number} | null}
+ */
+function blockIn(text) {
+  const id = text.lastIndexOf(BLOCK_ID);
+  if (id < 0) return null;
+  const start = text.lastIndexOf('<script', id);
+  const close = text.indexOf('</script>', id);
+  return start < 0 || close < 0 ? null : { start, end: close + '</script>'.length };
+}
 
 /**
  * What goes into a template.
@@ -43,7 +61,7 @@ function attribute(text) {
  * @returns {boolean}
  */
 export function isTemplate(text) {
-  return BLOCK.test(text);
+  return blockIn(text) !== null;
 }
 
 /**
@@ -53,10 +71,11 @@ export function isTemplate(text) {
  * @returns {string}
  */
 export function fillTemplate(template, lesson) {
-  if (!isTemplate(template)) throw new Error('This is not a standalone template: it has no standalone-scenario block.');
+  const where = blockIn(template);
+  if (!where) throw new Error('This is not a standalone template: it has no standalone-scenario block.');
   const at = lesson.at === null ? '' : String(lesson.at);
   const block =
     `<script type="application/json" id="standalone-scenario" data-at="${attribute(at)}" data-preset="${attribute(lesson.preset ?? '')}">` +
     `${scriptSafeJson(lesson.scenario)}</script>`;
-  return template.replace(BLOCK, () => block);
+  return `${template.slice(0, where.start)}${block}${template.slice(where.end)}`;
 }
