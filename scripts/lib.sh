@@ -189,25 +189,65 @@ wasm_package() {
     done
 }
 
-#   serve_repo_root LOGFILE
-# Serves the repo root with python's http.server on a free loopback port,
-# as the browser tests expect it, and waits until it answers. Sets
-# SERVER_PID (stop it with `kill "$SERVER_PID"`) and BASE_URL.
-serve_repo_root() {
-    local logfile="$1" port
+#   serve_dir DIR LOGFILE
+# Serves DIR with python's http.server on a free loopback port and waits
+# until it answers. Sets SERVED_PID (stop it with `kill "$SERVED_PID"`)
+# and SERVED_URL (http://127.0.0.1:PORT, no trailing slash).
+serve_dir() {
+    local dir="$1" logfile="$2" port
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    BASE_URL="http://127.0.0.1:$port"
-    python3 -m http.server "$port" --bind 127.0.0.1 --directory "$REPO_ROOT" >"$logfile" 2>&1 &
-    SERVER_PID=$!
+    SERVED_URL="http://127.0.0.1:$port"
+    python3 -m http.server "$port" --bind 127.0.0.1 --directory "$dir" >"$logfile" 2>&1 &
+    SERVED_PID=$!
     for _ in $(seq 1 100); do
-        if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "$BASE_URL/" 2>/dev/null; then
+        if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" "$SERVED_URL/" 2>/dev/null; then
             return 0
         fi
-        kill -0 "$SERVER_PID" 2>/dev/null || {
+        kill -0 "$SERVED_PID" 2>/dev/null || {
             cat "$logfile" >&2
             return 1
         }
         sleep 0.1
     done
     return 1
+}
+
+#   serve_repo_root LOGFILE
+# Serves the repo root (the development page: unbundled modules) on a free
+# loopback port. Sets SERVER_PID and BASE_URL.
+serve_repo_root() {
+    serve_dir "$REPO_ROOT" "$1" || return 1
+    SERVER_PID="$SERVED_PID"
+    BASE_URL="$SERVED_URL"
+}
+
+# Where the browser tests find the built site: under a sub-path, as a
+# course's web space would serve it, so a URL that assumes `/` fails.
+SITE_SUBPATH="course/playground"
+
+#   serve_site_for_tests WORKDIR
+# What the browser tests run against (docs/ARCHITECTURE.md, The site
+# build): a copy of dist/ served ALONE, at WORKDIR/root/$SITE_SUBPATH, by a
+# plain static server (BASE_URL=http://127.0.0.1:PORT/$SITE_SUBPATH,
+# SITE_PID), and the repository root on a second server (DEV_URL,
+# SERVER_PID) for the few tests that need the unbundled modules. SITE_DIR
+# is the copy (the offline tests build changed versions from it). Build
+# dist/ first (scripts/build-site.sh).
+serve_site_for_tests() {
+    local work="$1"
+    [[ -f "$REPO_ROOT/dist/index.html" ]] || {
+        warn "dist/ is not built; run scripts/build-site.sh"
+        return 1
+    }
+    rm -rf "$work/root"
+    mkdir -p "$work/root/$(dirname "$SITE_SUBPATH")"
+    cp -r "$REPO_ROOT/dist" "$work/root/$SITE_SUBPATH"
+    SITE_DIR="$work/root/$SITE_SUBPATH"
+    serve_dir "$work/root" "$work/site-server.log" || return 1
+    SITE_PID="$SERVED_PID"
+    BASE_URL="$SERVED_URL/$SITE_SUBPATH"
+    serve_dir "$REPO_ROOT" "$work/repo-server.log" || return 1
+    SERVER_PID="$SERVED_PID"
+    DEV_URL="$SERVED_URL"
+    export BASE_URL DEV_URL SITE_DIR
 }

@@ -8,6 +8,7 @@
 # Idempotent; fast when everything is present.
 #
 # Env: ELECTION_WASM_TOOLCHAIN=auto|rustup|debian (default auto)
+#      SETUP_BROWSER=0 skips chromium (the site build needs no browser)
 #      RUSTUP_TARGET_TIMEOUT=seconds for `rustup target add` (default 20)
 set -euo pipefail
 LOG_TAG="setup"
@@ -139,7 +140,9 @@ else
 fi
 
 # ------------------------------------------------------------- chromium
-if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
+if [[ "${SETUP_BROWSER:-1}" == 0 ]]; then
+    log "chromium: not needed (SETUP_BROWSER=0)"
+elif [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
     log "chromium: ok"
 else
     step_start

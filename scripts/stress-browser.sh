@@ -4,7 +4,8 @@
 # workspace in a clean target dir of its own compiles over and over
 # beside it (both cores busy), and prints pass or fail per round. Exits
 # non-zero if any round failed. Needs the wasm build (scripts/build/build-wasm.sh)
-# and the npm packages (scripts/setup.sh).
+# and the npm packages (scripts/setup.sh); builds the site (dist/) and runs
+# the suite against it as scripts/test.sh does (serve_site_for_tests in lib.sh).
 #
 #   bash scripts/stress-browser.sh            # 5 rounds
 #   ROUNDS=3 bash scripts/stress-browser.sh
@@ -28,6 +29,7 @@ BUSY_TARGET="${BUSY_TARGET:-/tmp/busy-target}"
 OUT="$REPO_ROOT/target/stress"
 mkdir -p "$OUT"
 SERVER_PID=""
+SITE_PID=""
 LOAD_PID=""
 cleanup() {
     # The load runs in a session of its own: its whole process group
@@ -36,10 +38,13 @@ cleanup() {
         kill -TERM -- "-$LOAD_PID" 2>/dev/null || true
         wait "$LOAD_PID" 2>/dev/null || true
     fi
-    if [[ -n "$SERVER_PID" ]]; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    local pid
+    for pid in "$SERVER_PID" "$SITE_PID"; do
+        if [[ -n "$pid" ]]; then
+            kill "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
 }
 trap cleanup EXIT
 
@@ -53,8 +58,9 @@ if [[ "$BUSY" == 1 ]]; then
     LOAD_PID=$!
 fi
 
-serve_repo_root "$OUT/http-server.log" || die "http.server did not start"
-log "http.server on $BASE_URL (pid $SERVER_PID)"
+SKIP_PREPARE=1 bash scripts/build-site.sh
+serve_site_for_tests "$OUT" || die "http.server did not start"
+log "dist/ alone on $BASE_URL (pid $SITE_PID); the repository on $DEV_URL (pid $SERVER_PID)"
 
 T0=$SECONDS
 RESULTS=()
@@ -62,7 +68,7 @@ failed=0
 for round in $(seq 1 "$ROUNDS"); do
     t0=$SECONDS
     rc=0
-    BASE_URL="$BASE_URL" node --test tests/browser/ >"$OUT/round-$round.log" 2>&1 || rc=$?
+    node --test tests/browser/ >"$OUT/round-$round.log" 2>&1 || rc=$?
     pass="$(awk '/^# pass /{print $3}' "$OUT/round-$round.log")"
     fail="$(awk '/^# fail /{print $3}' "$OUT/round-$round.log")"
     load="$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -3,8 +3,11 @@
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
 #   wasm build -> tsc --noEmit (the page's JSDoc types, against the wasm
 #   module's generated .d.ts) -> Node tests (node --test tests/node/, no
-#   browser) -> browser tests (node --test tests/browser/ against a local
-#   python http.server).
+#   browser) -> the site build (scripts/build-site.sh: dist/) -> browser
+#   tests (node --test tests/browser/ against a copy of dist/ served alone
+#   under a sub-path by python's http.server, with the repository root on
+#   a second server for the tests that need the unbundled modules; see
+#   serve_site_for_tests in lib.sh).
 # Every step runs even when an earlier one failed (except that tsc and the
 # Node and browser tests need the wasm build); the exit code is non-zero if
 # any step failed.
@@ -40,11 +43,15 @@ run_step cargo-test cargo test --workspace || true
 run_step vendor bash scripts/build/vendor.sh --check || true
 
 SERVER_PID=""
+SITE_PID=""
 cleanup() {
-    if [[ -n "$SERVER_PID" ]]; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    local pid
+    for pid in "$SERVER_PID" "$SITE_PID"; do
+        if [[ -n "$pid" ]]; then
+            kill "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
 }
 trap cleanup EXIT
 
@@ -53,9 +60,9 @@ browser_tests() {
         log "no tests/browser/*.test.js found"
         return 1
     fi
-    serve_repo_root "$REPO_ROOT/target/http-server.log" || return 1
-    log "http.server on $BASE_URL (pid $SERVER_PID)"
-    BASE_URL="$BASE_URL" node --test tests/browser/
+    serve_site_for_tests "$REPO_ROOT/target/site-tests" || return 1
+    log "dist/ alone on $BASE_URL (pid $SITE_PID); the repository on $DEV_URL (pid $SERVER_PID)"
+    node --test tests/browser/
 }
 
 mkdir -p target
@@ -64,9 +71,14 @@ mkdir -p target
 if run_step build-wasm bash scripts/build/build-wasm.sh; then
     run_step tsc node_modules/.bin/tsc --noEmit -p . || true
     run_step node-tests node --test tests/node/ || true
-    run_step browser-tests browser_tests || true
+    # The wasm is built and www/vendor checked just above.
+    if run_step site env SKIP_PREPARE=1 bash scripts/build-site.sh; then
+        run_step browser-tests browser_tests || true
+    else
+        FAILED+=("browser-tests (not run: the site build failed)")
+    fi
 else
-    FAILED+=("tsc node-tests browser-tests (not run: wasm build failed)")
+    FAILED+=("tsc node-tests site browser-tests (not run: wasm build failed)")
 fi
 
 log "passed: ${PASSED[*]:-none}"

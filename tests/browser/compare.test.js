@@ -49,8 +49,22 @@ test('compare=bully,raft,chang-roberts at=end: one row each, the CLI figures at 
   );
   assert.equal(await page.locator('[data-testid=compare-table] [data-testid=messages-total]').count(), 3);
   // One cluster drawing per view (each with its moving-messages overlay).
-  assert.equal(await page.locator('.compare-view canvas:not(.cluster-moving)').count(), 3);
-  assert.equal(await page.locator('.compare-view canvas.cluster-moving').count(), 3);
+  assert.equal(await page.locator('.compare-view .canvas-wrap canvas:not(.cluster-moving)').count(), 3);
+  assert.equal(await page.locator('.compare-view .canvas-wrap canvas.cluster-moving').count(), 3);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('each compare view has its own legend of message kinds and timers', async () => {
+  const { page, errors } = await openPlayground(browser, '/?compare=bully,raft&nodes=5&at=100');
+  const lists = await page.$$eval('.compare-view [data-testid=view-kinds]', (uls) =>
+    uls.map((ul) => [...ul.querySelectorAll('li')].map((li) => li.dataset.kind)),
+  );
+  assert.equal(lists.length, 2);
+  assert.ok(lists[0].includes('ELECTION') && !lists[0].includes('REQUEST_VOTE'), `Bully's kinds: ${lists[0]}`);
+  assert.ok(lists[1].includes('REQUEST_VOTE') && !lists[1].includes('ELECTION'), `Raft's kinds: ${lists[1]}`);
+  const timers = await page.$$eval('.compare-view [data-testid=view-timers]', (uls) => uls.map((ul) => ul.querySelectorAll('li').length));
+  assert.ok(timers.every((n) => n > 0), `a timer pending in each view at 100 ms: ${timers}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

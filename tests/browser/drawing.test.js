@@ -9,7 +9,7 @@
 // says it was lost. No console errors anywhere.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser } from './helpers.js';
+import { devUrl, launchBrowser } from './helpers.js';
 import { openPlayground, settle } from './page.js';
 import { cliRun } from './reference.js';
 
@@ -33,17 +33,25 @@ async function clusterDrawn(page) {
 }
 
 /**
- * What the wasm lists: the kinds of an algorithm and the timer classes.
- * @param {import('playwright-core').Page} page
+ * What the wasm lists: the kinds of an algorithm and the timer classes,
+ * from the repository's wasm module (the built site bundles its glue, so
+ * it is asked in a page of the repository's server, `devUrl()`; dist/
+ * ships the same wasm file).
+ * @param {import('playwright-core').Page} page a page of the test, for its context
  * @param {string} algorithm
  * @returns {Promise<{kinds: string[], timers: string[]}>}
  */
 async function wasmNames(page, algorithm) {
-  return page.evaluate(async (id) => {
+  const dev = await page.context().newPage();
+  await dev.goto(`${devUrl()}/tests/browser/fixtures/embed-host.html`);
+  const names = await dev.evaluate(async (id) => {
     const wasm = await import('/www/pkg/election_web.js');
+    await wasm.default();
     const algo = wasm.algorithms().find((/** @type {any} */ a) => a.id === id);
     return { kinds: algo.kinds, timers: wasm.timer_classes().map((/** @type {any} */ t) => t.name) };
   }, algorithm);
+  await dev.close();
+  return names;
 }
 
 test('messages in flight are arrows of the wasm kinds, listed in the legend, fanning out from the sender', async () => {

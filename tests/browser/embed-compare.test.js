@@ -6,7 +6,7 @@
 // comparison opens the same run at the same moment.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { baseUrl, collectErrors, fixtureUrl, launchBrowser } from './helpers.js';
 import { openPlayground, playFor, testId } from './page.js';
 import { cliRunScenario, encodeShare } from './reference.js';
 import { assertRowsMatch, rows } from './compare-rows.js';
@@ -105,7 +105,7 @@ test('a bad compare list in an embed is named, and no single view is shown inste
 test('the postMessage API of a compare embed: state names every run, load is refused by name', async () => {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
   const errors = collectErrors(page);
-  await page.goto(`${baseUrl()}/tests/browser/fixtures/embed-host.html`);
+  await page.goto(await fixtureUrl(page, 'embed-host.html'));
   await page.evaluate((src) => window.openEmbed(src, 800, 500), `${baseUrl()}/?embed=1&compare=bully,raft&nodes=5&seed=3&at=100`);
   const frame = await (await page.waitForSelector('iframe')).contentFrame();
   assert.ok(frame);

@@ -6,7 +6,7 @@
 // A host on another origin is ignored.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { baseUrl, collectErrors, fixtureUrl, launchBrowser } from './helpers.js';
 import { playFor } from './page.js';
 import { cliRun, cliRunScenario } from './reference.js';
 
@@ -33,7 +33,7 @@ async function openEmbed(path, viewport = { width: 640, height: 420 }) {
 }
 
 /**
- * Opens the host fixture (on `hostBase`) with the embed `path` (on the
+ * Opens the host fixture (served from disk on the origin of `hostBase`) with the embed `path` (on the
  * playground's own base URL) in an iframe, and waits for the embed to be
  * ready.
  * @param {string} path
@@ -42,7 +42,7 @@ async function openEmbed(path, viewport = { width: 640, height: 420 }) {
 async function openHosted(path, { width = 480, height = 320, hostBase = baseUrl() } = {}) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
   const errors = collectErrors(page);
-  await page.goto(`${hostBase}/tests/browser/fixtures/embed-host.html`);
+  await page.goto(await fixtureUrl(page, 'embed-host.html', hostBase));
   await page.evaluate(([src, w, h]) => window.openEmbed(src, w, h), [`${baseUrl()}${path}`, width, height]);
   const handle = await page.waitForSelector('iframe');
   const frame = await handle.contentFrame();
@@ -126,6 +126,28 @@ test('embed=1 shows the canvas and only the controls controls= asks for', async 
       assert.equal(await page.isVisible(selector), false, `${selector} is hidden in embed mode`);
     }
     assert.equal(await problemText(page), '', `no problem reported for "${extra}"`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('controls=legend: the kinds and timers under the view, in a single and a compare embed', async () => {
+  for (const [query, views] of /** @type {const} */ ([
+    ['algorithm=raft&nodes=5&at=150', [['REQUEST_VOTE', 'APPEND_ENTRIES']]],
+    ['compare=bully,raft&nodes=5&at=100', [['ELECTION', 'COORDINATOR'], ['REQUEST_VOTE', 'APPEND_ENTRIES']]],
+  ])) {
+    const plain = await openEmbed(`/?embed=1&${query}`);
+    assert.equal(await plain.page.locator('[data-testid=view-kinds]').count(), 0, 'no legend unless asked for');
+    await plain.page.close();
+    const { page, errors } = await openEmbed(`/?embed=1&${query}&controls=play,scrubber,legend`);
+    const lists = await page.$$eval('[data-testid=view-kinds]', (uls) => uls.map((ul) => [...ul.querySelectorAll('li')].map((li) => li.dataset.kind)));
+    assert.equal(lists.length, views.length, query);
+    views.forEach((kinds, i) => {
+      for (const kind of kinds) assert.ok(lists[i].includes(kind), `${query}: view ${i} lists ${kind} (${lists[i]})`);
+    });
+    const timers = await page.$$eval('[data-testid=view-timers] li', (lis) => lis.map((li) => li.dataset.timer));
+    assert.ok(timers.length > 0, `${query}: a timer is pending at the moment shown`);
+    assert.equal(await problemText(page), '');
     assert.deepEqual(errors, []);
     await page.close();
   }

@@ -6,7 +6,7 @@
 // the drawing of partitions, cut links and service nodes.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser } from './helpers.js';
+import { devUrl, launchBrowser } from './helpers.js';
 import { latestLog, openPlayground, readouts, ready } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
@@ -323,8 +323,11 @@ test('drawing: partition sides are shaded, service nodes are rounded squares, cu
   assert.equal(await page.isVisible('#roles li:has-text("service")'), false, 'no service node, no service entry');
   assert.equal(await page.isVisible('#roles li:has-text("follower")'), true);
 
-  // Draw a made-up moment with draw.js itself and read back pixels.
-  const pixels = await page.evaluate(async () => {
+  // Draw a made-up moment with draw.js itself and read back pixels: the
+  // built site bundles draw.js, so this is done in the development page
+  // (the repository's modules, devUrl()).
+  const dev = await openPlayground(browser, `${devUrl()}${BULLY6}`);
+  const pixels = await dev.page.evaluate(async () => {
     const { drawScene, layoutNodes } = await import('/www/cluster/draw.js');
     const canvas = document.createElement('canvas');
     canvas.width = 400;
@@ -376,6 +379,8 @@ test('drawing: partition sides are shaded, service nodes are rounded squares, cu
       sideA: at(follower.x - r * 1.25, follower.y),
     };
   });
+  assert.deepEqual(dev.errors, []);
+  await dev.page.close();
   assert.ok(pixels.centreInMiddle, 'an extra node sits in the middle');
   assert.deepEqual(pixels.serviceCorner.slice(0, 3), [0xcc, 0x79, 0xa7], 'the service fills its corner (a square)');
   assert.notDeepEqual(pixels.followerCorner.slice(0, 3), [0x00, 0x9e, 0x73], 'a follower is round');

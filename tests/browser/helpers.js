@@ -1,7 +1,13 @@
 // Shared helpers for the browser tests (run with `node --test tests/browser/`;
-// scripts/test.sh serves the repo root and sets BASE_URL) and for the page
+// scripts/test.sh serves the built site, dist/, under a sub-path and sets
+// BASE_URL, and serves the repository root for DEV_URL) and for the page
 // tools in scripts/bench/browser/.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+/** The test fixtures (host pages), served from disk by `fixtureUrl`. */
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
 /** Debian's Chromium, installed by scripts/setup.sh. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -19,6 +25,10 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Local Network Access checks take a page Playwright serves from disk
+  // (`fixtureUrl`: the embed tests' host page) for a public one and refuse
+  // its iframe of the loopback server; every page here is on loopback.
+  '--disable-features=LocalNetworkAccessChecks',
 ];
 
 /**
@@ -61,12 +71,17 @@ function handOnClock() {
  * page's clock in the test's hand: `newContext` adds the init script,
  * and `newPage` opens its page in such a context of its own, closed with
  * the page (as `Browser.newPage` does).
+ *
+ * Service workers are blocked unless the context asks for them
+ * (`serviceWorkers: 'allow'`, as offline.test.js does): every test opens
+ * a fresh context, where the built site's worker would only download
+ * the whole site for its cache beside the test.
  * @param {import('playwright-core').Browser} browser
  */
 function holdClocks(browser) {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ serviceWorkers: 'block', ...options });
     await context.addInitScript(handOnClock);
     return context;
   };
@@ -81,12 +96,44 @@ function holdClocks(browser) {
 }
 
 /**
- * Base URL of the served repo root, without a trailing slash
- * (BASE_URL, default http://127.0.0.1:8000).
+ * Base URL of the page under test, without a trailing slash (BASE_URL,
+ * default http://127.0.0.1:8000): the built site, dist/, served alone
+ * under a sub-path (scripts/test.sh), or the repository root served as
+ * is (the development page).
  * @returns {string}
  */
 export function baseUrl() {
   return (process.env.BASE_URL || 'http://127.0.0.1:8000').replace(/\/+$/, '');
+}
+
+/**
+ * Base URL of the repository root served as is (DEV_URL; default
+ * `baseUrl()`, for a run against a development server), for the few
+ * tests that import the page's unbundled modules (`/www/...`), which the
+ * built site does not have.
+ * @returns {string}
+ */
+export function devUrl() {
+  return (process.env.DEV_URL || baseUrl()).replace(/\/+$/, '');
+}
+
+/**
+ * The address of the test fixture `name` (tests/browser/fixtures/) on
+ * the origin of `base` (default `baseUrl()`), served to `page` from disk
+ * by Playwright (`page.route`), so a host page is on the embed's own
+ * origin without the fixture being part of the site under test.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name e.g. `embed-host.html`
+ * @param {string} [base]
+ * @returns {Promise<string>}
+ */
+export async function fixtureUrl(page, name, base = baseUrl()) {
+  const prefix = `${new URL(base).origin}/__test-fixtures__/`;
+  await page.route(`${prefix}**`, (route) => {
+    const file = new URL(route.request().url()).pathname.slice('/__test-fixtures__/'.length);
+    return route.fulfill({ path: join(FIXTURES, file) });
+  });
+  return `${prefix}${name}`;
 }
 
 /**

@@ -3,8 +3,8 @@
 import { baseUrl, collectErrors } from './helpers.js';
 
 /**
- * Opens `path` (relative to the served repo root, e.g. `/?algorithm=bully`)
- * in a new page and waits until the playground has drawn its first frame.
+ * Opens `path` (relative to the page under test, e.g. `/?algorithm=bully`,
+ * or a whole address) in a new page and waits until the playground has drawn its first frame.
  * @param {import('playwright-core').Browser} browser
  * @param {string} path
  * @param {{width: number, height: number}} [viewport]
@@ -13,9 +13,19 @@ import { baseUrl, collectErrors } from './helpers.js';
 export async function openPlayground(browser, path, viewport = { width: 1280, height: 900 }) {
   const page = await browser.newPage({ viewport });
   const errors = collectErrors(page);
-  await page.goto(`${baseUrl()}${path}`);
+  await page.goto(address(path));
   await ready(page);
   return { page, errors };
+}
+
+/**
+ * `path` under the page under test (`baseUrl()`), or `path` itself when
+ * it is a whole address (`http...`).
+ * @param {string} path
+ * @returns {string}
+ */
+function address(path) {
+  return path.startsWith('http') ? path : `${baseUrl()}${path}`;
 }
 
 /**
@@ -75,7 +85,7 @@ export async function testId(page, id) {
 export async function openAtSpeed(browser, path, log10Speed, beforeLoad) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   if (beforeLoad) await beforeLoad(page);
-  await page.goto(`${baseUrl()}${path}`);
+  await page.goto(address(path));
   await ready(page, 120000);
   await setSpeed(page, log10Speed);
   return page;

@@ -44,6 +44,29 @@ async function figures(page) {
   });
 }
 
+test('the opening prompt covers no node, also when a service sits in the middle', async () => {
+  for (const [path, size] of /** @type {const} */ ([
+    ['/', { width: 1280, height: 720 }],
+    ['/?preset=multi-paxos-duel', { width: 1280, height: 720 }],
+    ['/?algorithm=raft&nodes=5&fencing=true', { width: 1920, height: 1080 }],
+  ])) {
+    const { page, errors } = await openPlayground(browser, path, size);
+    assert.equal(await page.isVisible('[data-testid=start-prompt]'), true, path);
+    const covered = await page.evaluate(() => {
+      const p = /** @type {HTMLElement} */ (document.querySelector('[data-testid=start-prompt]')).getBoundingClientRect();
+      return [...document.querySelectorAll('#node-layer .node-button')]
+        .filter((b) => {
+          const r = b.getBoundingClientRect();
+          return r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom;
+        })
+        .map((b) => b.id);
+    });
+    assert.deepEqual(covered, [], `${path}: the prompt covers ${covered.join(', ')}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('the page opens paused at 0 with one prompt; the default election takes a few seconds', async () => {
   const { page, errors } = await openPlayground(browser, '/');
   assert.equal(await playing(page), false, 'paused');
@@ -262,9 +285,19 @@ test('present=1 at 1920x1080: the cluster covers most of the window; Esc leaves,
     const xs = [...document.querySelectorAll('#node-layer .node-button')].map((n) => n.getBoundingClientRect().left);
     return Math.max(...xs) - Math.min(...xs) >= b * 0.99;
   }, big);
-  // The Present button toggles too; the rest of the address stays.
+  // A key (a user's gesture) also asks for the browser's full screen; the
+  // Present button leaves both.
+  await page.waitForFunction(() => document.fullscreenElement === document.documentElement);
   await page.click('[data-testid=present]');
   assert.match(page.url(), /\?algorithm=bully&nodes=8&seed=1$/);
+  await page.waitForFunction(() => document.fullscreenElement === null);
+  // Leaving the full screen the browser's way (its own Esc) leaves
+  // presentation mode too.
+  await page.click('[data-testid=present]');
+  await page.waitForFunction(() => document.fullscreenElement !== null);
+  await page.evaluate(() => document.exitFullscreen());
+  await page.waitForFunction(() => !document.body.classList.contains('presenting'));
+  assert.ok(!page.url().includes('present'), page.url());
   assert.deepEqual(errors, []);
   await page.close();
 });

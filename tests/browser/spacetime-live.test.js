@@ -26,13 +26,16 @@
 // pieces and the pictures differed in 585 pixels, over the 481 allowed;
 // now in at most about 80, and the quiet runs' live pictures are the same
 // every time.)
+// These tests patch the page's own LivePlot module (import('/www/...')),
+// which the built site bundles: they run against the development page,
+// the repository served as is (devUrl()).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { collectErrors, launchBrowser } from './helpers.js';
+import { collectErrors, devUrl, launchBrowser } from './helpers.js';
 import { openAtSpeed, playFor, pressPlay, scrollToDiagram, settle } from './page.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -59,7 +62,7 @@ async function simTime(page) {
  * @param {string} path
  */
 async function openDiagram(path) {
-  const page = await openAtSpeed(browser, path, 0);
+  const page = await openAtSpeed(browser, `${devUrl()}${path}`, 0);
   const errors = collectErrors(page);
   await scrollToDiagram(page);
   await page.evaluate(async () => {

@@ -6,7 +6,7 @@
 // shortcut by keyboard alone, the help overlay, and no console errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser } from './helpers.js';
+import { baseUrl, launchBrowser } from './helpers.js';
 import { latestLog, openPlayground, playFor, readouts } from './page.js';
 import { cliRunScenario, decodeShare, encodeShare } from './reference.js';
 
@@ -182,7 +182,7 @@ test('Next change stops right after a role change, a change of leaders or a viol
     faults: [{ at_ms: 1000, partition: [[0, 1, 2]] }],
     until_ms: 5000,
   };
-  await page.goto(`${new URL(page.url()).origin}/?at=500#s=${encodeShare(split)}`);
+  await page.goto(`${baseUrl()}/?at=500#s=${encodeShare(split)}`);
   await page.waitForSelector('body[data-ready="true"]');
   for (let i = 0; i < 30 && (await page.textContent('[data-testid="violations"]')) === '0'; i++) {
     await page.click('#next-change');
@@ -241,11 +241,8 @@ test('acting in the past forks a new history: later live faults are dropped, the
     { at_ms: 2000, crash: 4 },
   ]);
   const here = await shown(page);
-  const link = new URL(page.url());
-  const { page: other, errors: otherErrors } = await openPlayground(
-    browser,
-    `${link.pathname}${link.search}${link.hash}`,
-  );
+  const link = page.url();
+  const { page: other, errors: otherErrors } = await openPlayground(browser, link);
   assert.deepEqual(await shown(other), here, 'the link opens the same moment');
   await other.close();
   assert.deepEqual(otherErrors, []);

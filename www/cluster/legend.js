@@ -90,6 +90,29 @@ function pendingClasses({ rows, col }) {
   return now;
 }
 
+/**
+ * The two lists of a legend, in a box laid out like the single view's
+ * (`cluster-legend`), for a view made by code (compare mode, embeds):
+ * short captions, as the views are small.
+ * @returns {{box: HTMLDivElement, kinds: HTMLUListElement, timers: HTMLUListElement}}
+ */
+export function legendLists() {
+  const box = document.createElement('div');
+  box.className = 'cluster-legend compact-legend';
+  const kinds = document.createElement('ul');
+  kinds.className = 'legend';
+  kinds.dataset.testid = 'view-kinds';
+  kinds.dataset.caption = 'Messages';
+  kinds.setAttribute('aria-label', 'Messages on the wire: an arrow from sender to receiver, coloured by kind');
+  const timers = document.createElement('ul');
+  timers.className = 'legend legend-empty';
+  timers.dataset.testid = 'view-timers';
+  timers.dataset.caption = 'Timers';
+  timers.setAttribute('aria-label', "Timers: the arc on a node's rim counts down to when its next timer fires");
+  box.append(kinds, timers);
+  return { box, kinds, timers };
+}
+
 export class ClusterLegend {
   /**
    * @param {HTMLElement} kindsList `<ul>` of the message kinds

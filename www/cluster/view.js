@@ -112,6 +112,20 @@ export class ClusterView {
   }
 
   /**
+   * Tells the canvas's box whether nodes sit in the middle of the circle
+   * (an algorithm's service: `centre-taken`), so that what the page lays
+   * over the middle (the opening prompt, styles/player.css) goes
+   * elsewhere instead of over them.
+   * @private
+   * @param {boolean} taken
+   */
+  markCentre(taken) {
+    const box = this.canvas.parentElement;
+    if (!box) return;
+    box.classList.toggle('centre-taken', taken);
+  }
+
+  /**
    * Draws a snapshot (re-laying out when the size or the nodes changed).
    * @param {import('../player/model.js').Snapshot} s
    */
@@ -128,6 +142,7 @@ export class ClusterView {
       this.resizeBacking(width, height);
       this.layers.place(this.geometry);
       this.placeButtons(this.geometry);
+      this.markCentre(n > s.participants);
     }
     const dpr = window.devicePixelRatio || 1;
     const marks = { picked: this.picked };

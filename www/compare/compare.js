@@ -36,6 +36,7 @@ import { player } from '../player/player.js';
 import { keyBelongsTo } from '../player/shortcuts.js';
 import { quietWords, storedSkipQuiet, storeSkipQuiet } from '../player/quiet.js';
 import { ClusterView } from '../cluster/view.js';
+import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { el, messageOf, setText } from '../shared/dom.js';
 import { CompareRuns } from './runs.js';
 import { addScrollCue } from './scroll-cue.js';
@@ -61,6 +62,7 @@ export function compareParam(search) {
  * @property {string} name human name
  * @property {ClusterView} view
  * @property {HTMLElement} caption the view's caption (name and leader)
+ * @property {ClusterLegend} legend its message kinds and timers
  * @property {HTMLElement[]} cells the row's cells, in COLUMNS order
  */
 
@@ -274,7 +276,9 @@ export class CompareMode {
     const overlay = document.createElement('div');
     overlay.className = 'node-layer';
     wrap.append(canvas, overlay);
-    figure.append(caption, wrap);
+    // Each algorithm has its own kinds and timers: a legend per view.
+    const lists = legendLists();
+    figure.append(caption, wrap, lists.box);
     this.viewsBox.append(figure);
 
     const view = new ClusterView(
@@ -287,7 +291,7 @@ export class CompareMode {
     const { tr, cells } = makeRow(id, name, COLUMNS);
     this.rows.append(tr);
     /** @type {Lane} */
-    const lane = { run, name, view, caption, cells };
+    const lane = { run, name, view, caption, legend: new ClusterLegend(lists.kinds, lists.timers), cells };
     return lane;
   }
 
@@ -615,7 +619,9 @@ export class CompareMode {
     runs.dirty = false;
     const figures = runs.figures();
     this.lanes.forEach((lane, i) => {
-      lane.view.render(lane.run.model.snapshot());
+      const snapshot = lane.run.model.snapshot();
+      lane.view.render(snapshot);
+      lane.legend.update(snapshot);
       const f = figures[i];
       COLUMNS.forEach((c, j) => setText(lane.cells[j], c.text(f)));
       const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;

@@ -25,6 +25,7 @@ import { MAX_SPEED, MIN_SPEED } from '../player/model.js';
 import { player } from '../player/player.js';
 import { presetPlayground } from '../panels/presets.js';
 import { ClusterView } from '../cluster/view.js';
+import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { CompareRuns } from '../compare/runs.js';
 import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow, msText } from '../compare/table.js';
 import { addScrollCue } from '../compare/scroll-cue.js';
@@ -128,6 +129,9 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
     const overlay = h('div', { class: 'node-layer' });
     stage.append(canvas, overlay);
     figure.append(caption, stage);
+    // `controls=…,legend`: each view's message kinds and timers.
+    const lists = shows.has('legend') ? legendLists() : null;
+    if (lists) figure.append(lists.box);
     viewsBox.append(figure);
     const view = new ClusterView(
       /** @type {HTMLCanvasElement} */ (canvas),
@@ -138,7 +142,7 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
     );
     // Without the faults control the nodes are a picture, not buttons.
     overlay.inert = !shows.has('faults');
-    return { run, name, view, caption };
+    return { run, name, view, caption, legend: lists ? new ClusterLegend(lists.kinds, lists.timers) : null };
   });
 
   const fixed = h('p', { class: 'compare-fixed embed-compare-fixed', 'data-testid': 'compare-fixed-crash', role: 'status' });
@@ -273,7 +277,9 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
     runs.dirty = false;
     const figures = runs.figures();
     lanes.forEach((lane, i) => {
-      lane.view.render(lane.run.model.snapshot());
+      const snapshot = lane.run.model.snapshot();
+      lane.view.render(snapshot);
+      lane.legend?.update(snapshot);
       const f = figures[i];
       COLUMNS.forEach((c, j) => setText(rows[i][j], c.text(f)));
       const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;

@@ -28,6 +28,7 @@ import { player, playModel } from '../player/player.js';
 import { presetPlayground } from '../panels/presets.js';
 import { readAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
+import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 import { quietWords } from '../player/quiet.js';
 
@@ -174,7 +175,12 @@ export function startEmbed(wasm) {
   }, 'Open in playground ↗');
 
   layoutBar(bar, shows, { play, step, reset, scrubber, speed: speedBox, faults: faultBox }, [time, status, open]);
-  root.append(stage, bar);
+  root.append(stage);
+  // `controls=…,legend`: the message kinds and timers under the view.
+  const lists = shows.has('legend') ? legendLists() : null;
+  const legend = lists ? new ClusterLegend(lists.kinds, lists.timers) : null;
+  if (lists) root.append(lists.box);
+  root.append(bar);
   const errorBox = byTestId('error');
   root.append(errorBox);
   document.body.append(root);
@@ -356,6 +362,7 @@ export function startEmbed(wasm) {
   const render = () => {
     const s = model.snapshot();
     view.render(s);
+    legend?.update(s);
     const end = toMs();
     const now = s.nowMs;
     play.textContent = model.playing ? 'Pause' : 'Play';

@@ -14,7 +14,7 @@
  */
 
 /** Every control an embed can show, in the order they appear. */
-export const CONTROL_NAMES = Object.freeze(['play', 'step', 'reset', 'scrubber', 'speed', 'faults']);
+export const CONTROL_NAMES = Object.freeze(['play', 'step', 'reset', 'scrubber', 'speed', 'faults', 'legend']);
 
 /** The controls shown when `controls=` is absent. */
 export const DEFAULT_CONTROLS = Object.freeze(['play', 'step', 'scrubber']);

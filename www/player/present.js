@@ -8,7 +8,10 @@
  * views follow their canvas's new size on their own (a ResizeObserver in
  * cluster/view.js). Entering or leaving puts `present=1` into the
  * address, or takes it out, so a reload or a copied address opens the
- * same way.
+ * same way. Entered by a click or a key, it also asks the browser for
+ * its full screen (a projector then shows no browser bars); leaving the
+ * full screen (the browser's own Esc) leaves presentation mode too. From
+ * the address there is no click, so `present=1` fills the window only.
  * @module player/present
  */
 
@@ -24,6 +27,14 @@ export class Presentation {
     /** @private */
     this.buttons = buttons;
     for (const b of buttons) b.addEventListener('click', () => this.toggle());
+    /** Whether this page asked for the full screen (and so leaves
+     * presentation mode with it). @private */
+    this.fullScreen = false;
+    document.addEventListener('fullscreenchange', () => {
+      if (document.fullscreenElement || !this.fullScreen) return;
+      this.fullScreen = false;
+      this.set(false);
+    });
     this.show(false);
   }
 
@@ -43,9 +54,34 @@ export class Presentation {
     if (write) writePresentAddress(on);
   }
 
-  /** Enters presentation mode, or leaves it. */
+  /** Enters presentation mode, or leaves it (a click or a key: with the
+   * browser's full screen where it allows it). */
   toggle() {
-    this.set(!this.on);
+    const on = !this.on;
+    this.set(on);
+    if (on) this.enterFullScreen();
+    else this.leaveFullScreen();
+  }
+
+  /** @private */
+  enterFullScreen() {
+    const root = document.documentElement;
+    if (!document.fullscreenEnabled || document.fullscreenElement || typeof root.requestFullscreen !== 'function') return;
+    root.requestFullscreen().then(
+      () => {
+        this.fullScreen = true;
+      },
+      // Refused (an embed without allowfullscreen, a browser setting):
+      // presentation mode fills the window all the same.
+      () => {},
+    );
+  }
+
+  /** @private */
+  leaveFullScreen() {
+    if (!this.fullScreen) return;
+    this.fullScreen = false;
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
   }
 
   /**
@@ -55,6 +91,7 @@ export class Presentation {
   leave() {
     if (!this.on) return false;
     this.set(false);
+    this.leaveFullScreen();
     return true;
   }
 

@@ -1,0 +1,254 @@
+// The site build: writes dist/, what ships (run by scripts/build-site.sh,
+// which builds the wasm and vendors uPlot first). docs/ARCHITECTURE.md,
+// The site build, says what it does and why; in order:
+//
+//  1. the files the page loads by URL (asset-urls.mjs): the wasm and the
+//     vendored files copied under hashed names, style sheets bundled and
+//     minified, workers bundled and minified (each its own entry);
+//  2. each HTML page's scripts as one entry and its style sheets as one
+//     (pages.mjs), bundled and minified with code splitting, so the
+//     page's dynamic import()s become chunks; the built index.html also
+//     gets offline/register.js and offline/offline.css;
+//  3. the pages rewritten to load the bundles, with the version;
+//  4. sw.js (offline/sw.js with the version and the list of files);
+//  5. a .gz and a .br beside every file.
+// Every name under assets/ carries a hash of its content; only the pages
+// and sw.js keep their names. Every URL is relative. The same sources
+// give the same dist/, byte for byte.
+//
+//   node scripts/build/site/build.mjs [OUT_DIR]   (default dist)
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { assetUrlPlugin, hashedName, referencedFiles } from './asset-urls.mjs';
+import { checkLocalRefs, pageInputs, rewritePage } from './pages.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const WWW = join(ROOT, 'www');
+const OUT = resolve(ROOT, process.argv[2] ?? 'dist');
+const ASSETS = join(OUT, 'assets');
+
+/** The HTML entry pages, and what the build adds to each. */
+const PAGES = [
+  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'] },
+  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [] },
+];
+/** The service worker: a fixed name at the root, so its scope is the site. */
+const SERVICE_WORKER = 'sw.js';
+/** Licences of the vendored files, shipped beside them (not precached). */
+const LICENCES = [['www/vendor/uplot/LICENSE', 'licenses/uPlot.LICENSE.txt']];
+
+/** What every esbuild call shares. */
+const COMMON = /** @type {const} */ ({
+  absWorkingDir: ROOT,
+  bundle: true,
+  minify: true,
+  target: 'es2022',
+  charset: 'utf8',
+  legalComments: 'eof',
+  logLevel: 'warning',
+  metafile: true,
+  write: true,
+});
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(ASSETS, { recursive: true });
+
+// 1. The files the page loads by URL.
+/** absolute source path -> name in assets/ */
+const names = new Map();
+const urlPlugin = assetUrlPlugin(WWW, names);
+const referenced = referencedFiles(WWW);
+const workers = [];
+for (const file of referenced) {
+  const rel = relative(WWW, file);
+  if (rel.startsWith('..')) throw new Error(`new URL(..., import.meta.url) names ${file}, outside www/`);
+  if (file.endsWith('.js') && !rel.startsWith('vendor/')) {
+    workers.push(file);
+  } else if (file.endsWith('.css') && !rel.startsWith('vendor/')) {
+    names.set(file, await bundleOne(file, outName(rel, '.css'), 'css'));
+  } else {
+    const bytes = readFileSync(file);
+    const name = hashedName(basename(file), bytes);
+    writeFileSync(join(ASSETS, name), bytes);
+    names.set(file, name);
+  }
+}
+if (workers.length) {
+  // Workers load the wasm by URL too: its name is known by now. A worker
+  // that starts another worker would need an order; none does.
+  const result = await esbuild.build({
+    ...COMMON,
+    entryPoints: workers.map((f) => ({ in: f, out: outName(relative(WWW, f), '.js') })),
+    format: 'esm',
+    outdir: ASSETS,
+    entryNames: '[name]-[hash]',
+    plugins: [urlPlugin],
+  });
+  for (const [out, meta] of Object.entries(result.metafile.outputs)) {
+    if (meta.entryPoint) names.set(resolve(ROOT, meta.entryPoint), basename(out));
+  }
+  for (const w of workers) if (!names.has(w)) throw new Error(`no output for the worker ${w}`);
+}
+
+// 2. The pages' bundles, all in one build so they share chunks.
+/** @type {Map<string, string>} virtual entry -> its source */
+const entries = new Map();
+const pages = PAGES.map((p) => {
+  const file = join(ROOT, p.file);
+  const html = readFileSync(file, 'utf8');
+  const inputs = pageInputs(html, file);
+  const scripts = [...inputs.scripts, ...p.scripts.map((s) => join(ROOT, s))];
+  const styles = [...inputs.styles, ...p.styles.map((s) => join(ROOT, s))];
+  const importList = (/** @type {string[]} */ list, /** @type {(s: string) => string} */ line) =>
+    list.map((f) => line(JSON.stringify(`./${relative(ROOT, f)}`))).join('\n');
+  if (scripts.length) entries.set(`${p.name}.js`, importList(scripts, (s) => `import ${s};`));
+  if (styles.length) entries.set(`${p.name}.css`, importList(styles, (s) => `@import ${s};`));
+  return { ...p, html };
+});
+const built = await esbuild.build({
+  ...COMMON,
+  entryPoints: [...entries.keys()].map((e) => ({ in: `site-entry:${e}`, out: e.replace(/\.(js|css)$/, '') })),
+  format: 'esm',
+  splitting: true,
+  outdir: ASSETS,
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  assetNames: '[name]-[hash]',
+  loader: { '.png': 'file', '.svg': 'file', '.woff2': 'file' },
+  plugins: [
+    {
+      name: 'site-entries',
+      setup(build) {
+        build.onResolve({ filter: /^site-entry:/ }, (args) => ({ path: args.path.slice('site-entry:'.length), namespace: 'site-entry' }));
+        build.onLoad({ filter: /.*/, namespace: 'site-entry' }, (args) => ({
+          contents: entries.get(args.path),
+          resolveDir: ROOT,
+          loader: args.path.endsWith('.css') ? 'css' : 'js',
+        }));
+      },
+    },
+    urlPlugin,
+  ],
+});
+/** virtual entry -> {file, imports} (file names in assets/) */
+const outputs = new Map();
+for (const [out, meta] of Object.entries(built.metafile.outputs)) {
+  if (meta.entryPoint?.startsWith('site-entry:')) {
+    const statics = meta.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => basename(i.path));
+    outputs.set(meta.entryPoint.slice('site-entry:'.length), { file: basename(out), imports: statics });
+  }
+}
+
+// 3. The pages, loading the bundles. The version is a hash of every
+// precached file but the pages' version lines.
+const assetFiles = readdirSync(ASSETS).sort();
+const version = createHash('sha256');
+for (const f of assetFiles) version.update(`${f}\0`).update(readFileSync(join(ASSETS, f))).update('\0');
+for (const p of pages) version.update(`${p.file}\0${p.html}\0`);
+const VERSION = version.digest('hex').slice(0, 16);
+for (const p of pages) {
+  const out = join(OUT, p.file);
+  const toAssets = relative(dirname(out), ASSETS);
+  const url = (/** @type {string} */ f) => `${toAssets}/${f}`;
+  const js = outputs.get(`${p.name}.js`);
+  const css = outputs.get(`${p.name}.css`);
+  const html = rewritePage(p.html, {
+    script: js ? url(js.file) : null,
+    style: css ? url(css.file) : null,
+    preload: js ? js.imports.map(url) : [],
+    version: VERSION,
+    hashed: (ref) => {
+      const name = names.get(resolve(dirname(join(ROOT, p.file)), ref.replace(/[?#].*$/, '')));
+      return name ? url(name) : null;
+    },
+  });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, html);
+}
+for (const p of pages) checkLocalRefs(readFileSync(join(OUT, p.file), 'utf8'), join(OUT, p.file), OUT);
+for (const [from, to] of LICENCES) {
+  mkdirSync(dirname(join(OUT, to)), { recursive: true });
+  cpSync(join(ROOT, from), join(OUT, to));
+}
+
+// 4. The service worker, with the version and the files to precache
+// (relative to it).
+const precache = [...pages.map((p) => p.file), ...assetFiles.map((f) => `assets/${f}`)];
+await esbuild.build({
+  ...COMMON,
+  entryPoints: [join(WWW, 'offline', 'sw.js')],
+  format: 'iife',
+  outfile: join(OUT, SERVICE_WORKER),
+  define: { __SITE__: JSON.stringify({ version: VERSION, files: precache }) },
+});
+
+// 5. Precompressed copies for hosts that serve them.
+let raw = 0;
+let gz = 0;
+let br = 0;
+for (const file of walk(OUT)) {
+  const bytes = readFileSync(file);
+  const g = gzipSync(bytes, { level: 9 });
+  const b = brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  });
+  writeFileSync(`${file}.gz`, g);
+  writeFileSync(`${file}.br`, b);
+  raw += bytes.length;
+  gz += g.length;
+  br += b.length;
+}
+const kb = (/** @type {number} */ n) => `${(n / 1024).toFixed(0)} KB`;
+console.error(
+  `[build-site] ${relative(ROOT, OUT)}/: version ${VERSION}, ${precache.length} files precached; ` +
+    `${kb(raw)} raw, ${kb(gz)} gzip, ${kb(br)} brotli`,
+);
+
+/**
+ * The output name (without hash) of a file under www/: its path with `/`
+ * as `-`, e.g. `cluster-worker` for cluster/worker.js.
+ * @param {string} rel path under www/
+ * @param {string} ext the extension to drop
+ * @returns {string}
+ */
+function outName(rel, ext) {
+  return rel.replace(/\\/g, '/').replace(ext, '').replaceAll('/', '-');
+}
+
+/**
+ * Bundles and minifies one file into assets/ under a hashed name.
+ * @param {string} file absolute path
+ * @param {string} out output name without hash
+ * @param {'css' | 'js'} kind
+ * @returns {Promise<string>} the file name in assets/
+ */
+async function bundleOne(file, out, kind) {
+  const result = await esbuild.build({
+    ...COMMON,
+    entryPoints: [{ in: file, out }],
+    outdir: ASSETS,
+    entryNames: '[name]-[hash]',
+    ...(kind === 'js' ? { format: 'esm' } : {}),
+  });
+  const entry = Object.entries(result.metafile.outputs).find(([, m]) => m.entryPoint);
+  if (!entry) throw new Error(`no output for ${file}`);
+  return basename(entry[0]);
+}
+
+/**
+ * Every file under `dir`, recursively, sorted.
+ * @param {string} dir
+ * @returns {string[]}
+ */
+function walk(dir) {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? walk(path) : [path];
+    });
+}

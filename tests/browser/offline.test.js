@@ -1,0 +1,202 @@
+// The built site offline (issue 17, item 6; docs/ARCHITECTURE.md, The
+// site build): after one visit its service worker (dist/sw.js) has the
+// whole site, so with the network gone a reload still opens the page and
+// runs it, links (query and #s=) and the embed open, and the
+// Experiments panel (a lazy chunk, its workers and uPlot) runs a sweep.
+// A new build served at the same address shows "A new version is
+// available. Reload" while the old version keeps serving the old files,
+// and Reload runs the new version and drops the old cache.
+//
+// Only the built site has a service worker: against the development page
+// (BASE_URL serving the repository root) these tests are skipped.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { after, before, test } from 'node:test';
+import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { ready, readouts } from './page.js';
+import { REPO_ROOT, cliRun, encodeShare } from './reference.js';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+/** Whether BASE_URL serves the built site (it has sw.js). */
+let built = false;
+before(async () => {
+  browser = await launchBrowser({ handClock: true });
+  built = (await fetch(`${baseUrl()}/sw.js`).catch(() => null))?.ok ?? false;
+});
+after(async () => {
+  await browser?.close();
+});
+
+const SKIP = 'the development page has no service worker (run against dist/: scripts/test.sh)';
+
+/**
+ * A context with service workers allowed (helpers.js blocks them by
+ * default) and one page in it, opened at `url` once the worker of the
+ * site has installed (its cache is full) and controls the page.
+ * @param {string} url
+ */
+async function visit(url) {
+  const context = await browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(url);
+  await ready(page);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    }
+  });
+  return { context, page, errors };
+}
+
+/**
+ * Goes to the run's end and checks the readouts against the CLI's run.
+ * @param {import('playwright-core').Page} page
+ * @param {string[]} args the CLI's scenario flags
+ */
+async function runsAsCli(page, args) {
+  const expected = cliRun(args);
+  await page.click('#to-end');
+  await page.waitForFunction((hash) => document.querySelector('[data-testid="trace-hash"]')?.textContent === hash, expected.trace_hash);
+  const shown = await readouts(page);
+  assert.equal(shown.messages, expected.messages.sent);
+  assert.equal(shown.time, expected.end_ms);
+}
+
+test('offline after one visit: a reload, a query link, a #s= link, the embed and an experiment all work', async (t) => {
+  if (!built) return t.skip(SKIP);
+  const { context, page, errors } = await visit(`${baseUrl()}/?algorithm=bully&nodes=5&seed=2`);
+  await context.setOffline(true);
+
+  await page.reload();
+  await ready(page);
+  await runsAsCli(page, ['--algorithm', 'bully', '--nodes', '5', '--seed', '2']);
+
+  await page.goto(`${baseUrl()}/?algorithm=raft&nodes=7`);
+  await ready(page);
+  assert.equal(await page.inputValue('#algorithm'), 'raft');
+  await runsAsCli(page, ['--algorithm', 'raft', '--nodes', '7', '--seed', await page.inputValue('#seed')]);
+
+  const scenario = { version: 1, algorithm: 'zab', nodes: 4, seed: 9, faults: [{ at_ms: 300, crash: 'leader' }] };
+  await page.goto(`${baseUrl()}/#s=${encodeShare(scenario)}`);
+  await ready(page);
+  assert.equal(await page.inputValue('#algorithm'), 'zab');
+  const file = join(mkdtempSync(join(tmpdir(), 'election-offline-')), 'scenario.json');
+  writeFileSync(file, JSON.stringify(scenario));
+  await runsAsCli(page, ['--scenario', file]);
+
+  // The Experiments panel: a chunk loaded on first use, its workers (which
+  // load the wasm) and uPlot, all from the cache.
+  await page.click('[data-testid=experiments-open]');
+  await page.waitForSelector('[data-testid=exp-run]');
+  await page.fill('[data-testid=exp-seeds]', '1..20');
+  await page.fill('[data-testid=exp-workers]', '2');
+  await page.click('[data-testid=exp-run]');
+  await page.waitForSelector('[data-testid=experiments-panel][data-state=done]', { timeout: 120_000 });
+  await page.waitForSelector('[data-testid=exp-charts] figure canvas');
+
+  const embed = await context.newPage();
+  const embedErrors = collectErrors(embed);
+  await embed.goto(`${baseUrl()}/?embed=1&algorithm=bully&nodes=6&seed=3&at=10`);
+  await ready(embed);
+  assert.equal(await embed.getAttribute('[data-testid=embed-time]', 'data-ms'), '10');
+
+  assert.deepEqual(errors, []);
+  assert.deepEqual(embedErrors, []);
+  await context.close();
+});
+
+/** File types the update test's server names (what the site has). */
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain',
+};
+
+/**
+ * A plain static server for `root()` (read at each request, so a test
+ * can swap the site under it), on a free loopback port.
+ * @param {() => string} root
+ * @returns {Promise<{url: string, close: () => Promise<void>}>}
+ */
+async function staticServer(root) {
+  const server = createServer((req, res) => {
+    let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (path.endsWith('/')) path += 'index.html';
+    const file = join(root(), normalize(path));
+    if (!file.startsWith(root()) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+test('a new build at the same address: the old version serves until "Reload", then the new one runs', async (t) => {
+  if (!built) return t.skip(SKIP);
+  const site = process.env.SITE_DIR ?? join(REPO_ROOT, 'dist');
+  const oldVersion = /<meta name="election-version" content="([0-9a-f]+)">/.exec(readFileSync(join(site, 'index.html'), 'utf8'))?.[1];
+  assert.ok(oldVersion, `${site}/index.html names its version`);
+  const newVersion = oldVersion === '0123456789abcdef' ? 'fedcba9876543210' : '0123456789abcdef';
+
+  // Two versions of the site under /course/playground/: the build, and a
+  // copy whose pages and service worker carry another version.
+  const work = mkdtempSync(join(tmpdir(), 'election-update-'));
+  const versions = { old: join(work, 'old'), new: join(work, 'new') };
+  cpSync(site, join(versions.old, 'course', 'playground'), { recursive: true });
+  cpSync(site, join(versions.new, 'course', 'playground'), { recursive: true });
+  for (const f of ['index.html', 'docs/embed.html', 'sw.js']) {
+    const path = join(versions.new, 'course', 'playground', f);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll(oldVersion, newVersion));
+  }
+  let serving = versions.old;
+  const server = await staticServer(() => serving);
+  const url = `${server.url}/course/playground/?algorithm=bully&nodes=5&seed=2`;
+  const version = (/** @type {import('playwright-core').Page} */ page) =>
+    page.getAttribute('meta[name="election-version"]', 'content');
+
+  const { context, page, errors } = await visit(url);
+  assert.equal(await version(page), oldVersion);
+
+  serving = versions.new;
+  await page.reload();
+  await ready(page);
+  assert.equal(await version(page), oldVersion, 'the old version still serves the page');
+  const notice = await page.waitForSelector('[data-testid="update-notice"]', { timeout: 30_000 });
+  assert.equal((await notice.textContent())?.trim(), 'A new version is available. Reload');
+  assert.ok(await notice.isVisible());
+
+  await Promise.all([page.waitForNavigation(), page.click('[data-testid="update-reload"]')]);
+  await ready(page);
+  assert.equal(await version(page), newVersion, 'Reload runs the new version');
+  assert.equal(await page.isVisible('[data-testid="update-notice"]'), false);
+  await runsAsCli(page, ['--algorithm', 'bully', '--nodes', '5', '--seed', '2']);
+  const caches = await page.evaluate(() => caches.keys());
+  assert.equal(caches.length, 1, `one cache left: ${caches}`);
+  assert.ok(caches[0].endsWith(newVersion), caches[0]);
+
+  // And the new version works offline.
+  await context.setOffline(true);
+  await page.reload();
+  await ready(page);
+  assert.equal(await version(page), newVersion);
+
+  assert.deepEqual(errors, []);
+  await context.close();
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+});
