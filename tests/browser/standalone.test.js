@@ -99,7 +99,8 @@ test('election html: the lesson opens from file:// with the network off and show
   const said = cli(['html', '--scenario', SCENARIO, '--at', 'end', '-o', lesson, '--template', TEMPLATE]);
   assert.match(said, /^wrote .*lesson\.html/);
   const { page, errors, requests, url, close } = await openOffline(lesson);
-  await assertShows(page, cliRun(['--scenario', SCENARIO]), 'the lesson at its end');
+  const expected = cliRun(['--scenario', SCENARIO]);
+  await assertShows(page, expected, 'the lesson at its end');
   // Nothing fetched but the file itself: the wasm and scenario are inline.
   assert.deepEqual(requests, [url]);
   assert.deepEqual(errors, []);
@@ -113,6 +114,12 @@ test('election html: the lesson opens from file:// with the network off and show
   for (const id of ['play', 'download-standalone', 'export-scenario']) {
     assert.equal(await page.isVisible(`[data-testid=${id}]`), true, `${id} shown`);
   }
+  // An export runs on the wasm's tools module: inline too, nothing fetched.
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-summary]')]);
+  const summary = JSON.parse(readFileSync(await file.path() ?? '', 'utf8'));
+  assert.equal(summary.trace_hash, expected.trace_hash, 'the exported summary');
+  assert.deepEqual(requests, [url]);
+  assert.deepEqual(errors, []);
   await close();
 });
 
