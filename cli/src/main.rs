@@ -12,6 +12,7 @@
 //! election fuzz-faults [--algorithm ID] --seeds A..B [--save FILE] [--json]
 //! election check --algorithm ID [--scenario F] --seeds A..B [--faults crash,partition] [--liveness-ms MS] [--json]
 //! election bench [--json]
+//! election html  [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--at MS|end] -o FILE [--template PATH]
 //! ```
 //!
 //! Bad input (a missing or invalid scenario, a bad flag value) gets one
@@ -22,6 +23,7 @@ mod check;
 mod compare;
 mod error;
 mod fuzz;
+mod html;
 mod landmarks;
 mod list;
 mod load;
@@ -89,6 +91,10 @@ enum Command {
     /// Measure simulated events per second (use a --release build:
     /// `cargo run --release -p election-cli -- bench`).
     Bench(bench::BenchArgs),
+    /// Write one scenario as a single html file that opens by double-click
+    /// with no network and plays it (the page, its wasm and the scenario
+    /// inline; for e-mail or a course page).
+    Html(html::HtmlArgs),
 }
 
 fn dispatch(cli: &Cli) -> Result<String, CliError> {
@@ -103,6 +109,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Tradeoffs(args) => tradeoffs::tradeoffs(args),
         Command::FuzzFaults(args) => fuzz::fuzz_faults(args),
         Command::Check(args) => check::check(args),
+        Command::Html(args) => html::html(args),
     }
 }
 
