@@ -18,18 +18,22 @@ pub(crate) fn round_begins(starts: &mut RoundStarts, kept: usize, round: u64, no
     starts.push_back((round, now));
 }
 
-/// The newest round that `majority` nodes have acknowledged (the leader's
-/// own `round` counts as one, `acked` holds the peers' last acknowledged
-/// rounds) and its local start time, if it is still kept; older rounds are
-/// forgotten on the way.
+/// The newest round that `majority` nodes have acknowledged and its local
+/// start time, if it is still kept; older rounds are forgotten on the way.
+/// `acked` holds every node's last acknowledged round by node id; the
+/// leader's own entry (`me`) is not read: its current `round` counts.
 pub(crate) fn majority_round_start(
     starts: &mut RoundStarts,
-    acked: impl Iterator<Item = u64>,
+    acked: &[u64],
+    me: usize,
     round: u64,
     majority: usize,
 ) -> Option<(u64, i64)> {
-    let mut rounds: Vec<u64> = acked.collect();
-    rounds.push(round);
+    let mut rounds: Vec<u64> = acked
+        .iter()
+        .enumerate()
+        .map(|(p, &r)| if p == me { round } else { r })
+        .collect();
     rounds.sort_unstable_by(|a, b| b.cmp(a));
     let agreed = rounds[majority - 1];
     while starts.front().is_some_and(|&(r, _)| r < agreed) {

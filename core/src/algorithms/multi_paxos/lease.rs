@@ -60,11 +60,11 @@ impl Replica {
         if !self.master_lease {
             return;
         }
-        let acked: Vec<u64> = self.peers().map(|p| self.acked_round[p as usize]).collect();
         let majority = self.majority();
         let Some((r, start)) = crate::algorithms::rounds::majority_round_start(
             &mut self.round_started,
-            acked.into_iter(),
+            &self.acked_round,
+            self.id as usize,
             self.round,
             majority,
         ) else {
