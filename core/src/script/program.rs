@@ -62,6 +62,9 @@ pub struct Program {
     shared: Rc<Shared>,
     /// Which of [`HANDLERS`] the script defines.
     defined: [bool; 3],
+    /// The line of each handler's `fn` (and of `fn claims`), for errors
+    /// the interpreter gives no position.
+    lines: [Option<u32>; 4],
     /// What the script claims (`fn claims()`), for the property checks.
     pub claims: Safety,
 }
@@ -109,7 +112,11 @@ fn line_column(pos: Position) -> (Option<u32>, Option<u32>) {
 }
 
 /// The innermost error of a chain of function calls, with the position
-/// of the statement that failed.
+/// of the statement that failed, and its message in the playground's
+/// words for the limits. Rhai gives a limit error (operations, sizes,
+/// call depth) the position of the outermost call it happened in, so
+/// inside the handler itself it has none: the caller then uses the
+/// handler's own line.
 fn innermost(err: EvalAltResult) -> (String, Position) {
     let mut err = err;
     let mut outer = Position::NONE;
@@ -123,14 +130,30 @@ fn innermost(err: EvalAltResult) -> (String, Position) {
     if pos.is_none() {
         pos = outer;
     }
-    (err.to_string(), pos)
+    let message = match &err {
+        EvalAltResult::ErrorTooManyOperations(_) => format!(
+            "ran past the operation budget ({MAX_OPERATIONS} operations in one handler call): an endless loop?"
+        ),
+        EvalAltResult::ErrorDataTooLarge(what, _) => format!(
+            "{what} too large: the state grew past a memory limit (strings of {MAX_STRING_SIZE} bytes, arrays and maps of {MAX_ARRAY_SIZE} items)"
+        ),
+        EvalAltResult::ErrorStackOverflow(_) => {
+            format!("function calls nested deeper than {MAX_CALL_LEVELS}: an endless recursion?")
+        }
+        _ => err.to_string(),
+    };
+    (message, pos)
 }
 
 /// A handler error as the run reports it (the engine adds the node and
-/// the time).
-fn handler_error(handler: &str, err: EvalAltResult) -> ScriptError {
+/// the time); `fallback_line` is the handler's own line, for an error
+/// the interpreter gives no position.
+fn handler_error(handler: &str, err: EvalAltResult, fallback_line: Option<u32>) -> ScriptError {
     let (message, pos) = innermost(err);
-    let (line, column) = line_column(pos);
+    let (mut line, column) = line_column(pos);
+    if line.is_none() {
+        line = fallback_line;
+    }
     ScriptError {
         node: None,
         handler: Some(handler.to_string()),
@@ -191,11 +214,29 @@ impl Program {
                 Position::NONE,
             ));
         }
+        let line_of = |name: &str| {
+            let head = format!("fn {name}");
+            source
+                .lines()
+                .position(|l| {
+                    l.trim_start()
+                        .strip_prefix(&head)
+                        .is_some_and(|rest| rest.trim_start().starts_with('('))
+                })
+                .map(|i| i as u32 + 1)
+        };
+        let lines = [
+            line_of(HANDLERS[0].0),
+            line_of(HANDLERS[1].0),
+            line_of(HANDLERS[2].0),
+            line_of("claims"),
+        ];
         let mut program = Program {
             engine,
             ast,
             shared,
             defined,
+            lines,
             claims: Safety::OneLeaderPerComponent,
         };
         if claims_fn {
@@ -218,7 +259,7 @@ impl Program {
                 "claims",
                 (),
             )
-            .map_err(|e| handler_error("claims", *e))?;
+            .map_err(|e| handler_error("claims", *e, self.lines[3]))?;
         let text = value.into_immutable_string().unwrap_or_default();
         match text.as_str() {
             "classical" => Ok(Safety::OneLeaderPerComponent),
@@ -314,7 +355,7 @@ impl Program {
                 node.term = call.term;
                 ctx.out.extend(call.out);
             }
-            Err(e) => node.error = Some(handler_error(name, *e)),
+            Err(e) => node.error = Some(handler_error(name, *e, self.lines[i])),
         }
     }
 }
