@@ -226,7 +226,7 @@ pub fn compare(args: &CompareArgs) -> Result<String, CliError> {
     let mut scenarios = Vec::with_capacity(ids.len());
     for id in &ids {
         let mut s = base.clone();
-        s.algorithm = id.clone();
+        s.set_algorithm(id);
         s.validate()
             .map_err(|e| CliError::input(format!("--algorithms: {e}")))?;
         scenarios.push(s);

@@ -57,7 +57,7 @@ pub fn parse_compare(text: &str) -> Result<Vec<String>, ScenarioError> {
 /// does not have). Errors name the field `compare`.
 pub fn scenario_for(base: &Scenario, algorithm: &str) -> Result<Scenario, ScenarioError> {
     let mut s = base.clone();
-    s.algorithm = algorithm.to_string();
+    s.set_algorithm(algorithm);
     s.validate().map_err(|e| {
         ScenarioError::new(
             "compare",

@@ -315,6 +315,16 @@ impl Scenario {
         }
     }
 
+    /// Runs this scenario under algorithm `id`: a script stays only with
+    /// a scripted algorithm (compare mode, sweeps and the failure finder
+    /// run one scenario under several algorithms).
+    pub fn set_algorithm(&mut self, id: &str) {
+        self.algorithm = id.to_string();
+        if id != crate::script::ALGORITHM {
+            self.script = None;
+        }
+    }
+
     /// Checks the cross-field rules (ids in range, algorithm known, ...).
     /// Call it again after changing fields, as the CLI's overrides do.
     pub fn validate(&self) -> Result<(), ScenarioError> {
