@@ -159,7 +159,8 @@ WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 
 # Turns the cargo output IN.wasm into what the page loads, in OUTDIR (the
 # JS glue and the module), using WORKDIR for the steps between:
-#   wasm_package IN.wasm OUTDIR WORKDIR
+#   wasm_package IN.wasm OUTDIR WORKDIR [NAME]
+# NAME (default election_web) names the files: NAME.js, NAME_bg.wasm.
 # wasm-bindgen keeps the function names here: scripts/build/wasm-order.py reads
 # them to put the copies of each generic function side by side (22 KB less
 # gzipped, same code; docs/PERFORMANCE.md, Size), then wasm-opt sorts
@@ -169,21 +170,21 @@ WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 # runs no optimization pass: its -O levels made the wasm larger gzipped
 # and slower.
 wasm_package() {
-    local in="$1" out="$2" work="$3" f
+    local in="$1" out="$2" work="$3" name="${4:-election_web}" f
     rm -rf "$work"
-    # With its TypeScript declarations (election_web.d.ts): `tsc --noEmit`
+    # With its TypeScript declarations (NAME.d.ts): `tsc --noEmit`
     # (scripts/test.sh) reads the page's calls into the module from them.
-    wasm-bindgen --target web --out-dir "$work" "$in" || return 1
-    python3 "$REPO_ROOT/scripts/build/wasm-order.py" "$work/election_web_bg.wasm" "$work/ordered.wasm" || return 1
+    wasm-bindgen --target web --out-name "$name" --out-dir "$work" "$in" || return 1
+    python3 "$REPO_ROOT/scripts/build/wasm-order.py" "$work/${name}_bg.wasm" "$work/ordered.wasm" || return 1
     rm -rf "$out"
     mkdir -p "$out"
     # shellcheck disable=SC2086  # one flag per word
     "$WASM_OPT_BIN" $WASM_OPT_FEATURES --duplicate-function-elimination \
         --remove-unused-module-elements --reorder-functions-by-name --strip-debug \
-        --strip-producers "$work/ordered.wasm" -o "$out/election_web_bg.wasm" || return 1
+        --strip-producers "$work/ordered.wasm" -o "$out/${name}_bg.wasm" || return 1
     for f in "$work"/*; do
         case "$(basename "$f")" in
-            election_web_bg.wasm | ordered.wasm) ;;
+            "${name}_bg.wasm" | ordered.wasm) ;;
             *) cp -r "$f" "$out/" ;;
         esac
     done

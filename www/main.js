@@ -7,15 +7,14 @@
  * @module main
  */
 
-import init, * as wasm from './pkg/election_web.js';
+import init, * as wasm from './pkg/election_player.js';
 import { onAppearanceChange, setupAppearance } from './shared/appearance.js';
-import { CompareMode } from './compare/compare.js';
+import { LazyCompare } from './compare/entry.js';
 import { Controls } from './player/controls.js';
 import { Exports } from './panels/export.js';
 import { FaultEditor } from './panels/fault-editor.js';
 
 import { isEmbed } from './embed/params.js';
-import { startEmbed } from './embed/embed.js';
 import { targetOf, wireEmbedCode } from './embed/snippet.js';
 import { FaultsPanel } from './panels/faults.js';
 import { Inspector } from './panels/inspector.js';
@@ -132,7 +131,8 @@ async function main() {
   // Role codes and property names, from the core (every view reads them).
   learnNames(wasm);
   if (embed) {
-    startEmbed(wasm);
+    // The embed's own code, only in an embed.
+    (await import('./embed/embed.js')).startEmbed(wasm);
     return;
   }
   const roleLegend = buildRoleLegend();
@@ -237,7 +237,9 @@ async function main() {
   });
 
   const narration = new Narration(model, wasm.presets());
-  const compare = new CompareMode(wasm, wasm.algorithms(), {
+  // Compare mode loads on first use (an address with compare=, or the
+  // Compare button): compare/entry.js.
+  const compare = new LazyCompare(wasm.algorithms(), {
     single: () => model,
     report(message) {
       showProblems([message]);
@@ -358,7 +360,7 @@ async function main() {
     presentation.set(Boolean(again.present), false);
     faults.fill(model.playground);
     narration.open(again);
-    compare.open(again, found);
+    compare.open(again, found).then((more) => more && showProblems(found));
     showProblems(found);
   };
   window.addEventListener('hashchange', reopen);
@@ -369,8 +371,10 @@ async function main() {
   // (a pathological run's opening moment takes a few frames to reach).
   let opened = false;
   let drawn = false;
+  // And compare mode is open when the address asks for it.
+  let compared = false;
   const readyWhenBoth = () => {
-    if (opened && drawn) document.body.dataset.ready = 'true';
+    if (opened && drawn && compared) document.body.dataset.ready = 'true';
   };
   position(model, request, () => {
     opened = true;
@@ -382,7 +386,11 @@ async function main() {
   if (model.isOpening) faults.fill(model.playground);
   narration.open(request);
   compare.suggest(model.playground.algorithm());
-  compare.open(request, problems);
+  compare.open(request, problems).then((more) => {
+    if (more) showProblems(problems);
+    compared = true;
+    readyWhenBoth();
+  });
   showProblems(problems);
 
   // While playing, the text readouts change at most every READOUT_MS (a

@@ -60,7 +60,7 @@ const fn step(at_ms: f64, text: &'static str) -> Step {
 }
 
 /// Every preset, in the order the page and the CLI list them.
-pub const ALL: &[Preset] = &[
+pub static ALL: &[Preset] = &[
     Preset {
         name: "bully-partition",
         title: "Bully under a partition: split brain",

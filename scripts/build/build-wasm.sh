@@ -2,8 +2,15 @@
 # Builds the web crate (package election-web) for wasm32-unknown-unknown with
 # the `wasm` profile (Cargo.toml: chosen by measurement, see
 # docs/PERFORMANCE.md, Size), generates the JS bindings with wasm-bindgen
-# and writes the module into www/pkg/ with its functions ordered for gzip
-# and without the name and producers sections (see below).
+# and writes the modules into www/pkg/ with their functions ordered for
+# gzip and without the name and producers sections (see below). Two
+# builds of the crate (web/Cargo.toml, feature `tools`):
+#   www/pkg/election_player.js, election_player_bg.wasm  the player module:
+#       what the page's first render loads (open, play, draw any scenario);
+#   www/pkg/election_web.js, election_web_bg.wasm        the tools module:
+#       everything (compare mode, exports, experiments, the failure finder,
+#       the trade-off table, headless runs), loaded on first use by the
+#       page and its workers, and by Node (tests/node, scripts/bench).
 # Run scripts/setup.sh first (test.sh and serve.sh do).
 #
 # The wasm build uses its own target dir, target/wasm, and the toolchain that
@@ -35,17 +42,25 @@ case "$WASM_TOOLCHAIN" in
     rustup) log "toolchain: rustup $(rustc --version)" ;;
     debian) log "toolchain: Debian $("$DEBIAN_RUSTC" --version), linker $WASM_LINKER" ;;
 esac
-log "cargo build --profile wasm --target $WASM_TARGET -p election-web (CARGO_TARGET_DIR=target/wasm)"
-CARGO_TARGET_DIR="$WASM_TARGET_DIR" wasm_cargo build --profile wasm --target "$WASM_TARGET" -p election-web
-
+rm -rf "$WASM_TARGET_DIR/pkg-out"
+mkdir -p "$WASM_TARGET_DIR/pkg-out"
 wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm/election_web.wasm"
-[[ -f "$wasm" ]] || die "$wasm not found (is web/ a cdylib named election-web?)"
-
-log "wasm_package: wasm-bindgen, wasm-order.py, wasm-opt (merge identical functions, drop unused ones, order by name, strip names) -> www/pkg"
-wasm_package "$wasm" www/pkg "$WASM_TARGET_DIR/bindgen"
+# name  cargo feature flags
+for build in "election_web" "election_player --no-default-features"; do
+    read -r name flags <<<"$build"
+    log "cargo build --profile wasm --target $WASM_TARGET -p election-web ${flags:-} (CARGO_TARGET_DIR=target/wasm) -> $name"
+    # shellcheck disable=SC2086  # no flags, or one
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" wasm_cargo build --profile wasm --target "$WASM_TARGET" -p election-web ${flags:-}
+    [[ -f "$wasm" ]] || die "$wasm not found (is web/ a cdylib named election-web?)"
+    log "wasm_package: wasm-bindgen, wasm-order.py, wasm-opt (merge identical functions, drop unused ones, order by name, strip names) -> www/pkg/$name*"
+    wasm_package "$wasm" "$WASM_TARGET_DIR/pkg-out/$name" "$WASM_TARGET_DIR/bindgen-$name" "$name"
+done
+rm -rf www/pkg
+mkdir -p www/pkg
+cp -r "$WASM_TARGET_DIR"/pkg-out/*/* www/pkg/
 
 log "sizes:"
-for f in www/pkg/election_web_bg.wasm www/pkg/election_web.js; do
+for f in www/pkg/election_player_bg.wasm www/pkg/election_player.js www/pkg/election_web_bg.wasm www/pkg/election_web.js; do
     [[ -f "$f" ]] && file_sizes "$REPO_ROOT/$f" >&2
 done
 log "done in $((SECONDS - T0)) s"

@@ -15,20 +15,34 @@
 //! scenario error's text (which names the field) and whose `field`
 //! property is that field.
 //!
+//! The crate is built twice for the page (scripts/build/build-wasm.sh):
+//! the player module (`--no-default-features`: [`playground`], [`views`],
+//! the rows, [`presets`], [`url`]; what the page needs to open, play and
+//! draw any scenario or link) and the tools module (feature `tools`, on by
+//! default: also compare mode, exports, experiments, the failure finder,
+//! the trade-off table and headless runs), which the page loads on first
+//! use and Node and the page's workers load for everything.
+//!
 //! The crate also compiles natively so that clippy and `cargo test` cover
 //! it; the native tests exercise the pure-Rust parts ([`url`], [`views`],
 //! the millisecond conversions of [`playground`]) without touching JS
 //! values. Time travel (checkpoints, live faults, forks, the search for a
 //! run's end) is `election_core::session::Session`, tested in the core.
 
+#[cfg(feature = "tools")]
 pub mod compare;
+#[cfg(feature = "tools")]
 pub mod experiment;
+#[cfg(feature = "tools")]
 pub mod exports;
+#[cfg(feature = "tools")]
 pub mod finder;
+#[cfg(feature = "tools")]
 pub mod headless;
 pub mod js;
 pub mod playground;
 pub mod presets;
+#[cfg(feature = "tools")]
 pub mod tradeoffs;
 pub mod url;
 pub mod views;

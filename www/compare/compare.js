@@ -22,7 +22,10 @@
  *
  * The runs and their clock are runs.js, the table's columns and notes
  * table.js (both shared with the compare embed); this file is the page's
- * part: the views, the controls, the picker, the keys and the address.
+ * part: the views, the controls, the keys and the address. It loads on
+ * first use (entry.js, which also keeps the picker) and runs on the wasm
+ * tools module (shared/tools-wasm.js): the single view's run crosses as
+ * its scenario JSON.
  *
  * While compare mode is on, the single view is hidden, so the page's
  * `[data-testid=messages-total]` elements are the cells of the table's
@@ -38,22 +41,16 @@ import { quietWords, storedSkipQuiet, storeSkipQuiet } from '../player/quiet.js'
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { el, messageOf, setText } from '../shared/dom.js';
-import { CompareRuns } from './runs.js';
+import { CompareRuns, toolsPlayground } from './runs.js';
 import { addScrollCue } from './scroll-cue.js';
 import { targetOf, wireEmbedCode } from '../embed/snippet.js';
 import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from './table.js';
+import { compareParam } from './entry.js';
+
+export { compareParam };
 
 /** Every column of the table, in display order. */
 const COLUMNS = columns();
-
-/**
- * The `compare` parameter of an address (null when there is none).
- * @param {string} search `location.search`
- * @returns {string | null}
- */
-export function compareParam(search) {
-  return new URLSearchParams(search).get('compare');
-}
 
 /**
  * One algorithm's view and row.
@@ -124,7 +121,6 @@ export class CompareMode {
     this.partition = /** @type {HTMLButtonElement} */ (el('compare-partition'));
     this.shareStatus = el('compare-share-status');
     this.picker = el('compare-picker');
-    this.pickStatus = el('compare-pick-status');
     fillHead(/** @type {HTMLTableRowElement} */ (el('compare-head-row')), COLUMNS);
     addScrollCue(el('compare-scroll'));
 
@@ -161,10 +157,8 @@ export class CompareMode {
       this.changed();
     });
     this.timeline.addEventListener('input', () => this.seek(Number(this.timeline.value)));
-    el('compare-open').addEventListener('click', () => this.openPicked());
     // Capture: the single view's shortcuts must not act on its hidden run.
     window.addEventListener('keydown', (e) => this.key(e), true);
-    this.buildPicker();
   }
 
   /** Shared simulated time, ms. */
@@ -209,7 +203,10 @@ export class CompareMode {
    */
   enter(ids, at, play) {
     const single = this.hooks.single();
-    const base = single.playground;
+    // The single view runs on the player module: its run crosses to the
+    // tools module as its scenario (faults made by clicking included).
+    const base = new this.wasm.Playground(single.playground.scenario_json());
+    const baseAlgorithm = base.algorithm();
     /** @type {import('../pkg/election_web.js').Playground[]} */
     const pgs = [];
     try {
@@ -217,9 +214,11 @@ export class CompareMode {
     } catch (e) {
       for (const pg of pgs) pg.free();
       throw e;
+    } finally {
+      base.free();
     }
     single.setPlaying(false);
-    this.baseAlgorithm = base.algorithm();
+    this.baseAlgorithm = baseAlgorithm;
     const runs = new CompareRuns(this.wasm, ids, pgs);
     runs.speed = this.speed;
     this.runs = runs;
@@ -336,7 +335,7 @@ export class CompareMode {
     const first = runs.runs[0];
     if (first && first.model.playground.fault_count() > 0) {
       // The faults made here go with the scenario, in a share link.
-      const back = first.model.playground.for_algorithm(this.baseAlgorithm);
+      const back = toolsPlayground(first).for_algorithm(this.baseAlgorithm);
       url.hash = back.share_fragment();
       back.free();
     }
@@ -364,7 +363,6 @@ export class CompareMode {
   /**
    * Opens compare mode on the current scenario with the ticked algorithms,
    * by loading its address.
-   * @private
    */
   openPicked() {
     const ids = [...this.picker.querySelectorAll('input[type=checkbox]:checked')].map(
@@ -387,49 +385,6 @@ export class CompareMode {
     if (pg.now_ms() > 0) url.searchParams.set('at', String(pg.now_ms()));
     url.hash = pg.share_fragment();
     navigate(url);
-  }
-
-  /**
-   * The algorithm checkboxes of the picker; the count is checked by the
-   * core when Compare is pressed.
-   * @private
-   */
-  buildPicker() {
-    const boxes = this.algorithms.map((a) => {
-      const label = document.createElement('label');
-      const box = document.createElement('input');
-      box.type = 'checkbox';
-      box.value = a.id;
-      box.name = 'compare';
-      label.append(box, ` ${a.name}`);
-      return label;
-    });
-    this.picker.replaceChildren(...boxes);
-    this.picker.addEventListener('change', () => this.describePick());
-    this.describePick();
-  }
-
-  /** @private */
-  describePick() {
-    const n = this.picker.querySelectorAll('input:checked').length;
-    setText(
-      this.pickStatus,
-      n >= 2 && n <= 4 ? `${n} ticked.` : `${n} ticked; tick 2 to 4 algorithms.`,
-    );
-  }
-
-  /**
-   * Ticks the single view's algorithm in the picker (a natural first pick).
-   * @param {string} algorithm
-   */
-  suggest(algorithm) {
-    for (const box of this.picker.querySelectorAll('input')) {
-      const input = /** @type {HTMLInputElement} */ (box);
-      if (this.picker.querySelectorAll('input:checked').length === 0 && input.value === algorithm) {
-        input.checked = true;
-      }
-    }
-    this.describePick();
   }
 
   /**
@@ -557,7 +512,7 @@ export class CompareMode {
     const runs = /** @type {CompareRuns} */ (this.runs);
     this.setPlaying(false);
     for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
-    const base = runs.runs[0].model.playground.for_algorithm(this.baseAlgorithm);
+    const base = toolsPlayground(runs.runs[0]).for_algorithm(this.baseAlgorithm);
     const target = targetOf(base, this.algorithms, runs.runs.map((r) => r.id));
     base.free();
     return { ...target, atMs: runs.nowMs, toMs: runs.nowMs > runs.endMs() ? runs.nowMs : null };
@@ -572,7 +527,7 @@ export class CompareMode {
     const runs = /** @type {CompareRuns} */ (this.runs);
     this.setPlaying(false);
     for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
-    const base = runs.runs[0].model.playground.for_algorithm(this.baseAlgorithm);
+    const base = toolsPlayground(runs.runs[0]).for_algorithm(this.baseAlgorithm);
     const url = new URL(window.location.pathname, window.location.href);
     url.searchParams.set('compare', runs.runs.map((r) => r.id).join(','));
     if (runs.nowMs > 0) url.searchParams.set('at', String(runs.nowMs));

@@ -32,6 +32,16 @@ import { QUIET_REAL_MS, quietStretch, storedSkipQuiet } from '../player/quiet.js
  * @property {number} participants nodes taking part (ids below this)
  */
 
+/**
+ * A compare run's playground as what it is: compare mode makes its runs
+ * on the wasm tools module (their Model types them as the player's).
+ * @param {Run} run
+ * @returns {import('../pkg/election_web.js').Playground}
+ */
+export function toolsPlayground(run) {
+  return /** @type {any} */ (run.model.playground);
+}
+
 export class CompareRuns {
   /**
    * Takes over `playgrounds` (one per algorithm, all at time 0 of one
@@ -278,6 +288,6 @@ export class CompareRuns {
    * @returns {import('./table.js').Figures[]}
    */
   figures() {
-    return this.runs.map((r) => r.model.playground.compare_figures());
+    return this.runs.map((r) => toolsPlayground(r).compare_figures());
   }
 }

@@ -229,7 +229,7 @@ function parentOrigin(win) {
 
 export class EmbedApi {
   /**
-   * @param {typeof import('../pkg/election_web.js')} wasm
+   * @param {typeof import('../pkg/election_player.js')} wasm
    * @param {string[]} origins the host origins allowed
    * @param {EmbedCommands} commands
    * @param {Window} [win]
@@ -267,7 +267,7 @@ export class EmbedApi {
     this.warned = new Set();
     /** @private @type {unknown} the run the cursors below belong to */
     this.pg = null;
-    /** @private @type {import('../pkg/election_web.js').Playground | null} the run shown now */
+    /** @private @type {import('../pkg/election_player.js').Playground | null} the run shown now */
     this.current = null;
     /** @private */
     this.cursor = 0;
@@ -365,7 +365,7 @@ export class EmbedApi {
   /**
    * Posts what happened since the last call: role changes and violations
    * the run reached, and the time (throttled unless `now`).
-   * @param {import('../pkg/election_web.js').Playground} pg
+   * @param {import('../pkg/election_player.js').Playground} pg
    * @param {boolean} [now] post the time even inside the throttle gap
    */
   update(pg, now = false) {
@@ -395,7 +395,7 @@ export class EmbedApi {
 
   /**
    * @private
-   * @param {import('../pkg/election_web.js').Playground} pg
+   * @param {import('../pkg/election_player.js').Playground} pg
    */
   postRoles(pg) {
     const count = pg.event_count();
@@ -428,7 +428,7 @@ export class EmbedApi {
 
   /**
    * @private
-   * @param {import('../pkg/election_web.js').Playground} pg
+   * @param {import('../pkg/election_player.js').Playground} pg
    */
   postViolations(pg) {
     const count = pg.violation_count();
@@ -451,7 +451,7 @@ export class EmbedApi {
 
   /**
    * @private
-   * @param {import('../pkg/election_web.js').Playground} pg
+   * @param {import('../pkg/election_player.js').Playground} pg
    * @param {boolean} now
    */
   postTime(pg, now) {

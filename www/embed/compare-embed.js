@@ -23,10 +23,9 @@
 import { formatSpeed } from '../player/controls.js';
 import { MAX_SPEED, MIN_SPEED } from '../player/model.js';
 import { player } from '../player/player.js';
-import { presetPlayground } from '../panels/presets.js';
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
-import { CompareRuns } from '../compare/runs.js';
+import { CompareRuns, toolsPlayground } from '../compare/runs.js';
 import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow, msText } from '../compare/table.js';
 import { addScrollCue } from '../compare/scroll-cue.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
@@ -50,10 +49,10 @@ const COLUMNS = columns(COMPACT);
  * @param {string[]} problems what was wrong with the address so far
  */
 export function startCompareEmbed(wasm, request, options, compareText, problems) {
-  /** @type {import('../player/model.js').Playground} */
+  /** @type {import('../pkg/election_web.js').Playground} */
   let base;
   try {
-    base = presetPlayground(wasm, request) ?? wasm.Playground.from_url(request.query, request.fragment);
+    base = wasm.Playground.from_preset_url(request.query, request.fragment) ?? wasm.Playground.from_url(request.query, request.fragment);
   } catch (e) {
     problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
     base = wasm.Playground.from_url('', '');
@@ -63,7 +62,7 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
 
   /** @type {string[]} */
   let ids;
-  /** @type {import('../player/model.js').Playground[]} */
+  /** @type {import('../pkg/election_web.js').Playground[]} */
   const pgs = [];
   try {
     ids = wasm.compare_ids(compareText);
@@ -259,7 +258,7 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
     if (preset) params.set('preset', preset);
     params.set('compare', ids.join(','));
     if (runs.nowMs > 0) params.set('at', String(runs.nowMs));
-    const back = runs.runs[0].model.playground.for_algorithm(baseAlgorithm);
+    const back = toolsPlayground(runs.runs[0]).for_algorithm(baseAlgorithm);
     const fragment = back.share_fragment();
     back.free();
     const query = params.toString().replace(/%2C/gi, ',');

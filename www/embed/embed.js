@@ -20,7 +20,8 @@ import { formatSpeed } from '../player/controls.js';
 import { EmbedApi } from './api.js';
 import { layoutBar } from './bar.js';
 import { startCompareEmbed } from './compare-embed.js';
-import { compareParam } from '../compare/compare.js';
+import { compareParam } from '../compare/entry.js';
+import { toolsWasm } from '../shared/tools-wasm.js';
 import { EMBED_PARAMS, RANGE_PLAY_MS, readEmbedRequest } from './params.js';
 import { propertyLabel } from '../shared/names.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
@@ -84,8 +85,8 @@ function rangeProblem(pg, range) {
 
 /**
  * Builds the embed into the page and runs it. Call after `init()` of the
- * wasm module.
- * @param {typeof import('../pkg/election_web.js')} wasm
+ * wasm player module; main.js loads this module only in an embed.
+ * @param {typeof import('../pkg/election_player.js')} wasm
  */
 export function startEmbed(wasm) {
   document.body.classList.add('embed');
@@ -95,7 +96,14 @@ export function startEmbed(wasm) {
   // `compare=a,b`: the compare embed (its own figure, the same player).
   const compareText = compareParam(request.query);
   if (compareText !== null) {
-    startCompareEmbed(wasm, request, options, compareText, problems);
+    // Compare runs on the wasm tools module, loaded now.
+    toolsWasm().then(
+      (tools) => startCompareEmbed(tools, request, options, compareText, problems),
+      (e) => {
+        showProblems([...problems, `The comparison could not load: ${messageOf(e)}`]);
+        document.body.dataset.ready = 'true';
+      },
+    );
     return;
   }
 

@@ -73,7 +73,7 @@ export function iframeSnippet(target, page = window.location.href) {
  * The target for a run as it stands: its scenario and moment (the
  * instant finished first, as a share link opens after every event at its
  * time), titled with the algorithm's name, or the comparison's names.
- * @param {import('../pkg/election_web.js').Playground} pg
+ * @param {import('../pkg/election_player.js').Playground} pg
  * @param {{id: string, name: string}[]} algorithms every algorithm
  * @param {string[]} [compare] the algorithms compared, if a comparison
  * @returns {EmbedTarget}

@@ -14,11 +14,15 @@
  * The core writes the JSON and CSV text; this module only saves files.
  * Before exporting, the events of the current instant are finished (as a
  * share link does), so the files describe a moment the CLI can stop at.
+ * The JSON and CSV come from the wasm tools module (shared/tools-wasm.js,
+ * loaded on the first such export), which replays the scenario to that
+ * moment: the same run, as `--until-ms` replays it. The SVG writer loads
+ * on the first SVG export.
  * @module export
  */
 
 import { fileStem, saveBlob, saveText } from '../shared/download.js';
-import { sceneSvgText } from '../spacetime/svg.js';
+import { toolsWasm } from '../shared/tools-wasm.js';
 
 /**
  * @typedef {object} ExportElements
@@ -92,7 +96,7 @@ export class Exports {
   }
 
   /** @private */
-  svg() {
+  async svg() {
     const pg = this.settle();
     const scene = this.sources.scene();
     if (!scene) {
@@ -101,7 +105,15 @@ export class Exports {
     }
     const name = `${fileStem(pg)}.spacetime.svg`;
     const title = `${pg.algorithm()}, ${pg.node_count()} nodes, seed ${pg.seed()}, at ${pg.now_ms()} ms`;
-    saveText(sceneSvgText(scene, pg.node_count(), title), name, 'image/svg+xml');
+    const nodes = pg.node_count();
+    let text;
+    try {
+      text = (await import('../spacetime/svg.js')).sceneSvgText(scene, nodes, title);
+    } catch (e) {
+      this.sources.report(`Export: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    saveText(text, name, 'image/svg+xml');
     this.say(`Saved ${name}.`);
   }
 
@@ -110,25 +122,36 @@ export class Exports {
    * @private
    * @param {string} suffix
    * @param {string} type
-   * @param {(pg: import('../player/model.js').Playground) => string} make
+   * @param {(pg: import('../pkg/election_web.js').Playground) => string} make
+   *   the text, from the tools module's copy of the run at this moment
    * @param {string | null} runFlags flags of `election run` that print the
    *   same, or null for the sweep CSV
    */
-  text(suffix, type, make, runFlags) {
+  async text(suffix, type, make, runFlags) {
     const pg = this.settle();
     const name = `${fileStem(pg)}.${suffix}`;
+    const scenario = pg.scenario_json();
+    const at = pg.now_ms();
+    const seed = pg.seed();
     let text;
     try {
-      text = make(pg);
+      const tools = await toolsWasm();
+      const copy = new tools.Playground(scenario);
+      try {
+        copy.run_until_ms(at);
+        text = make(copy);
+      } finally {
+        copy.free();
+      }
     } catch (e) {
       this.sources.report(`Export: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     saveText(text, name, type);
-    const until = `--until-ms ${pg.now_ms()}`;
+    const until = `--until-ms ${at}`;
     const command =
       runFlags === null
-        ? `election sweep --scenario SCENARIO.json ${until} --seeds ${pg.seed()} --csv`
+        ? `election sweep --scenario SCENARIO.json ${until} --seeds ${seed} --csv`
         : `election run --scenario SCENARIO.json ${until} ${runFlags}`;
     this.say(`Saved ${name}; the same numbers: ${command} (SCENARIO.json from Export scenario).`);
   }

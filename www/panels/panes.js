@@ -17,7 +17,7 @@ import { el } from '../shared/dom.js';
 
 export class Panes {
   /**
-   * @param {typeof import('../pkg/election_web.js')} wasm
+   * @param {typeof import('../pkg/election_player.js')} wasm
    * @param {import('../player/model.js').Model} model
    * @param {import('./log.js').EventLog} log
    */

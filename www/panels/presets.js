@@ -44,9 +44,9 @@ export function presetParam(search) {
  * The playground a `preset=` address asks for, or null when it names no
  * preset (or a `#s=` share link gives the scenario). Throws an `Error`
  * naming the parameter for an unknown preset.
- * @param {typeof import('../pkg/election_web.js')} wasm
+ * @param {typeof import('../pkg/election_player.js')} wasm
  * @param {import('../shared/url.js').PageRequest} request
- * @returns {import('../pkg/election_web.js').Playground | null}
+ * @returns {import('../pkg/election_player.js').Playground | null}
  */
 export function presetPlayground(wasm, request) {
   return wasm.Playground.from_preset_url(request.query, request.fragment) ?? null;

@@ -12,7 +12,7 @@
  * @module model
  */
 
-/** @typedef {import('../pkg/election_web.js').Playground} Playground */
+/** @typedef {import('../pkg/election_player.js').Playground} Playground */
 /** @typedef {import('../cluster/flight-dots.js').Flights} Flights */
 
 /**
@@ -212,7 +212,7 @@ function landmarkText(pg, from, landmark) {
 
 export class Model {
   /**
-   * @param {typeof import('../pkg/election_web.js')} wasm the module
+   * @param {typeof import('../pkg/election_player.js')} wasm the module
    * @param {Playground} playground
    */
   constructor(wasm, playground) {

@@ -39,7 +39,7 @@ const STORE_KEY = 'election-playground-skip-quiet';
  * The quiet stretch starting now, if there is one worth skipping: nothing
  * on the wire, and the next activity more than `QUIET_REAL_MS` of real
  * time (plus the lead) away at `speed`.
- * @param {import('../pkg/election_web.js').Playground} pg
+ * @param {import('../pkg/election_player.js').Playground} pg
  * @param {number} speed simulated ms per real ms asked for
  * @param {number} revision
  * @returns {QuietStretch | null}

@@ -45,7 +45,7 @@ const HISTORY_SCAN = 400_000;
  * module once.
  */
 export class TraceSchema {
-  /** @param {typeof import('../pkg/election_web.js')} wasm */
+  /** @param {typeof import('../pkg/election_player.js')} wasm */
   constructor(wasm) {
     const names = wasm.trace_fields();
     /** Column index by name. */
@@ -156,7 +156,7 @@ class Rows {
  */
 
 export class TraceStore {
-  /** @param {typeof import('../pkg/election_web.js')} wasm */
+  /** @param {typeof import('../pkg/election_player.js')} wasm */
   constructor(wasm) {
     this.schema = new TraceSchema(wasm);
     const s = this.schema;

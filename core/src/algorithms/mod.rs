@@ -84,7 +84,7 @@ fn engine<P: Protocol>(scenario: &Scenario, record: bool) -> Box<dyn Simulation>
 }
 
 /// Every algorithm, in the order the page and the CLI list them.
-pub const ALL: &[Entry] = &[
+pub static ALL: &[Entry] = &[
     bully::ENTRY,
     chang_roberts::ENTRY,
     lelann::ENTRY,

@@ -1,0 +1,152 @@
+// @ts-check
+/**
+ * Compare mode's part of the first render: the picker (the algorithm
+ * checkboxes and the Compare button of the single view) and the wait for
+ * the rest. Compare mode itself (compare.js, its runs, views and table)
+ * and the wasm tools module it runs on (shared/tools-wasm.js) load the
+ * first time they are needed: an address with `compare=`, or the Compare
+ * button (a click made while they load is acted on once they are in).
+ * @module compare/entry
+ */
+
+import { setText } from '../shared/dom.js';
+import { toolsWasm } from '../shared/tools-wasm.js';
+
+/**
+ * The `compare` parameter of an address (null when there is none).
+ * @param {string} search `location.search`
+ * @returns {string | null}
+ */
+export function compareParam(search) {
+  return new URLSearchParams(search).get('compare');
+}
+
+export class LazyCompare {
+  /**
+   * @param {{id: string, name: string}[]} algorithms every algorithm, in display order
+   * @param {import('./compare.js').CompareHooks} hooks
+   */
+  constructor(algorithms, hooks) {
+    /** @private */
+    this.algorithms = algorithms;
+    /** @private */
+    this.hooks = hooks;
+    /** Compare mode, once loaded. @type {import('./compare.js').CompareMode | null} */
+    this.mode = null;
+    /** @private @type {Promise<import('./compare.js').CompareMode> | null} */
+    this.loading = null;
+    /** @private */
+    this.picker = /** @type {HTMLElement} */ (document.getElementById('compare-picker'));
+    /** @private */
+    this.pickStatus = /** @type {HTMLElement} */ (document.getElementById('compare-pick-status'));
+    this.buildPicker();
+    const button = /** @type {HTMLElement} */ (document.getElementById('compare-open'));
+    button.addEventListener('click', () => {
+      this.load().then(
+        (mode) => mode.openPicked(),
+        (e) => this.failed(e),
+      );
+    });
+  }
+
+  /**
+   * Compare mode, loading it (and the tools module) the first time.
+   * @private
+   * @returns {Promise<import('./compare.js').CompareMode>}
+   */
+  load() {
+    this.loading ??= Promise.all([import('./compare.js'), toolsWasm()]).then(([m, tools]) => {
+      this.mode = new m.CompareMode(tools, this.algorithms, this.hooks);
+      return this.mode;
+    });
+    this.loading.catch(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  /**
+   * @private
+   * @param {unknown} e
+   */
+  failed(e) {
+    this.hooks.report(`Compare mode could not load: ${e instanceof Error ? e.message : String(e)}`);
+  }
+
+  /** Whether compare mode is on. */
+  get active() {
+    return this.mode?.active ?? false;
+  }
+
+  /**
+   * Opens compare mode when the address asks for it (`compare=`), or
+   * closes it when it is open and the address does not; see
+   * CompareMode.open. Resolves once done, with whether `problems` grew
+   * (a bad list, or compare mode could not load).
+   * @param {import('../shared/url.js').PageRequest} request
+   * @param {string[]} problems filled with what went wrong
+   * @returns {Promise<boolean>}
+   */
+  open(request, problems) {
+    const before = problems.length;
+    if (!this.mode && compareParam(request.query) === null && !this.loading) return Promise.resolve(false);
+    return this.load().then(
+      (mode) => {
+        mode.open(request, problems);
+        return problems.length > before;
+      },
+      (e) => {
+        problems.push(`Compare mode could not load: ${e instanceof Error ? e.message : String(e)}`);
+        return true;
+      },
+    );
+  }
+
+  /** Draws compare mode again (a new appearance), when it is loaded. */
+  render() {
+    this.mode?.render();
+  }
+
+  /**
+   * The algorithm checkboxes of the picker; the count is checked by the
+   * core when Compare is pressed.
+   * @private
+   */
+  buildPicker() {
+    const boxes = this.algorithms.map((a) => {
+      const label = document.createElement('label');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = a.id;
+      box.name = 'compare';
+      label.append(box, ` ${a.name}`);
+      return label;
+    });
+    this.picker.replaceChildren(...boxes);
+    this.picker.addEventListener('change', () => this.describePick());
+    this.describePick();
+  }
+
+  /** @private */
+  describePick() {
+    const n = this.picker.querySelectorAll('input:checked').length;
+    setText(
+      this.pickStatus,
+      n >= 2 && n <= 4 ? `${n} ticked.` : `${n} ticked; tick 2 to 4 algorithms.`,
+    );
+  }
+
+  /**
+   * Ticks the single view's algorithm in the picker (a natural first pick).
+   * @param {string} algorithm
+   */
+  suggest(algorithm) {
+    for (const box of this.picker.querySelectorAll('input')) {
+      const input = /** @type {HTMLInputElement} */ (box);
+      if (this.picker.querySelectorAll('input:checked').length === 0 && input.value === algorithm) {
+        input.checked = true;
+      }
+    }
+    this.describePick();
+  }
+}
