@@ -39,6 +39,8 @@ pub mod exports;
 pub mod finder;
 #[cfg(feature = "tools")]
 pub mod headless;
+#[cfg(feature = "tools")]
+pub mod scripts;
 pub mod js;
 pub mod playground;
 pub mod presets;
