@@ -39,11 +39,11 @@ pub mod exports;
 pub mod finder;
 #[cfg(feature = "tools")]
 pub mod headless;
-#[cfg(feature = "tools")]
-pub mod scripts;
 pub mod js;
 pub mod playground;
 pub mod presets;
+#[cfg(feature = "tools")]
+pub mod scripts;
 #[cfg(feature = "tools")]
 pub mod tradeoffs;
 pub mod url;

@@ -43,11 +43,26 @@ pub const MAX_NAMES_PER_RUN: usize = 64;
 pub const HANDLERS: [(&str, usize); 3] = [("on_start", 1), ("on_message", 3), ("on_timer", 2)];
 
 thread_local! {
-    /// Rhai's standard library, built once per thread and shared by every
-    /// interpreter (building it is most of the cost of a new one).
-    static STANDARD: rhai::Shared<rhai::Module> = {
-        use rhai::packages::Package;
-        rhai::packages::StandardPackage::new().as_shared_module()
+    /// The part of Rhai's standard library scripts get, built once per
+    /// thread and shared by every interpreter (building it is most of the
+    /// cost of a new one): the language core, arithmetic, comparisons,
+    /// strings, arrays, object maps, ranges and integer maths; not blobs
+    /// or bit fields, which an election has no use for and which would
+    /// add to the tools module's size.
+    static LIBRARY: rhai::Shared<rhai::Module> = {
+        use rhai::packages::{
+            BasicArrayPackage, BasicMapPackage, BasicMathPackage, CorePackage, LogicPackage,
+            MoreStringPackage, Package,
+        };
+        let mut module = rhai::Module::new();
+        CorePackage::init(&mut module);
+        LogicPackage::init(&mut module);
+        BasicMathPackage::init(&mut module);
+        BasicArrayPackage::init(&mut module);
+        BasicMapPackage::init(&mut module);
+        MoreStringPackage::init(&mut module);
+        module.build_index();
+        rhai::Shared::new(module)
     };
 }
 
@@ -83,7 +98,7 @@ impl std::fmt::Debug for Program {
 fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
     let _ = rhai::config::hashing::set_hashing_seed(Some(HASHING_SEED));
     let mut engine = rhai::Engine::new_raw();
-    STANDARD.with(|m| engine.register_global_module(m.clone()));
+    LIBRARY.with(|m| engine.register_global_module(m.clone()));
     engine
         .set_max_operations(MAX_OPERATIONS)
         .set_max_call_levels(MAX_CALL_LEVELS)
