@@ -121,8 +121,7 @@ pub fn all() -> Vec<Workload> {
         name: "script: chang-roberts template n=446 descending",
         scenario: Scenario {
             algorithm: crate::script::ALGORITHM.to_string(),
-            script: crate::script::templates::find("chang-roberts")
-                .map(|t| t.source.into()),
+            script: crate::script::templates::find("chang-roberts").map(|t| t.source.into()),
             nodes: 446,
             ring: RingOrder::Descending,
             start: StartSet::All,

@@ -324,3 +324,27 @@ fn a_scripted_run_is_the_same_twice_and_recording_changes_nothing() {
         assert_eq!(sim::run(&again).trace_hash, a.trace_hash);
     }
 }
+
+#[test]
+fn a_script_travels_in_a_share_link_within_its_limit() {
+    let scenario = scripted(template("bully"), json!({"nodes": 5}));
+    let link = election_core::share::encode(&scenario);
+    assert_eq!(election_core::share::decode(&link).unwrap(), scenario);
+    // A long script that deflates badly would make a link past the limit:
+    // the error names the script.
+    let mut x: u64 = 7;
+    let mut noise = String::from("fn on_start(ctx) {}\n");
+    while noise.len() < 32_000 {
+        noise.push_str("// ");
+        for _ in 0..60 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            noise.push(char::from(33 + (x >> 33) as u8 % 94));
+        }
+        noise.push('\n');
+    }
+    let e = Scenario::from_value(&json!({"algorithm": "script", "script": noise})).unwrap_err();
+    assert_eq!(e.field, "script");
+    assert!(e.message.contains("share link"), "{}", e.message);
+}

@@ -2,6 +2,7 @@
 //! errors to JS `Error`s.
 
 use election_core::ScenarioError;
+#[cfg(feature = "tools")]
 use election_core::script::ScriptError;
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -33,6 +34,8 @@ pub fn scenario_error(e: &ScenarioError) -> JsValue {
         &JsValue::from_str("detail"),
         &JsValue::from_str(&e.message),
     );
+    // Only the tools module runs (and so compiles) scripts.
+    #[cfg(feature = "tools")]
     if e.field == "script" {
         let (line, column) = e.script_at.map_or((None, None), |(l, c)| (Some(l), c));
         let script_error = ScriptError {

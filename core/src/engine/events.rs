@@ -285,7 +285,7 @@ impl<P: Protocol> Engine<P> {
                 text: error.to_string(),
             }
         );
-        self.halted = Some(error);
+        self.halted = Some(Box::new(error));
     }
 
     /// The index of `msg`'s kind: [`Message::kind`], or for a kind named

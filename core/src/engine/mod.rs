@@ -294,7 +294,9 @@ pub struct Engine<P: Protocol> {
     /// What the run's algorithm claims ([`Protocol::safety`]).
     safety: Safety,
     /// The script error that stopped the run: nothing happens after it.
-    halted: Option<ScriptError>,
+    /// Boxed, so that copying an engine for a checkpoint (one copy of
+    /// the code per algorithm) calls one clone function.
+    halted: Option<Box<ScriptError>>,
 }
 
 impl<P: Protocol> Engine<P> {
@@ -569,7 +571,7 @@ impl<P: Protocol> Engine<P> {
 
     /// The script error that stopped the run, if one did.
     pub fn script_error(&self) -> Option<&ScriptError> {
-        self.halted.as_ref()
+        self.halted.as_deref()
     }
 
     /// The message kinds of this run, indexed as in the metrics and the

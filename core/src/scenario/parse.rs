@@ -8,6 +8,7 @@ use super::{
 };
 use crate::algorithms;
 use crate::script;
+use crate::share::MAX_LINK_CHARS;
 use crate::time::{MAX_TIME_US_F64, Micros};
 use serde_json::Value;
 
@@ -482,6 +483,17 @@ fn validate_script(s: &Scenario) -> Result<(), ScenarioError> {
             ),
         )),
         Some(source) if source.trim().is_empty() => Err(ScenarioError::new("script", "is empty")),
+        // A long script must still fit in a share link (which carries it
+        // whole): checked only for long ones, as deflating costs.
+        Some(source) if source.len() > 4096 && crate::share::encode(s).len() > MAX_LINK_CHARS => {
+            Err(ScenarioError::new(
+                "script",
+                format!(
+                    "makes the scenario's share link {} characters long; the limit is {MAX_LINK_CHARS}: shorten the script",
+                    crate::share::encode(s).len()
+                ),
+            ))
+        }
         Some(source) => script::check(source).map_err(|e| {
             let at = match (e.line, e.column) {
                 (Some(l), Some(c)) => format!("line {l}, column {c}: "),
