@@ -252,3 +252,15 @@ serve_site_for_tests() {
     DEV_URL="$SERVED_URL"
     export BASE_URL DEV_URL SITE_DIR
 }
+
+# Stops the servers started for the browser tests (their pids in
+# SERVER_PID and SITE_PID; test.sh and stress-browser.sh).
+stop_servers() {
+    local pid
+    for pid in "${SERVER_PID:-}" "${SITE_PID:-}"; do
+        if [[ -n "$pid" ]]; then
+            kill "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
+}

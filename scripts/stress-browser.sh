@@ -38,13 +38,7 @@ cleanup() {
         kill -TERM -- "-$LOAD_PID" 2>/dev/null || true
         wait "$LOAD_PID" 2>/dev/null || true
     fi
-    local pid
-    for pid in "$SERVER_PID" "$SITE_PID"; do
-        if [[ -n "$pid" ]]; then
-            kill "$pid" 2>/dev/null || true
-            wait "$pid" 2>/dev/null || true
-        fi
-    done
+    stop_servers
 }
 trap cleanup EXIT
 

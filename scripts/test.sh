@@ -44,16 +44,7 @@ run_step vendor bash scripts/build/vendor.sh --check || true
 
 SERVER_PID=""
 SITE_PID=""
-cleanup() {
-    local pid
-    for pid in "$SERVER_PID" "$SITE_PID"; do
-        if [[ -n "$pid" ]]; then
-            kill "$pid" 2>/dev/null || true
-            wait "$pid" 2>/dev/null || true
-        fi
-    done
-}
-trap cleanup EXIT
+trap stop_servers EXIT
 
 browser_tests() {
     if ! compgen -G "tests/browser/*.test.js" >/dev/null; then

@@ -39,6 +39,8 @@ import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/u
 import { ClusterView } from './cluster/view.js';
 import { ClusterLegend } from './cluster/legend.js';
 import { byTestId, el, messageOf, showProblems } from './shared/dom.js';
+import { standaloneRequest, wasmInput } from './standalone/inlined.js';
+import { wireStandaloneDownload } from './standalone/control.js';
 
 /** Role legend entries in other words than the role's name. @type {Record<string, string>} */
 const ROLE_LEGEND = {
@@ -88,6 +90,8 @@ function buildRoleLegend() {
  */
 function playgroundFor(request, problems) {
   try {
+    // A standalone page's inline scenario (www/standalone/inlined.js).
+    if (request.scenario !== undefined) return new wasm.Playground(request.scenario);
     return presetPlayground(wasm, request) ?? wasm.Playground.from_url(request.query, request.fragment);
   } catch (e) {
     problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
@@ -127,7 +131,8 @@ async function main() {
   const embed = isEmbed(window.location.search);
   if (embed) document.body.classList.add('embed');
   setupAppearance();
-  await init();
+  // On a standalone page, the inline wasm's bytes (nothing is fetched).
+  await init(await wasmInput());
   // Role codes and property names, from the core (every view reads them).
   learnNames(wasm);
   if (embed) {
@@ -138,7 +143,7 @@ async function main() {
   const roleLegend = buildRoleLegend();
   const clusterLegend = new ClusterLegend(el('cluster-kinds'), el('cluster-timers'));
 
-  const request = readAddress(wasm.scenario_params());
+  const request = standaloneRequest(readAddress(wasm.scenario_params()), wasm.scenario_params());
   const problems = [...request.problems];
   const model = new Model(wasm, playgroundFor(request, problems));
 
@@ -237,6 +242,16 @@ async function main() {
   });
 
   const narration = new Narration(model, wasm.presets());
+  // "Download as a standalone page" (Share): this run at this moment, one file.
+  wireStandaloneDownload({ button: el('download-standalone'), status: el('standalone-status') }, () => {
+    model.setPlaying(false);
+    const pg = model.playground;
+    // Its moment opens after every event at its time, as a link does.
+    pg.run_until_ms(pg.now_ms());
+    model.seek(pg.now_ms());
+    const preset = narration.section.hidden ? null : (narration.preset?.name ?? null);
+    return { scenario: pg.scenario_json(), at: pg.now_ms(), preset, algorithm: pg.algorithm(), seed: pg.seed() };
+  });
   // Compare mode loads on first use (an address with compare=, or the
   // Compare button): compare/entry.js.
   const compare = new LazyCompare(wasm.algorithms(), {
@@ -352,7 +367,7 @@ async function main() {
   const reopen = () => {
     if (location.href === reopened) return;
     reopened = location.href;
-    const again = readAddress(wasm.scenario_params());
+    const again = standaloneRequest(readAddress(wasm.scenario_params()), wasm.scenario_params());
     const found = [...again.problems];
     model.replace(playgroundFor(again, found));
     controls.fill(model.playground);

@@ -13,6 +13,7 @@
 //! election check --algorithm ID | --script FILE [--scenario F] --seeds A..B [--faults crash,partition] [--liveness-ms MS] [--json]
 //! election templates [ID | --json]
 //! election bench [--json]
+//! election html  [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--at MS|end] -o FILE [--template PATH]
 //! ```
 //!
 //! Bad input (a missing or invalid scenario, a bad flag value, a script
@@ -23,6 +24,7 @@ mod check;
 mod compare;
 mod error;
 mod fuzz;
+mod html;
 mod landmarks;
 mod list;
 mod load;
@@ -94,6 +96,10 @@ enum Command {
     /// Measure simulated events per second (use a --release build:
     /// `cargo run --release -p election-cli -- bench`).
     Bench(bench::BenchArgs),
+    /// Write one scenario as a single html file that opens by double-click
+    /// with no network and plays it (the page, its wasm and the scenario
+    /// inline; for e-mail or a course page).
+    Html(html::HtmlArgs),
 }
 
 fn dispatch(cli: &Cli) -> Result<String, CliError> {
@@ -109,6 +115,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::FuzzFaults(args) => fuzz::fuzz_faults(args),
         Command::Check(args) => check::check(args),
         Command::Templates(args) => templates::templates(args),
+        Command::Html(args) => html::html(args),
     }
 }
 

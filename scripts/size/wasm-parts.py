@@ -22,59 +22,9 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
-from wasmbin import sections, uleb  # noqa: E402
+from wasmbin import function_names, imported_functions, sections, uleb  # noqa: E402
 
 HASH_SUFFIX = re.compile(r"::h[0-9a-f]{16}$")
-
-
-def function_names(data, start, end):
-    n, i = uleb(data, start)
-    if data[i : i + n] != b"name":
-        return None
-    i += n
-    names = {}
-    while i < end:
-        sub = data[i]
-        size, i = uleb(data, i + 1)
-        if sub == 1:
-            count, j = uleb(data, i)
-            for _ in range(count):
-                index, j = uleb(data, j)
-                n, j = uleb(data, j)
-                names[index] = data[j : j + n].decode("utf-8", "replace")
-                j += n
-        i += size
-    return names
-
-
-def imported_functions(data, start):
-    count, i = uleb(data, start)
-    funcs = 0
-    for _ in range(count):
-        for _name in range(2):
-            n, i = uleb(data, i)
-            i += n
-        kind = data[i]
-        i += 1
-        if kind == 0:
-            _, i = uleb(data, i)
-            funcs += 1
-        elif kind == 1:
-            i += 1
-            flags = data[i]
-            _, i = uleb(data, i + 1)
-            if flags & 1:
-                _, i = uleb(data, i)
-        elif kind == 2:
-            flags = data[i]
-            _, i = uleb(data, i + 1)
-            if flags & 1:
-                _, i = uleb(data, i)
-        elif kind == 3:
-            i += 2
-        else:
-            _, i = uleb(data, i + 1)
-    return funcs
 
 
 def part_of(name, depth):

@@ -62,6 +62,8 @@ function worker() {
   shared = null;
   if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined') return shared;
   if (!('transferControlToOffscreen' in HTMLCanvasElement.prototype)) return shared;
+  // A standalone page (www/standalone/) has no worker file to start.
+  if (document.body?.dataset.standalone === 'true') return shared;
   try {
     const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     // A worker that cannot load (or throws) would leave its canvases

@@ -21,6 +21,9 @@ import { EMBED_PARAMS, isEmbed } from '../embed/params.js';
  * @property {number | 'end' | null} at where to open the run (null: start)
  * @property {boolean} [present] whether to open in presentation mode (`present=1`)
  * @property {string[]} problems readable problems with page parameters
+ * @property {string} [scenario] scenario JSON that the page opens instead
+ *   of the address's (a standalone page's inline scenario,
+ *   www/standalone/inlined.js)
  */
 
 /** Parameters of the page itself (not scenario fields). */

@@ -1,0 +1,89 @@
+// @ts-check
+/**
+ * What a standalone page carries inline (docs/ARCHITECTURE.md, The
+ * standalone page): scripts/build/standalone.mjs writes the data blocks,
+ * `election html` and "Download as a standalone page" fill the scenario
+ * one. Whether this page is one, the wasm bytes, the request its scenario
+ * block makes, and the page's own text kept as the template for a new
+ * file. On the site none of the blocks exists and every function here
+ * says so (and costs nothing).
+ * @module standalone/inlined
+ */
+
+import { readAddress } from '../shared/url.js';
+
+/** Id of the data block with the wasm (base64; `data-encoding="gzip"`: of the gzip of it). */
+export const WASM_BLOCK = 'standalone-wasm';
+/** Id of the data block with the scenario JSON (`data-at`: the moment; `data-preset`: the narration). */
+export const SCENARIO_BLOCK = 'standalone-scenario';
+
+/** The page's text as it opened, on a standalone page. @type {string | null} */
+let own = null;
+
+/**
+ * Whether this page is a standalone file (its wasm is inline).
+ * @returns {boolean}
+ */
+export function isStandalone() {
+  return typeof document !== 'undefined' && document.getElementById(WASM_BLOCK) !== null;
+}
+
+/**
+ * What the wasm-bindgen `init` takes: the inline module's bytes on a
+ * standalone page, nothing on the site (init fetches the file then).
+ * Nothing is fetched here: the bytes are decoded from the data block and,
+ * when gzip-compressed, inflated by the browser's DecompressionStream.
+ * @returns {Promise<{module_or_path: BufferSource} | undefined>}
+ */
+export async function wasmInput() {
+  const block = document.getElementById(WASM_BLOCK);
+  if (!block) return undefined;
+  const binary = atob((block.textContent ?? '').trim());
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  if (block.dataset.encoding !== 'gzip') return { module_or_path: bytes };
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return { module_or_path: await new Response(inflated).arrayBuffer() };
+}
+
+/**
+ * The request a standalone page opens with: while its address names
+ * nothing (as the file opens; Back to there), the inline scenario at its
+ * moment (`data-at`, read as the address's `at` is) with the narration of
+ * `data-preset`; once the page has written a link into the address (a
+ * fault, an import), what the address asks, as on the site. Elsewhere
+ * `request` unchanged.
+ * @param {import('../shared/url.js').PageRequest} request what the address asks
+ * @param {string[]} scenarioParams the query parameters the core reads
+ * @returns {import('../shared/url.js').PageRequest}
+ */
+export function standaloneRequest(request, scenarioParams) {
+  const block = document.getElementById(SCENARIO_BLOCK);
+  if (!block || !isStandalone() || request.query !== '' || (request.fragment !== '' && request.fragment !== '#')) {
+    return request;
+  }
+  const params = new URLSearchParams();
+  if (block.dataset.preset) params.set('preset', block.dataset.preset);
+  if (block.dataset.at) params.set('at', block.dataset.at);
+  const search = params.size > 0 ? `?${params}` : '';
+  const inline = readAddress(scenarioParams, /** @type {Location} */ ({ search, hash: '' }));
+  const text = (block.textContent ?? '').trim();
+  return text === '' ? inline : { ...inline, scenario: text };
+}
+
+/**
+ * Keeps the page's own text (called once, before anything changes the
+ * markup), the template of a new standalone file.
+ * @param {string} text
+ */
+export function keepOwnTemplate(text) {
+  own = text;
+}
+
+/**
+ * The page's own text on a standalone page (see keepOwnTemplate), else null.
+ * @returns {string | null}
+ */
+export function ownTemplate() {
+  return own;
+}
