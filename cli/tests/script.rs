@@ -178,6 +178,23 @@ fn compare_and_sweep_take_script_beside_builtin_ids() {
     ]);
     let text = v.to_string();
     assert!(text.contains("\"script\""), "{text}");
+    // A script that fails stops that run; the table is printed, then one
+    // message, exit code 2.
+    let bad = scenario_file("bad.rhai", b"fn on_start(ctx) {\n  ctx.nope();\n}\n");
+    let out = election(&[
+        "compare",
+        "--script",
+        arg(&bad),
+        "--algorithms",
+        "script,bully",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: seed 1: script error (node n0, in on_start, line 2"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bully"));
     // `script` needs a script.
     let out = election(&["compare", "--algorithms", "script,bully", "--json"]);
     assert_eq!(out.status.code(), Some(2));
