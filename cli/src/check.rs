@@ -22,8 +22,12 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
     /// Algorithm to check (default: the scenario's).
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", conflicts_with = "script")]
     pub algorithm: Option<String>,
+    /// Check your own algorithm: a Rhai script file or `template:ID` (the
+    /// counterexample's scenario and link carry the script).
+    #[arg(long, value_name = "FILE|template:ID")]
+    pub script: Option<String>,
     /// The cluster every seed starts from (nodes, network, timing,
     /// options); its faults are replaced by each seed's schedule. Default:
     /// a small cluster drawn per seed.
@@ -63,7 +67,12 @@ fn spec(args: &CheckArgs) -> Result<CheckSpec, CliError> {
         Some(path) => Some(load_scenario(Some(path))?),
         None => None,
     };
+    let script = match &args.script {
+        Some(spec) => Some(crate::load::load_script(spec)?),
+        None => None,
+    };
     let algorithm = match (&args.algorithm, &base) {
+        _ if script.is_some() => election_core::script::ALGORITHM.to_string(),
         (Some(a), _) => a.clone(),
         (None, Some(s)) => s.algorithm.clone(),
         (None, None) => {
@@ -81,12 +90,14 @@ fn spec(args: &CheckArgs) -> Result<CheckSpec, CliError> {
         }
         None => FaultKind::defaults(),
     };
-    CheckSpec::new(&algorithm, base, kinds, args.liveness_us).map_err(|e| {
-        if e.field == "algorithm" {
-            CliError::input(format!("--algorithm: {}", e.message))
-        } else {
-            CliError::input(format!("--scenario: {e}"))
-        }
+    let spec = match script {
+        Some(source) => CheckSpec::scripted(source.into(), base, kinds, args.liveness_us),
+        None => CheckSpec::new(&algorithm, base, kinds, args.liveness_us),
+    };
+    spec.map_err(|e| match e.field.as_str() {
+        "algorithm" => CliError::input(format!("--algorithm: {}", e.message)),
+        "script" => CliError::input(format!("--script: {}", e.message)),
+        _ => CliError::input(format!("--scenario: {e}")),
     })
 }
 

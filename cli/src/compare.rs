@@ -226,7 +226,7 @@ pub fn compare(args: &CompareArgs) -> Result<String, CliError> {
     let mut scenarios = Vec::with_capacity(ids.len());
     for id in &ids {
         let mut s = base.clone();
-        s.algorithm = id.clone();
+        s.set_algorithm(id);
         s.validate()
             .map_err(|e| CliError::input(format!("--algorithms: {e}")))?;
         scenarios.push(s);
@@ -249,11 +249,25 @@ pub fn compare(args: &CompareArgs) -> Result<String, CliError> {
         seed_to: seeds.to,
         rows,
     };
-    if args.json {
-        json(&report)
+    let out = if args.json {
+        json(&report)?
     } else if args.csv {
-        Ok(report.csv())
+        report.csv()
     } else {
-        Ok(report.text())
+        report.text()
+    };
+    // A script error stopped a run: its row counts only up to the error.
+    // The table is printed, then the first error, exit code 2.
+    match summaries.iter().find(|s| s.script_error.is_some()) {
+        Some(s) => {
+            crate::output::print(&out)?;
+            let e = s
+                .script_error
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            Err(CliError::input(format!("seed {}: {e}", s.seed)))
+        }
+        None => Ok(out),
     }
 }

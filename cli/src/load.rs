@@ -7,6 +7,7 @@
 use crate::error::CliError;
 use election_core::Scenario;
 use election_core::scenario::MAX_SCENARIO_BYTES;
+use election_core::script::{MAX_SCRIPT_BYTES, templates};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -79,6 +80,53 @@ pub fn load_scenario(path: Option<&Path>) -> Result<Scenario, CliError> {
     };
     let text = read_scenario_text(path)?;
     Scenario::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))
+}
+
+/// The source of `--script SPEC`: a file (`-` reads standard input) of at
+/// most [`MAX_SCRIPT_BYTES`] bytes, or `template:ID`, a shipped script.
+pub fn load_script(spec: &str) -> Result<String, CliError> {
+    if let Some(id) = spec.strip_prefix("template:") {
+        return templates::find(id)
+            .map(|t| t.source.to_string())
+            .ok_or_else(|| {
+                let ids: Vec<&str> = templates::ALL.iter().map(|t| t.id).collect();
+                CliError::input(format!(
+                    "--script {spec}: no template {id:?}; known: {}",
+                    ids.join(", ")
+                ))
+            });
+    }
+    let path = Path::new(spec);
+    let name = display_name(path);
+    let limit = MAX_SCRIPT_BYTES as u64;
+    let reader: Box<dyn Read> = if is_stdin(path) {
+        Box::new(std::io::stdin())
+    } else {
+        let file = File::open(path)
+            .map_err(|e| CliError::input(format!("--script: cannot open {name}: {e}")))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(CliError::input(format!(
+                "--script: {name} is a directory, not a script file"
+            )));
+        }
+        Box::new(file)
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::input(format!("--script: cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError::input(format!(
+            "--script: {name} is larger than the limit of {MAX_SCRIPT_BYTES} bytes"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::input(format!(
+            "--script: {name} is not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// The scenario of the guided scenario `name` (see `election presets`).

@@ -4,19 +4,20 @@
 //! ```text
 //! election algorithms [--json]
 //! election presets [--json]
-//! election run   [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--at MS] [--json] [--trace] [--link]
+//! election run   [--scenario FILE | --preset NAME] [--algorithm ID | --script FILE] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--at MS] [--json] [--trace] [--link]
 //! election landmarks [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--json]
 //! election sweep [--scenario FILE] --seeds A..B [--algorithms a,b] [--param FIELD=V1,V2] [--json | --csv]
 //! election sweep --experiment raft-fig16 [--seeds A..B] [--json | --csv]
 //! election compare [--scenario FILE] [--algorithms a,b,c] [--seeds A..B] [--json | --csv]
 //! election fuzz-faults [--algorithm ID] --seeds A..B [--save FILE] [--json]
-//! election check --algorithm ID [--scenario F] --seeds A..B [--faults crash,partition] [--liveness-ms MS] [--json]
+//! election check --algorithm ID | --script FILE [--scenario F] --seeds A..B [--faults crash,partition] [--liveness-ms MS] [--json]
+//! election templates [ID | --json]
 //! election bench [--json]
 //! election html  [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--at MS|end] -o FILE [--template PATH]
 //! ```
 //!
-//! Bad input (a missing or invalid scenario, a bad flag value) gets one
-//! message on stderr and exit code 2.
+//! Bad input (a missing or invalid scenario, a bad flag value, a script
+//! error) gets one message on stderr and exit code 2.
 
 mod bench;
 mod check;
@@ -34,6 +35,7 @@ mod presets;
 mod run;
 mod seeds;
 mod sweep;
+mod templates;
 mod tradeoffs;
 
 use clap::{Parser, Subcommand};
@@ -84,6 +86,9 @@ enum Command {
     /// a leader soon after the last fault); the first failure is shrunk to
     /// a minimal scenario and its page link.
     Check(check::CheckArgs),
+    /// List the scripts shipped with the playground (templates and
+    /// exercises for `--script template:ID`), or print one's source.
+    Templates(templates::TemplatesArgs),
     /// Measure the textbook's design trade-offs table: per algorithm,
     /// messages per election and their growth, latency in round trips,
     /// safety under a partition and a flaky top node, beside the claims.
@@ -109,6 +114,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Tradeoffs(args) => tradeoffs::tradeoffs(args),
         Command::FuzzFaults(args) => fuzz::fuzz_faults(args),
         Command::Check(args) => check::check(args),
+        Command::Templates(args) => templates::templates(args),
         Command::Html(args) => html::html(args),
     }
 }

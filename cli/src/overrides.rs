@@ -4,7 +4,7 @@
 //! flag gets the same checks as the file.
 
 use crate::error::CliError;
-use crate::load::{display_name, load_preset, load_scenario};
+use crate::load::{display_name, load_preset, load_scenario, load_script};
 use clap::{Args, ValueEnum};
 use election_core::Scenario;
 use election_core::parse_decimal;
@@ -91,6 +91,11 @@ pub struct ScenarioArgs {
     /// Algorithm id (see `election algorithms`).
     #[arg(long, value_name = "ID")]
     pub algorithm: Option<String>,
+    /// Run your own algorithm: a Rhai script file, or a shipped one as
+    /// `template:ID` (see `election templates`). Sets the algorithm to
+    /// `script`.
+    #[arg(long, value_name = "FILE|template:ID")]
+    pub script: Option<String>,
     /// Number of nodes (ids 0..N).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u32>,
@@ -153,8 +158,13 @@ impl ScenarioArgs {
         };
         let mut given: Vec<String> = Vec::new();
         if let Some(a) = &self.algorithm {
-            s.algorithm = a.clone();
+            s.set_algorithm(a);
             given.push(format!("--algorithm {a}"));
+        }
+        if let Some(spec) = &self.script {
+            s.set_algorithm(election_core::script::ALGORITHM);
+            s.script = Some(load_script(spec)?.into());
+            given.push(format!("--script {spec}"));
         }
         if let Some(n) = self.nodes {
             s.nodes = n;

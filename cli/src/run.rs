@@ -109,11 +109,12 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
     };
     let link = args.link.then(|| Link::of(&scenario));
     if args.json {
-        return json(&RunJson {
+        let text = json(&RunJson {
             summary: &summary,
             link,
             trace: args.trace.then_some(trace),
-        });
+        })?;
+        return stopped_by_script(text, &summary);
     }
     let mut out = String::new();
     if args.trace {
@@ -132,7 +133,20 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
             link.fragment, link.query
         ));
     }
-    Ok(out)
+    stopped_by_script(out, &summary)
+}
+
+/// `out` to print, or, when a script error stopped the run, `out` printed
+/// and the error as the one message on stderr with exit code 2
+/// (docs/ARCHITECTURE.md, Scripted algorithms, Errors).
+fn stopped_by_script(out: String, summary: &RunSummary) -> Result<String, CliError> {
+    match &summary.script_error {
+        None => Ok(out),
+        Some(e) => {
+            crate::output::print(&out)?;
+            Err(CliError::input(e.to_string()))
+        }
+    }
 }
 
 /// A run summary as aligned text; `when` labels its time (`ended at`, or

@@ -64,6 +64,7 @@ pub mod protocol;
 pub(crate) mod queue;
 pub(crate) mod rng;
 pub mod scenario;
+pub mod script;
 pub mod session;
 pub mod share;
 pub mod sim;

@@ -14,12 +14,14 @@
 
 use crate::protocol::{NodeId, Purpose};
 use crate::time::Micros;
+use std::borrow::Cow;
 
 /// Live counters of one run.
 #[derive(Debug, Clone)]
 pub struct Metrics {
-    /// Message kind names, aligned with `by_kind`.
-    pub kinds: &'static [&'static str],
+    /// Message kind names, aligned with `by_kind`: an algorithm's static
+    /// list, or a script's kinds in the order the run first sent them.
+    pub kinds: Cow<'static, [&'static str]>,
     /// Messages sent.
     pub sent: u64,
     /// Extra copies made by duplication.
@@ -77,7 +79,7 @@ impl Metrics {
     /// Zeroed counters for an algorithm with these message kinds.
     pub fn new(kinds: &'static [&'static str]) -> Self {
         Self {
-            kinds,
+            kinds: Cow::Borrowed(kinds),
             sent: 0,
             duplicated: 0,
             delivered: 0,
@@ -104,6 +106,17 @@ impl Metrics {
             leaders_now: 0,
             last_leader: None,
         }
+    }
+
+    /// The index of kind `name` (a script's, named at run time), added
+    /// with a zero count on first use.
+    pub fn kind_index(&mut self, name: &'static str) -> usize {
+        if let Some(i) = self.kinds.iter().position(|k| *k == name) {
+            return i;
+        }
+        self.kinds.to_mut().push(name);
+        self.by_kind.push(0);
+        self.kinds.len() - 1
     }
 
     /// Counts a sent message.

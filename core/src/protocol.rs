@@ -171,6 +171,13 @@ pub trait Message: Clone + Debug + Hash {
     fn kind(&self) -> usize;
     /// Election or background (docs/ARCHITECTURE.md, Counting rules).
     fn purpose(&self) -> Purpose;
+    /// The kind's name when it is only known at run time (a script's
+    /// message): the engine then numbers kinds in the order the run first
+    /// sends them and ignores [`Message::kind`]. `None` (the default) for
+    /// an algorithm whose kinds are its static [`Protocol::KINDS`].
+    fn kind_name(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// How a node comes to life.
@@ -216,6 +223,10 @@ pub struct Config {
     pub timing: TimingSpec,
     /// The scenario's algorithm options.
     pub options: Options,
+    /// The scenario's compiled script (`"algorithm": "script"`), shared by
+    /// every node of the run; `None` for the built-in algorithms.
+    #[cfg(feature = "script")]
+    pub script: Option<std::rc::Rc<crate::script::Program>>,
 }
 
 impl Config {
@@ -257,6 +268,15 @@ impl Config {
             resource: extra_id(Extra::Resource),
             timing: s.timing.clone(),
             options: s.options.clone(),
+            #[cfg(feature = "script")]
+            script: match &s.script {
+                Some(source) if s.algorithm == crate::script::ALGORITHM => {
+                    crate::script::Program::compile(source)
+                        .ok()
+                        .map(std::rc::Rc::new)
+                }
+                _ => None,
+            },
         }
     }
 
@@ -448,10 +468,24 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     type Timer: Copy + Eq + Debug + Hash;
     /// State that survives a crash.
     type Persistent: Clone + Default + Debug;
-    /// Names of the message kinds, indexed by [`Message::kind`].
+    /// Names of the message kinds, indexed by [`Message::kind`] (empty
+    /// for a script, whose kinds are named at run time).
     const KINDS: &'static [&'static str];
     /// What counts as a violation for this algorithm.
     const SAFETY: Safety;
+    /// What counts as a violation in a run with `config`: [`Protocol::SAFETY`],
+    /// except for a script, which says what it claims.
+    fn safety(config: &Config) -> Safety {
+        let _ = config;
+        Self::SAFETY
+    }
+    /// The error that stopped the handler just run, if any: only a
+    /// script's handlers fail (a type error, the operation budget); the
+    /// engine then stops the run (docs/ARCHITECTURE.md, Scripted
+    /// algorithms, Errors).
+    fn take_error(&mut self) -> Option<crate::script::ScriptError> {
+        None
+    }
     /// Whether the engine should report messages that could not be
     /// delivered (destination down or unreachable) back to the sender.
     const WANTS_UNDELIVERABLE: bool = false;

@@ -10,6 +10,7 @@ use crate::engine::{Engine, Flight, NodeView};
 use crate::metrics::Metrics;
 use crate::protocol::{NodeId, Protocol};
 use crate::scenario::Scenario;
+use crate::script::ScriptError;
 use crate::time::{Micros, to_ms};
 use crate::trace::TraceEvent;
 use crate::travel::{Checkpoint, Landmark};
@@ -122,6 +123,10 @@ pub struct RunSummary {
     pub truncated: bool,
     /// Stable hash of the trace, 16 hex digits.
     pub trace_hash: String,
+    /// The script error that stopped a scripted run (docs/ARCHITECTURE.md,
+    /// Scripted algorithms, Errors); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script_error: Option<ScriptError>,
 }
 
 /// Driving a run forward: its clock, one event, up to a time, to its end
@@ -158,8 +163,11 @@ pub trait Observe {
     fn scenario(&self) -> &Scenario;
     /// Ring order (position -> id), for drawing ring layouts.
     fn ring(&self) -> &[NodeId];
-    /// Message kind names of this algorithm.
-    fn kinds(&self) -> &'static [&'static str];
+    /// Message kind names of this run, by kind index: the algorithm's
+    /// list, or a script's kinds in the order the run first sent them.
+    fn kinds(&self) -> &[&'static str];
+    /// The script error that stopped a scripted run, if one did.
+    fn script_error(&self) -> Option<&ScriptError>;
     /// Counters so far.
     fn metrics(&self) -> &Metrics;
     /// Violations so far.
@@ -256,8 +264,11 @@ impl<P: Protocol> Observe for Engine<P> {
     fn ring(&self) -> &[NodeId] {
         &self.config().ring
     }
-    fn kinds(&self) -> &'static [&'static str] {
-        P::KINDS
+    fn kinds(&self) -> &[&'static str] {
+        Engine::kinds(self)
+    }
+    fn script_error(&self) -> Option<&ScriptError> {
+        Engine::script_error(self)
     }
     fn metrics(&self) -> &Metrics {
         Engine::metrics(self)
@@ -364,6 +375,7 @@ fn summarize(sim: &dyn Simulation, end_us: Micros, settled: bool, truncated: boo
         settled,
         truncated,
         trace_hash: format!("{:016x}", sim.trace_hash()),
+        script_error: sim.script_error().cloned(),
     }
 }
 

@@ -55,7 +55,12 @@ impl Workload {
 /// - `cr10000`: the same with 10,000 nodes (two laps of about 15 s of
 ///   simulated time, inside the 60 s default run limit);
 /// - `bully200`: Bully, 200 nodes, all starting (the workload the bench had
-///   before, kept so old figures stay comparable).
+///   before, kept so old figures stay comparable);
+/// - `script-cr446-desc` (with the `script` feature): the Chang-Roberts
+///   template as a script, 446 nodes on a descending ring, all starting:
+///   about 100,000 events, each a call into the interpreter (issue 18's
+///   budget: a scripted run of 100,000 events under one second in the
+///   page).
 pub fn all() -> Vec<Workload> {
     let chang_roberts = |nodes, ring| Scenario {
         algorithm: "chang-roberts".to_string(),
@@ -71,7 +76,8 @@ pub fn all() -> Vec<Workload> {
         s.timing.heartbeat_us = ms(30_000);
         s
     };
-    vec![
+    #[allow(unused_mut)]
+    let mut list = vec![
         Workload {
             id: "cr1000-desc",
             name: "chang-roberts n=1000 descending, all start",
@@ -108,5 +114,19 @@ pub fn all() -> Vec<Workload> {
                 ..Scenario::default()
             },
         },
-    ]
+    ];
+    #[cfg(feature = "script")]
+    list.push(Workload {
+        id: "script-cr446-desc",
+        name: "script: chang-roberts template n=446 descending",
+        scenario: Scenario {
+            algorithm: crate::script::ALGORITHM.to_string(),
+            script: crate::script::templates::find("chang-roberts").map(|t| t.source.into()),
+            nodes: 446,
+            ring: RingOrder::Descending,
+            start: StartSet::All,
+            ..Scenario::default()
+        },
+    });
+    list
 }

@@ -244,7 +244,7 @@ fn figure_16_more_randomness_replaces_a_crashed_leader_sooner() {
                 show(row[2]),
                 show(row[3]),
                 show(mean),
-            ) + &format!(" of {}", times.len()),
+            ) + format!(" of {}", times.len()).as_str(),
         );
         rows.push((hi, row));
     }

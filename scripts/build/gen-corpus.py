@@ -12,7 +12,11 @@ shapes, so the corpus covers each one with faults and network noise:
 
 plus the algorithm options that change the protocol (Raft pre-vote,
 check-quorum and leader lease, ZooKeeper's herd watch, fencing off,
-Multi-Paxos's master lease and no backoff).
+Multi-Paxos's master lease and no backoff), and scripted algorithms: the
+five shapes for the Chang-Roberts and Bully templates
+(core/src/script/templates/*.rhai, `"algorithm": "script"` with the
+source in `"script"`) and a script whose handler fails mid-run (the
+summary's `script_error` must match too).
 The files are committed; rerun this script only to change the corpus
 (tests/node/hash-corpus.test.js compares every file natively and in
 wasm, whatever it holds).
@@ -29,14 +33,38 @@ ALGORITHMS = [
     "multi-paxos",
 ]
 RING = {"chang-roberts", "lelann", "hirschberg-sinclair"}
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios", "corpus")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+OUT = os.path.join(ROOT, "scenarios", "corpus")
+TEMPLATES = os.path.join(ROOT, "core", "src", "script", "templates")
+# Templates run as scripts, with the shapes of the built-in they copy.
+SCRIPTED = {"chang-roberts": "chang-roberts", "bully": "bully"}
+# A script that runs a while, then fails in a handler (a type error).
+FAILING = """// Counts heartbeats, then takes a string from a number.
+fn on_start(ctx) {
+    this.beats = 0;
+    ctx.set_timer("heartbeat", 20 + ctx.id);
+}
+fn on_timer(ctx, name) {
+    this.beats += 1;
+    ctx.broadcast(#{ kind: "BEAT", background: true, n: this.beats });
+    if this.beats == 5 && ctx.id == 2 {
+        this.beats -= "five";
+    }
+    ctx.set_timer("heartbeat", 20);
+}
+fn on_message(ctx, from, msg) { }
+"""
 
 
-def shapes(alg, index):
-    """The five scenarios of one algorithm (index varies seeds and sizes)."""
+def shapes(alg, index, script=None):
+    """The five scenarios of one algorithm (index varies seeds and sizes);
+    with `script`, the scripted algorithm running that source, shaped as
+    the built-in `alg`."""
     ring = {"ring": "random"} if alg in RING else {}
     n = 5 + index % 4
     base = {"version": 1, "algorithm": alg, "nodes": n}
+    if script is not None:
+        base = {"version": 1, "algorithm": "script", "script": script, "nodes": n}
     yield "clean", {**base, **ring, "seed": 100 + index, "start": "all", "until_ms": 3000}
     yield "crash", {
         **base, **ring, "seed": 200 + index, "start": "all",
@@ -119,6 +147,15 @@ def main():
     for name, scenario in options():
         write(name, scenario)
         count += 1
+    for index, (template, alg) in enumerate(SCRIPTED.items()):
+        with open(os.path.join(TEMPLATES, f"{template}.rhai")) as f:
+            source = f.read()
+        for shape, scenario in shapes(alg, index + 3, source):
+            write(f"script-{template}-{shape}", scenario)
+            count += 1
+    write("script-error", {"version": 1, "algorithm": "script", "script": FAILING, "nodes": 4,
+                           "seed": 600, "network": {"drop": 0.05}, "until_ms": 1000})
+    count += 1
     print(f"wrote {count} scenarios to scenarios/corpus/")
 
 

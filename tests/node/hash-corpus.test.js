@@ -4,7 +4,10 @@
 // scripts/build/gen-corpus.py) is run by the native CLI (`election run --json`)
 // and by the wasm build (www/pkg loaded in Node, `run_summary`), and the
 // two summaries must be identical, trace hash first. A mismatch names the
-// scenario file. Needs no browser: the wasm runs in Node's V8.
+// scenario file. Needs no browser: the wasm runs in Node's V8. Scripted
+// scenarios (`"algorithm": "script"`) are in it too; one stops with a
+// script error, which the CLI reports with exit code 2 after printing the
+// summary (its `script_error` must match as well).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +16,25 @@ import { loadWasm } from '../../scripts/build/wasm-node.mjs';
 import { cliRun, REPO_ROOT } from '../browser/reference.js';
 
 const CORPUS = join(REPO_ROOT, 'scenarios', 'corpus');
+
+/**
+ * `election run --scenario FILE --json`, also when a script error stops
+ * the run (exit code 2, the summary still printed).
+ * @param {string} file
+ * @returns {any}
+ */
+function nativeRun(file) {
+  try {
+    return cliRun(['--scenario', file]);
+  } catch (e) {
+    const err = /** @type {{status?: number, stdout?: string}} */ (e);
+    if (err.status === 2 && err.stdout) {
+      const summary = JSON.parse(err.stdout);
+      if (summary.script_error) return summary;
+    }
+    throw e;
+  }
+}
 const files = readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort();
 
 /** @type {any} */
@@ -29,13 +51,15 @@ test('the corpus has at least 50 scenarios and covers every algorithm', () => {
   assert.deepEqual(missing, [], `algorithms without a corpus scenario: ${missing.join(', ')}`);
   const withFaults = files.filter((f) => (JSON.parse(readFileSync(join(CORPUS, f), 'utf8')).faults ?? []).length > 0);
   assert.ok(withFaults.length >= 40, `only ${withFaults.length} corpus scenarios have faults`);
+  const scripted = files.filter((f) => JSON.parse(readFileSync(join(CORPUS, f), 'utf8')).algorithm === 'script');
+  assert.ok(scripted.length >= 10, `only ${scripted.length} scripted corpus scenarios`);
 });
 
 test('native and wasm give identical summaries and trace hashes for every corpus scenario', () => {
   const mismatches = [];
   for (const f of files) {
     const file = join(CORPUS, f);
-    const native = cliRun(['--scenario', file]);
+    const native = nativeRun(file);
     const wasm = pkg.run_summary(readFileSync(file, 'utf8'));
     if (native.trace_hash !== wasm.trace_hash) {
       mismatches.push(`scenarios/corpus/${f}: trace hash native ${native.trace_hash}, wasm ${wasm.trace_hash}`);

@@ -57,7 +57,7 @@ pub fn parse_compare(text: &str) -> Result<Vec<String>, ScenarioError> {
 /// does not have). Errors name the field `compare`.
 pub fn scenario_for(base: &Scenario, algorithm: &str) -> Result<Scenario, ScenarioError> {
     let mut s = base.clone();
-    s.algorithm = algorithm.to_string();
+    s.set_algorithm(algorithm);
     s.validate().map_err(|e| {
         ScenarioError::new(
             "compare",
@@ -185,6 +185,34 @@ fn parse_compare_one(id: &str) -> Result<(), ScenarioError> {
 mod tests {
     use super::*;
     use election_core::sim;
+
+    #[test]
+    fn a_script_compares_with_builtin_algorithms() {
+        // `compare=script,chang-roberts` on a scripted scenario: the
+        // script's row keeps the script, the built-in's drops it.
+        let source = election_core::script::templates::find("chang-roberts")
+            .unwrap()
+            .source;
+        let mut base = Scenario::default();
+        base.set_algorithm("script");
+        base.script = Some(source.into());
+        base.nodes = 6;
+        base.ring = election_core::scenario::RingOrder::Descending;
+        let ids = parse_compare("script,chang-roberts").unwrap();
+        let runs: Vec<_> = ids
+            .iter()
+            .map(|id| sim::run(&scenario_for(&base, id).unwrap()))
+            .collect();
+        assert_eq!(runs[0].algorithm, "script");
+        assert_eq!(runs[1].algorithm, "chang-roberts");
+        assert_eq!(
+            runs[0].messages.by_kind.get("ELECTION"),
+            runs[1].messages.by_kind.get("ELECTION")
+        );
+        // Without a script, `script` cannot run: the error names it.
+        let e = scenario_for(&Scenario::default(), "script").unwrap_err();
+        assert!(e.message.contains("script"), "{e}");
+    }
 
     #[test]
     fn the_list_names_the_parameter() {

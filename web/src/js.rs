@@ -2,6 +2,8 @@
 //! errors to JS `Error`s.
 
 use election_core::ScenarioError;
+#[cfg(feature = "tools")]
+use election_core::script::ScriptError;
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
@@ -19,6 +21,11 @@ pub fn error(message: &str, field: &str) -> JsValue {
 /// with it alone ("must be a number from 0 to 1, got 1.5"), so the page
 /// can say it next to the input the field came from, in that input's
 /// words.
+///
+/// A script that does not compile (field `script`) also gets a
+/// `script_error` property shaped as a run's (`node`, `handler`, `line`,
+/// `column`, `at_ms`, `message`; the first two and `at_ms` null), so the
+/// page shows every script error at its line the same way.
 pub fn scenario_error(e: &ScenarioError) -> JsValue {
     let err = error(&e.to_string(), &e.field);
     // Setting a property on a fresh Error object cannot fail.
@@ -27,6 +34,22 @@ pub fn scenario_error(e: &ScenarioError) -> JsValue {
         &JsValue::from_str("detail"),
         &JsValue::from_str(&e.message),
     );
+    // Only the tools module runs (and so compiles) scripts.
+    #[cfg(feature = "tools")]
+    if e.field == "script" {
+        let (line, column) = e.script_at.map_or((None, None), |(l, c)| (Some(l), c));
+        let script_error = ScriptError {
+            node: None,
+            handler: None,
+            line,
+            column,
+            at_ms: None,
+            message: e.message.clone(),
+        };
+        if let Ok(value) = to_js(&script_error) {
+            let _ = js_sys::Reflect::set(&err, &JsValue::from_str("script_error"), &value);
+        }
+    }
     err
 }
 

@@ -43,6 +43,8 @@ pub mod js;
 pub mod playground;
 pub mod presets;
 #[cfg(feature = "tools")]
+pub mod scripts;
+#[cfg(feature = "tools")]
 pub mod tradeoffs;
 pub mod url;
 pub mod views;

@@ -338,7 +338,10 @@ impl Playground {
         self.events(from, self.sim().trace().len())
     }
 
-    /// Message kind names of the algorithm.
+    /// Message kind names of the run, by kind index (the flights' and
+    /// trace rows' `kind` column): the algorithm's list, or a script's
+    /// kinds in the order the run first sent them (the list grows as the
+    /// run goes on).
     pub fn kinds(&self) -> Vec<String> {
         self.sim().kinds().iter().map(|k| k.to_string()).collect()
     }
@@ -434,6 +437,20 @@ impl Playground {
     /// Number of checkpoints kept for seeking.
     pub fn checkpoint_count(&self) -> usize {
         self.session.timeline().len()
+    }
+}
+
+/// What only the tools module has: scripted runs (the player module runs
+/// no scripts).
+#[cfg(feature = "tools")]
+#[wasm_bindgen]
+impl Playground {
+    /// The script error that stopped a scripted run (an object with
+    /// `node`, `handler`, `line`, `column`, `at_ms`, `message`; also the
+    /// summary's `script_error`), or `null`. Nothing happens after it:
+    /// the run's clock stays at `at_ms`.
+    pub fn script_error(&self) -> Result<JsValue, JsValue> {
+        js::to_js(&self.sim().script_error())
     }
 }
 

@@ -99,13 +99,35 @@ pub static ALL: &[Entry] = &[
     multi_paxos::ENTRY,
 ];
 
-/// Every algorithm id.
+/// A scripted algorithm (`"algorithm": "script"`, the scenario's
+/// `script`; docs/ARCHITECTURE.md, Scripted algorithms): not in [`ALL`],
+/// which lists the built-in algorithms; its kinds are named at run time
+/// and its claims come from the script.
+#[cfg(feature = "script")]
+pub static SCRIPT: Entry = Entry {
+    id: crate::script::ALGORITHM,
+    name: "Script",
+    summary: "Your own algorithm, written in Rhai: fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)",
+    layout: Layout::Ring,
+    kinds: &[],
+    extras: &[],
+    claims: Safety::OneLeaderPerComponent,
+    builder: engine::<crate::script::ScriptNode>,
+    theory: None,
+};
+
+/// Every built-in algorithm id (a script's id, `script`, is not listed).
 pub fn ids() -> Vec<&'static str> {
     ALL.iter().map(|a| a.id).collect()
 }
 
-/// The registry entry for `id`.
+/// The registry entry for `id`: a built-in algorithm, or with the
+/// `script` feature, [`SCRIPT`].
 pub fn info(id: &str) -> Option<&'static Entry> {
+    #[cfg(feature = "script")]
+    if id == crate::script::ALGORITHM {
+        return Some(&SCRIPT);
+    }
     ALL.iter().find(|a| a.id == id)
 }
 

@@ -16,6 +16,7 @@ pub fn scenario_for(spec: &CheckSpec, seed: u64) -> Scenario {
         Some(base) => base.clone(),
         None => drawn_cluster(&mut r, &spec.algorithm),
     };
+    s.script.clone_from(&spec.script);
     s.seed = seed;
     s.faults = faults(&mut r, &spec.kinds, s.total_nodes());
     s

@@ -7,8 +7,10 @@ use super::schedule;
 use crate::algorithms;
 use crate::experiment::seeds::{SeedRange, parse_seeds};
 use crate::scenario::{Fault, Scenario, ScenarioError};
+use crate::script;
 use crate::time::Micros;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// A kind of fault a random schedule may contain: the scenario's fault
 /// keys (README.md, Faults).
@@ -133,16 +135,51 @@ pub struct CheckSpec {
     /// this long after the last fault; every fault is then undone at the
     /// end of the schedule (see [`schedule::epilogue`]).
     pub liveness_us: Option<Micros>,
+    /// The script of a scripted algorithm (`algorithm` is `script`),
+    /// carried into every scenario the search makes, so a counterexample
+    /// and its link carry it too.
+    pub script: Option<Arc<str>>,
 }
 
 impl CheckSpec {
     /// A spec; `algorithm` must be known (the error names `algorithm`).
+    /// For `script`, the base scenario's script is the one checked.
     pub fn new(
         algorithm: &str,
         base: Option<Scenario>,
         kinds: Vec<FaultKind>,
         liveness_us: Option<Micros>,
     ) -> Result<Self, ScenarioError> {
+        let script = base.as_ref().and_then(|s| s.script.clone());
+        Self::build(algorithm, script, base, kinds, liveness_us)
+    }
+
+    /// A spec for the scripted algorithm with `source` (the error names
+    /// `script` when it does not compile).
+    pub fn scripted(
+        source: Arc<str>,
+        base: Option<Scenario>,
+        kinds: Vec<FaultKind>,
+        liveness_us: Option<Micros>,
+    ) -> Result<Self, ScenarioError> {
+        Self::build(script::ALGORITHM, Some(source), base, kinds, liveness_us)
+    }
+
+    fn build(
+        algorithm: &str,
+        script: Option<Arc<str>>,
+        base: Option<Scenario>,
+        kinds: Vec<FaultKind>,
+        liveness_us: Option<Micros>,
+    ) -> Result<Self, ScenarioError> {
+        let script = script.filter(|_| algorithm == script::ALGORITHM);
+        if algorithm == script::ALGORITHM {
+            // The script is checked on its own, so its error names it.
+            let mut probe = Scenario::default();
+            probe.set_algorithm(algorithm);
+            probe.script = script.clone();
+            probe.validate()?;
+        }
         if algorithms::info(algorithm).is_none() {
             return Err(ScenarioError::new(
                 "algorithm",
@@ -156,7 +193,8 @@ impl CheckSpec {
             return Err(ScenarioError::new("faults", "names no fault kind"));
         }
         let base = base.map(|mut s| {
-            s.algorithm = algorithm.to_string();
+            s.set_algorithm(algorithm);
+            s.script = script.clone();
             s.faults.clear();
             s
         });
@@ -169,6 +207,7 @@ impl CheckSpec {
             base,
             kinds,
             liveness_us,
+            script,
         })
     }
 
@@ -186,7 +225,9 @@ impl CheckSpec {
 
     /// The page's request, `{"algorithm": "bully", "faults":
     /// "partition" (or a list), "seeds": "1..200", "scenario": {...} or
-    /// null, "liveness_ms": 2000 or null}`: the spec and the seed range.
+    /// null, "liveness_ms": 2000 or null}` (for a script, `"algorithm":
+    /// "script"` and `"script": "<source>"`, or a `scenario` that carries
+    /// it): the spec and the seed range.
     /// Errors name the field (`seeds`, `faults`, `scenario.nodes`, ...).
     pub fn from_request(text: &str) -> Result<(CheckSpec, SeedRange), ScenarioError> {
         let v: Value = serde_json::from_str(text)
@@ -233,6 +274,20 @@ impl CheckSpec {
                 }
             },
         };
-        Ok((Self::new(algorithm, base, kinds, liveness_us)?, seeds))
+        let script = match v.get("script") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(source)) => Some(Arc::from(source.as_str())),
+            Some(_) => {
+                return Err(ScenarioError::new(
+                    "script",
+                    "must be the script's source text",
+                ));
+            }
+        };
+        let spec = match script {
+            Some(source) => Self::scripted(source, base, kinds, liveness_us)?,
+            None => Self::new(algorithm, base, kinds, liveness_us)?,
+        };
+        Ok((spec, seeds))
     }
 }

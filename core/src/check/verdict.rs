@@ -16,6 +16,10 @@ use crate::time::{Micros, to_ms};
 /// properties: the finder's own).
 pub const LIVENESS: &str = "leader_after_faults";
 
+/// The property id of a script error that stopped the run (a scripted
+/// algorithm's handler failed under the schedule): the finder's own.
+pub const SCRIPT_ERROR: &str = "script_error";
+
 /// A property one run broke.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
@@ -56,6 +60,14 @@ pub fn findings(scenario: &Scenario, liveness_us: Option<Micros>) -> Vec<Finding
             detail: v.detail.clone(),
         })
         .collect();
+    if let Some(e) = sim.script_error() {
+        // A scripted algorithm whose handler fails under this schedule.
+        out.push(Finding {
+            property: SCRIPT_ERROR.to_string(),
+            at_us: (e.at_ms.unwrap_or(0.0) * 1000.0).round() as Micros,
+            detail: e.to_string(),
+        });
+    }
     if let Some(bound) = liveness_us {
         let s = sim.summary();
         let in_time = s.recovery_ms.is_some_and(|r| r <= to_ms(bound));

@@ -212,7 +212,7 @@ impl<P: Protocol> Engine<P> {
             debug_assert!(false, "n{from} sent to unknown node {to}");
             return;
         }
-        let kind = msg.kind();
+        let kind = self.kind_of(&msg);
         let purpose = msg.purpose();
         self.metrics.on_send(kind, purpose);
         let duplicate =
@@ -286,18 +286,19 @@ impl<P: Protocol> Engine<P> {
         arrive: Micros,
         lost: bool,
     ) {
-        let kind = msg.kind();
+        let kind = self.kind_of(msg);
+        let name = self.metrics.kinds[kind];
         emit!(
             self,
             Event::Send {
                 id,
                 from,
                 to,
-                kind: P::KINDS[kind],
+                kind: name,
                 purpose: msg.purpose(),
                 arrive_us: arrive,
                 duplicate: copy == 1,
-                detail: describe_message(P::KINDS[kind], msg),
+                detail: describe_message(name, msg),
             }
         );
         self.flights.insert(

@@ -101,16 +101,17 @@ impl<P: Protocol> Engine<P> {
                     return;
                 }
                 self.notice_done(&msg);
+                let kind = self.kind_of(&msg);
                 self.hash_event(
                     HashTag::Undeliverable,
-                    &[u64::from(node), u64::from(to), msg.kind() as u64],
+                    &[u64::from(node), u64::from(to), kind as u64],
                 );
                 emit!(
                     self,
                     Event::Undeliverable {
                         node,
                         to,
-                        kind: P::KINDS[msg.kind()],
+                        kind: self.metrics.kinds[kind],
                     }
                 );
                 self.dispatch(node, |p, ctx| p.on_undeliverable(ctx, to, msg));
@@ -157,7 +158,6 @@ impl<P: Protocol> Engine<P> {
         slowed: bool,
     ) {
         let id = wire >> 1;
-        let kind = msg.kind();
         let purpose = msg.purpose();
         let slot = &self.slots[to as usize];
         let reason = lost
@@ -175,7 +175,7 @@ impl<P: Protocol> Engine<P> {
                     id,
                     from,
                     to,
-                    kind: P::KINDS[kind],
+                    kind: self.kind_label(&msg),
                     reason,
                 }
             );
@@ -233,7 +233,7 @@ impl<P: Protocol> Engine<P> {
                 id,
                 from,
                 to,
-                kind: P::KINDS[kind],
+                kind: self.kind_label(&msg),
             }
         );
         self.dispatch(to, |p, ctx| p.on_message(ctx, from, msg));
@@ -259,10 +259,48 @@ impl<P: Protocol> Engine<P> {
             out: &mut out,
         };
         handler(state, &mut ctx);
+        if let Some(error) = state.take_error() {
+            out.clear();
+            self.outbox = out;
+            self.halt(node, error);
+            return;
+        }
         for command in out.drain(..) {
             self.apply(node, command);
         }
         self.outbox = out;
+    }
+
+    /// A script's handler failed: the run stops here, with the error
+    /// naming the node and the time (docs/ARCHITECTURE.md, Scripted
+    /// algorithms, Errors).
+    #[inline(never)]
+    fn halt(&mut self, node: NodeId, mut error: ScriptError) {
+        error.node = Some(node);
+        error.at_ms = Some(to_ms(self.now));
+        emit!(
+            self,
+            Event::Note {
+                node,
+                text: error.to_string(),
+            }
+        );
+        self.halted = Some(Box::new(error));
+    }
+
+    /// The index of `msg`'s kind: [`Message::kind`], or for a kind named
+    /// at run time its place in this run's list, added on first use.
+    #[inline(always)]
+    pub(super) fn kind_of(&mut self, msg: &P::Msg) -> usize {
+        match msg.kind_name() {
+            None => msg.kind(),
+            Some(name) => self.metrics.kind_index(name),
+        }
+    }
+
+    /// The name of `msg`'s kind, for the trace.
+    pub(super) fn kind_label(&self, msg: &P::Msg) -> &'static str {
+        msg.kind_name().unwrap_or_else(|| P::KINDS[msg.kind()])
     }
 
     /// An undeliverable notice left the queue.

@@ -19,6 +19,7 @@ use crate::protocol::{
 use crate::queue::EventQueue;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{DEFAULT_RUN_LIMIT_US, FaultAction, Scenario, StartSet, Target};
+use crate::script::ScriptError;
 use crate::time::{Micros, to_ms};
 use crate::trace::{Event, HashTag, TraceEvent, TraceHasher};
 use std::collections::BTreeMap;
@@ -290,6 +291,12 @@ pub struct Engine<P: Protocol> {
     /// Times the set of live leaders changed (a
     /// [`crate::travel::Landmark::Leaders`]).
     leader_set_changes: u64,
+    /// What the run's algorithm claims ([`Protocol::safety`]).
+    safety: Safety,
+    /// The script error that stopped the run: nothing happens after it.
+    /// Boxed, so that copying an engine for a checkpoint (one copy of
+    /// the code per algorithm) calls one clone function.
+    halted: Option<Box<ScriptError>>,
 }
 
 impl<P: Protocol> Engine<P> {
@@ -316,6 +323,7 @@ impl<P: Protocol> Engine<P> {
                 }
             })
             .collect();
+        let safety = P::safety(&config);
         let mut engine = Self {
             scenario: scenario.clone(),
             config,
@@ -325,7 +333,7 @@ impl<P: Protocol> Engine<P> {
             network: Network::new(n, scenario.network.clone()),
             slots,
             metrics: Metrics::new(P::KINDS),
-            checker: Checker::new(P::SAFETY),
+            checker: Checker::new(safety),
             hasher: TraceHasher::default(),
             record,
             trace: Vec::new(),
@@ -345,6 +353,8 @@ impl<P: Protocol> Engine<P> {
             election_notices: 0,
             role_changes: 0,
             leader_set_changes: 0,
+            safety,
+            halted: None,
         };
         // Faults first, so a fault at time 0 (a clock skew, a node dead
         // from the start) is in place before the nodes start.
@@ -423,6 +433,9 @@ impl<P: Protocol> Engine<P> {
     /// happening). For the next moment something happens, see
     /// [`Engine::next_activity`].
     pub fn next_time(&self) -> Option<Micros> {
+        if self.halted.is_some() {
+            return None;
+        }
         self.queue.peek_time()
     }
 
@@ -436,6 +449,9 @@ impl<P: Protocol> Engine<P> {
     /// bookkeeping changes nothing it reads. `None` when nothing is left.
     /// For pacing a player through quiet stretches; changes nothing.
     pub fn next_activity(&self) -> Option<Micros> {
+        if self.halted.is_some() {
+            return None;
+        }
         self.queue.earliest_by(|at, ev| match ev {
             Ev::Timer {
                 node, generation, ..
@@ -553,8 +569,24 @@ impl<P: Protocol> Engine<P> {
         self.truncated
     }
 
-    /// Processes the next event; false when nothing is left.
+    /// The script error that stopped the run, if one did.
+    pub fn script_error(&self) -> Option<&ScriptError> {
+        self.halted.as_deref()
+    }
+
+    /// The message kinds of this run, indexed as in the metrics and the
+    /// flights: the algorithm's static list, or a script's kinds in the
+    /// order the run first sent them.
+    pub fn kinds(&self) -> &[&'static str] {
+        &self.metrics.kinds
+    }
+
+    /// Processes the next event; false when nothing is left (or a script
+    /// error stopped the run).
     pub fn step(&mut self) -> bool {
+        if self.halted.is_some() {
+            return false;
+        }
         let Some((at, ev)) = self.queue.pop() else {
             return false;
         };
@@ -583,14 +615,14 @@ impl<P: Protocol> Engine<P> {
     /// Processes every event up to and including `t`, then sets the clock
     /// to `t`.
     pub fn run_until(&mut self, t: Micros) {
-        while self.queue.due_by(t) {
+        while self.halted.is_none() && self.queue.due_by(t) {
             if self.metrics.events >= MAX_EVENTS {
                 self.truncated = true;
                 break;
             }
             self.step();
         }
-        if !self.truncated {
+        if !self.truncated && self.halted.is_none() {
             self.now = self.now.max(t);
         }
         self.metrics.account_to(self.now);
@@ -619,10 +651,17 @@ impl<P: Protocol> Engine<P> {
         }
         let end = if let Some(until) = self.scenario.until_us {
             self.run_until(until);
-            until
+            if self.halted.is_some() {
+                self.now
+            } else {
+                until
+            }
         } else {
             let mut steps = 0u64;
             loop {
+                if self.halted.is_some() {
+                    break self.now;
+                }
                 if self.now > 0 && self.settled() {
                     // Finish the instant: the page's `at=end` runs every
                     // event at the end time too. If the rest of the instant

@@ -34,7 +34,7 @@ impl<P: Protocol> Engine<P> {
     }
 
     pub(super) fn compute_agreement(&self) -> bool {
-        if P::SAFETY == Safety::Consensus {
+        if self.safety == Safety::Consensus {
             return self.majority_agrees();
         }
         let group = &self.network.group;

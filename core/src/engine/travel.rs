@@ -55,6 +55,8 @@ impl<P: Protocol> Engine<P> {
             idle_pop: self.idle_pop,
             role_changes: self.role_changes,
             leader_set_changes: self.leader_set_changes,
+            safety: self.safety,
+            halted: self.halted.clone(),
         }
     }
 

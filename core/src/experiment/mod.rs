@@ -213,6 +213,12 @@ impl Experiment {
             for v in &values {
                 let mut json = base.to_json();
                 json["algorithm"] = Value::String(a.clone());
+                if a != crate::script::ALGORITHM {
+                    // A script stays only with the scripted algorithm.
+                    if let Some(o) = json.as_object_mut() {
+                        o.remove("script");
+                    }
+                }
                 let mut with = format!("algorithm {a}");
                 if let (Some(v), Some(p)) = (v, &param) {
                     set_field(&mut json, &p.field, param_value(v))

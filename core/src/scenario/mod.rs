@@ -194,6 +194,10 @@ pub struct Scenario {
     /// Stop time; `None` runs until the election settles (bounded by
     /// [`DEFAULT_RUN_LIMIT_US`]).
     pub until_us: Option<Micros>,
+    /// The script's source when `algorithm` is `"script"`
+    /// (docs/ARCHITECTURE.md, Scripted algorithms); at most
+    /// [`crate::script::MAX_SCRIPT_BYTES`].
+    pub script: Option<std::sync::Arc<str>>,
 }
 
 impl Default for Scenario {
@@ -227,6 +231,7 @@ impl Default for Scenario {
             candidates: None,
             faults: Vec::new(),
             until_us: None,
+            script: None,
         }
     }
 }
@@ -238,6 +243,9 @@ pub struct ScenarioError {
     pub field: String,
     /// What is wrong with it.
     pub message: String,
+    /// For a script that does not compile (field `script`): the line and
+    /// column of the error, when known, so the page can show it there.
+    pub script_at: Option<(u32, Option<u32>)>,
 }
 
 impl ScenarioError {
@@ -246,6 +254,7 @@ impl ScenarioError {
         Self {
             field: field.into(),
             message: message.into(),
+            script_at: None,
         }
     }
 }
@@ -303,6 +312,16 @@ impl Scenario {
                 let count = self.nodes.div_ceil(4).max(1);
                 (self.nodes - count..self.nodes).collect()
             }
+        }
+    }
+
+    /// Runs this scenario under algorithm `id`: a script stays only with
+    /// a scripted algorithm (compare mode, sweeps and the failure finder
+    /// run one scenario under several algorithms).
+    pub fn set_algorithm(&mut self, id: &str) {
+        self.algorithm = id.to_string();
+        if id != crate::script::ALGORITHM {
+            self.script = None;
         }
     }
 

@@ -7,6 +7,8 @@ use super::{
     Scenario, ScenarioError, StartSet, Target, TimingSpec, VERSION, WatchMode,
 };
 use crate::algorithms;
+use crate::script;
+use crate::share::MAX_LINK_CHARS;
 use crate::time::{MAX_TIME_US_F64, Micros};
 use serde_json::Value;
 
@@ -115,6 +117,9 @@ pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
                 ));
             }
         };
+    }
+    if let Some(source) = f.text("script")? {
+        s.script = Some(source.into());
     }
     if let Some(v) = f.get("candidates") {
         let Value::Array(items) = v else {
@@ -453,21 +458,81 @@ fn parse_fault(v: &Value, path: &str) -> Result<Fault, ScenarioError> {
     Ok(Fault { at_us, action })
 }
 
+/// A scripted scenario has a script that compiles; no other has one.
+fn validate_script(s: &Scenario) -> Result<(), ScenarioError> {
+    let scripted = s.algorithm == script::ALGORITHM;
+    match &s.script {
+        None if scripted => Err(ScenarioError::new(
+            "script",
+            "a scripted scenario (\"algorithm\": \"script\") needs the script's source",
+        )),
+        None => Ok(()),
+        Some(_) if !scripted => Err(ScenarioError::new(
+            "script",
+            format!(
+                "only a scripted scenario (\"algorithm\": \"script\") has a script; this one runs {:?}",
+                s.algorithm
+            ),
+        )),
+        Some(source) if source.len() > script::MAX_SCRIPT_BYTES => Err(ScenarioError::new(
+            "script",
+            format!(
+                "is {} bytes; the limit is {} bytes",
+                source.len(),
+                script::MAX_SCRIPT_BYTES
+            ),
+        )),
+        Some(source) if source.trim().is_empty() => Err(ScenarioError::new("script", "is empty")),
+        // A long script must still fit in a share link (which carries it
+        // whole): checked only for long ones, as deflating costs.
+        Some(source) if source.len() > 4096 && crate::share::encode(s).len() > MAX_LINK_CHARS => {
+            Err(ScenarioError::new(
+                "script",
+                format!(
+                    "makes the scenario's share link {} characters long; the limit is {MAX_LINK_CHARS}: shorten the script",
+                    crate::share::encode(s).len()
+                ),
+            ))
+        }
+        Some(source) => script::check(source).map_err(|e| {
+            let at = match (e.line, e.column) {
+                (Some(l), Some(c)) => format!("line {l}, column {c}: "),
+                (Some(l), None) => format!("line {l}: "),
+                _ => String::new(),
+            };
+            let mut err = ScenarioError::new("script", format!("{at}{}", e.message));
+            err.script_at = e.line.map(|l| (l, e.column));
+            err
+        }),
+    }
+}
+
 /// Cross-field rules.
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     if s.version != VERSION {
         return Err(ScenarioError::new("version", format!("must be {VERSION}")));
     }
-    if !algorithms::ids().contains(&s.algorithm.as_str()) {
+    if algorithms::info(&s.algorithm).is_none() {
+        if s.algorithm == script::ALGORITHM {
+            return Err(ScenarioError::new(
+                "algorithm",
+                "this build runs no scripts (the page runs them in its tools module, the CLI always)",
+            ));
+        }
+        let mut known = algorithms::ids();
+        if script::AVAILABLE {
+            known.push(script::ALGORITHM);
+        }
         return Err(ScenarioError::new(
             "algorithm",
             format!(
                 "unknown algorithm {:?}; known: {}",
                 s.algorithm,
-                algorithms::ids().join(", ")
+                known.join(", ")
             ),
         ));
     }
+    validate_script(s)?;
     if s.nodes == 0 || s.nodes > MAX_NODES {
         return Err(ScenarioError::new(
             "nodes",

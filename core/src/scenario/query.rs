@@ -155,6 +155,11 @@ pub fn apply_query_pairs(
     if !super::observers::carry_over(base, algorithm.map(|(_, v)| v.as_str()), named) {
         root.remove(super::observers::KEY);
     }
+    // A script belongs to a scripted scenario: picking another algorithm
+    // drops it.
+    if algorithm.is_some_and(|(_, a)| a != crate::script::ALGORITHM) {
+        root.remove("script");
+    }
     Scenario::from_value(&Value::Object(root)).map_err(|mut e| {
         // Name the URL parameter, not the nested scenario field.
         if let Some(rest) = e

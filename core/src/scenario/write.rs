@@ -160,5 +160,8 @@ pub fn to_value(s: &Scenario) -> Value {
     if let Some(u) = s.until_us {
         out.insert("until_ms".into(), ms_value(u));
     }
+    if let Some(source) = &s.script {
+        out.insert("script".into(), json!(source.as_ref()));
+    }
     Value::Object(out)
 }

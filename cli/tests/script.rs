@@ -1,0 +1,228 @@
+//! Scripted algorithms on the command line (issue 18's done-when checks):
+//! `election run --script` with the Chang-Roberts template reproduces the
+//! built-in's exact counts; an endless loop ends with the named error and
+//! exit code 2; `election check --script` finds and shrinks a failure of
+//! a broken script to a scenario that replays it; compare and sweep take
+//! `script` beside built-in ids; `election templates`.
+
+mod common;
+use common::{arg, election, ok, ok_json, scenario_file};
+use serde_json::Value;
+
+fn kind(v: &Value, k: &str) -> u64 {
+    v["messages"]["by_kind"][k].as_u64().unwrap_or(0)
+}
+
+#[test]
+fn the_chang_roberts_template_reproduces_the_builtin_counts() {
+    for n in [3u64, 8, 16] {
+        for ring in ["ascending", "descending"] {
+            let nodes = n.to_string();
+            let common = [
+                "--nodes", &nodes, "--ring", ring, "--start", "all", "--json",
+            ];
+            let mut script = vec!["run", "--script", "template:chang-roberts"];
+            script.extend(common);
+            let mut builtin = vec!["run", "--algorithm", "chang-roberts"];
+            builtin.extend(common);
+            let (s, b) = (ok_json(&script), ok_json(&builtin));
+            let election = if ring == "ascending" {
+                2 * n - 1
+            } else {
+                n * (n + 1) / 2
+            };
+            assert_eq!(kind(&s, "ELECTION"), election, "n={n} {ring}");
+            assert_eq!(kind(&s, "ELECTED"), n, "n={n} {ring}");
+            for k in ["ELECTION", "ELECTED", "HEARTBEAT"] {
+                assert_eq!(kind(&s, k), kind(&b, k), "n={n} {ring} {k}");
+            }
+            for field in ["leader", "end_ms", "events", "elections"] {
+                assert_eq!(s[field], b[field], "n={n} {ring} {field}");
+            }
+            assert_eq!(s["algorithm"], "script");
+            assert!(s.get("script_error").is_none());
+        }
+    }
+}
+
+#[test]
+fn an_endless_loop_ends_with_the_named_error_and_exit_code_2() {
+    let file = scenario_file(
+        "loop.rhai",
+        b"fn on_start(ctx) {\n    ctx.set_timer(\"election\", 10);\n}\nfn on_timer(ctx, name) {\n    let i = 0;\n    loop { i += 1; }\n}\n",
+    );
+    let started = std::time::Instant::now();
+    let out = election(&["run", "--script", arg(&file), "--json"]);
+    eprintln!("endless loop: the run ended after {:?}", started.elapsed());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one message: {stderr}");
+    assert!(
+        stderr.starts_with("error: script error (node n0, in on_timer, line 4, at 10 ms): ran past the operation budget"),
+        "{stderr}"
+    );
+    // The JSON still comes out, with the error as an object.
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = &v["script_error"];
+    assert_eq!(
+        (&e["node"], &e["handler"], &e["line"], &e["at_ms"]),
+        (
+            &Value::from(0),
+            &Value::from("on_timer"),
+            &Value::from(4),
+            &Value::from(10.0)
+        )
+    );
+    assert!(e["message"].as_str().unwrap().contains("operation budget"));
+}
+
+#[test]
+fn script_problems_are_one_message_naming_the_script() {
+    let bad = scenario_file("bad.rhai", b"fn on_start(ctx) {\n  let = 3;\n}\n");
+    let out = election(&["run", "--script", arg(&bad)]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("scenario field `script`: line 2, column"),
+        "{stderr}"
+    );
+    let out = election(&["run", "--script", "template:nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("known: chang-roberts"));
+    let out = election(&["run", "--script", "/no/such/file.rhai"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--script: cannot open"));
+    let big = scenario_file("big.rhai", &vec![b'/'; 40_000]);
+    let out = election(&["run", "--script", arg(&big)]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("limit of 32768 bytes"));
+}
+
+#[test]
+fn check_finds_and_shrinks_a_broken_script_to_a_scenario_that_replays_it() {
+    let broken = scenario_file(
+        "broken.rhai",
+        b"// Each node declares itself leader when its timer fires.\n\
+          fn on_start(ctx) { ctx.set_timer(\"election_timeout\", ctx.random(150, 300)); }\n\
+          fn on_timer(ctx, name) { ctx.become_leader(); }\n",
+    );
+    let out = election(&[
+        "check",
+        "--script",
+        arg(&broken),
+        "--seeds",
+        "1..10",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "a failure was found");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["failures"], 10);
+    let c = &v["counterexample"];
+    assert_eq!(c["property"], "one_leader_per_component");
+    let scenario = &c["scenario"];
+    assert_eq!(scenario["algorithm"], "script");
+    assert_eq!(scenario["nodes"], 2, "shrunk to two nodes");
+    assert_eq!(
+        scenario["faults"],
+        Value::Array(vec![]),
+        "shrunk to no fault"
+    );
+    assert!(
+        scenario["script"]
+            .as_str()
+            .unwrap()
+            .contains("become_leader")
+    );
+    assert!(c["link"].as_str().unwrap().contains("#s=1."));
+    // Replaying the counterexample shows the violation.
+    let file = scenario_file("cx.json", scenario.to_string().as_bytes());
+    let run = ok_json(&["run", "--scenario", arg(&file), "--json"]);
+    let props: Vec<&str> = run["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["property"].as_str().unwrap())
+        .collect();
+    assert_eq!(props, ["one_leader_per_component"]);
+    assert_eq!(run["violations"][0]["at_ms"], c["at_ms"]);
+}
+
+#[test]
+fn compare_and_sweep_take_script_beside_builtin_ids() {
+    let v = ok_json(&[
+        "compare",
+        "--script",
+        "template:bully",
+        "--algorithms",
+        "script,bully",
+        "--nodes",
+        "6",
+        "--fault",
+        r#"{"at_ms": 600, "crash": "leader"}"#,
+        "--start",
+        "0",
+        "--json",
+    ]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["algorithm"], "script");
+    assert_eq!(rows[0]["election_messages"], rows[1]["election_messages"]);
+    let v = ok_json(&[
+        "sweep",
+        "--script",
+        "template:chang-roberts",
+        "--algorithms",
+        "script,chang-roberts",
+        "--seeds",
+        "1..3",
+        "--json",
+    ]);
+    let text = v.to_string();
+    assert!(text.contains("\"script\""), "{text}");
+    // A script that fails stops that run; the table is printed, then one
+    // message, exit code 2.
+    let bad = scenario_file("bad.rhai", b"fn on_start(ctx) {\n  ctx.nope();\n}\n");
+    let out = election(&[
+        "compare",
+        "--script",
+        arg(&bad),
+        "--algorithms",
+        "script,bully",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: seed 1: script error (node n0, in on_start, line 2"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bully"));
+    // `script` needs a script.
+    let out = election(&["compare", "--algorithms", "script,bully", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`script`"));
+}
+
+#[test]
+fn templates_list_show_and_json() {
+    let text = ok(&["templates"]);
+    for id in [
+        "chang-roberts",
+        "bully",
+        "ring-exercise",
+        "bully-exercise",
+        "raft-exercise",
+    ] {
+        assert!(text.contains(id), "{text}");
+    }
+    assert!(ok(&["templates", "bully"]).contains("fn on_message(ctx, from, msg)"));
+    let v = ok_json(&["templates", "--json"]);
+    let first = &v.as_array().unwrap()[0];
+    for key in ["id", "name", "kind", "description", "scenario", "source"] {
+        assert!(first.get(key).is_some(), "{key}");
+    }
+    // Every exercise runs as it is (it elects nobody, but fails nowhere).
+    for id in ["ring-exercise", "bully-exercise", "raft-exercise"] {
+        let spec = format!("template:{id}");
+        let v = ok_json(&["run", "--script", &spec, "--until-ms", "2000", "--json"]);
+        assert!(v.get("script_error").is_none(), "{id}: {v}");
+    }
+}
