@@ -157,7 +157,16 @@ fn report_text(r: &SweepReport, heading: &str) -> String {
     .row(["unsettled runs".to_string(), r.unsettled_runs.to_string()])
     .row(["truncated runs".to_string(), r.truncated_runs.to_string()])
     .row(["distinct traces".to_string(), r.distinct_traces.to_string()]);
+    if r.script_errors > 0 {
+        f.row([
+            "runs stopped by a script error".to_string(),
+            r.script_errors.to_string(),
+        ]);
+    }
     out.push_str(&f.render(""));
+    if let Some(first) = &r.first_script_error {
+        out.push_str(&format!("first script error: {first}\n"));
+    }
     out
 }
 
@@ -224,18 +233,37 @@ pub fn sweep(args: &SweepArgs) -> Result<String, CliError> {
     let e = experiment(args)?;
     let records = run_all(&e, crate::parallel::threads(args.threads));
     let failure = |err: election_core::ScenarioError| CliError::failure(err.to_string());
-    if args.csv {
-        return csv::csv_text(&e, &records).map_err(failure);
-    }
-    if args.json {
-        return json_text(&e, &records).map_err(failure);
-    }
-    if e.is_grouped() {
-        Ok(grouped_text(&ExperimentReport::of(&e, &records)))
+    let out = if args.csv {
+        csv::csv_text(&e, &records).map_err(failure)?
+    } else if args.json {
+        json_text(&e, &records).map_err(failure)?
+    } else if e.is_grouped() {
+        grouped_text(&ExperimentReport::of(&e, &records))
     } else {
-        Ok(report_text(
+        report_text(
             &SweepReport::of(&e.groups()[0].scenario, e.seeds(), &records),
             "sweep",
-        ))
+        )
+    };
+    stopped_by_script(out, &records)
+}
+
+/// `out` to print, or, when a script error stopped any run, `out`
+/// printed and the first such error (by seed) as the one message on
+/// stderr with exit code 2, as `election run` does.
+fn stopped_by_script(out: String, records: &[RunRecord]) -> Result<String, CliError> {
+    let stopped = records.iter().filter(|r| r.script_error.is_some());
+    match stopped.clone().next() {
+        None => Ok(out),
+        Some(first) => {
+            crate::output::print(&out)?;
+            Err(CliError::input(format!(
+                "{} of {} runs stopped by a script error; the first, seed {}: {}",
+                stopped.count(),
+                records.len(),
+                first.seed,
+                first.script_error.as_deref().unwrap_or_default()
+            )))
+        }
     }
 }

@@ -226,3 +226,116 @@ fn templates_list_show_and_json() {
         assert!(v.get("script_error").is_none(), "{id}: {v}");
     }
 }
+
+#[test]
+fn a_sweep_counts_the_runs_a_script_error_stopped_and_exits_2() {
+    // Node 0 fails on some seeds only (its seeded draw), so a sweep has
+    // runs of both kinds; `election run` on each seed is the oracle.
+    let file = scenario_file(
+        "sometimes.rhai",
+        b"fn on_start(ctx) {\n    if ctx.id == 0 && ctx.random(0, 2) == 0 {\n        let x = ();\n        x.missing();\n    }\n    ctx.become_leader();\n}\nfn on_message(ctx, from, msg) {}\nfn on_timer(ctx, name) {}\n",
+    );
+    let stopped: Vec<u64> = (1..=8u64)
+        .filter(|seed| {
+            let seed = seed.to_string();
+            let out = election(&[
+                "run",
+                "--script",
+                arg(&file),
+                "--nodes",
+                "3",
+                "--seed",
+                &seed,
+            ]);
+            out.status.code() == Some(2)
+        })
+        .collect();
+    assert!(
+        !stopped.is_empty() && stopped.len() < 8,
+        "the script must fail on some of seeds 1..8, not all: {stopped:?}"
+    );
+    let sweep = |format: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "--script",
+            arg(&file),
+            "--nodes",
+            "3",
+            "--seeds",
+            "1..8",
+        ];
+        args.extend(format);
+        election(&args)
+    };
+
+    let out = sweep(&["--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one message: {stderr}");
+    let first = format!(
+        "the first, seed {}: script error (node n0, in on_start, line 4",
+        stopped[0]
+    );
+    assert!(
+        stderr.starts_with(&format!(
+            "error: {} of 8 runs stopped by a script error; ",
+            stopped.len()
+        )) && stderr.contains(&first),
+        "{stderr}"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["script_errors"], Value::from(stopped.len()));
+    assert!(
+        v["first_script_error"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("seed {}: ", stopped[0]))
+    );
+
+    let out = sweep(&["--csv"]);
+    assert_eq!(out.status.code(), Some(2));
+    let csv = String::from_utf8_lossy(&out.stdout);
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().contains(",trace_hash,script_error"));
+    for (seed, line) in (1..=8u64).zip(lines) {
+        assert_eq!(
+            line.contains("script error (node n0"),
+            stopped.contains(&seed),
+            "seed {seed}: {line}"
+        );
+    }
+
+    let out = sweep(&[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "runs stopped by a script error  {}",
+            stopped.len()
+        )),
+        "{text}"
+    );
+
+    // A built-in's sweep has no such column or key.
+    let csv = ok(&[
+        "sweep",
+        "--algorithm",
+        "bully",
+        "--nodes",
+        "3",
+        "--seeds",
+        "1..2",
+        "--csv",
+    ]);
+    assert!(!csv.contains("script_error"), "{csv}");
+    let v = ok_json(&[
+        "sweep",
+        "--algorithm",
+        "bully",
+        "--nodes",
+        "3",
+        "--seeds",
+        "1..2",
+        "--json",
+    ]);
+    assert!(v.get("script_errors").is_none() && v.get("first_script_error").is_none());
+}

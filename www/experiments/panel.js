@@ -351,6 +351,13 @@ export async function createPanel(section, close) {
         theory: runner.theory(),
       };
       status.textContent = `Done: ${total} runs in ${results.groups.length} group${results.groups.length === 1 ? '' : 's'}.`;
+      // A script that failed is said at once, not left to read as runs
+      // without a leader (the CLI exits 2 with the same first error).
+      const stopped = results.records.filter((r) => r.script_error);
+      if (stopped.length > 0) {
+        status.textContent += ` ${stopped.length} of ${total} runs were stopped by a script error; the first, seed ${stopped[0].seed}: ${stopped[0].script_error}`;
+        status.classList.add('exp-error');
+      }
       setRunning(false);
       showTable(results);
       await showCharts(results);

@@ -26,6 +26,8 @@
  * @property {boolean} truncated
  * @property {string} trace_hash
  * @property {number[]} by_kind
+ * @property {string} [script_error] the error that stopped a scripted
+ *   run, as `election run` prints it (absent when none did)
  */
 
 /**

@@ -2,7 +2,9 @@
 //! page exports. A one-scenario sweep has the columns below followed by
 //! the algorithm's message kinds; a grouped experiment puts `algorithm`,
 //! `nodes` and the varied field (unless it is `nodes`) first, and lists the kinds of every
-//! algorithm (empty where an algorithm has no such kind).
+//! algorithm (empty where an algorithm has no such kind). An experiment
+//! of a scripted algorithm has a `script_error` column after
+//! `trace_hash` (empty for a run no error stopped).
 
 use super::record::RunRecord;
 use super::{Experiment, ExperimentError};
@@ -44,13 +46,30 @@ fn cell(text: &str) -> String {
     }
 }
 
+/// The column a scripted experiment adds after [`COLUMNS`].
+const SCRIPT_COLUMN: &str = ",script_error";
+
+/// The row's `script_error` cell (with its comma), in a scripted
+/// experiment; nothing otherwise.
+fn script_cell(r: &RunRecord, scripted: bool) -> String {
+    if scripted {
+        format!(",{}", cell(r.script_error.as_deref().unwrap_or_default()))
+    } else {
+        String::new()
+    }
+}
+
 /// The CSV text of `records` (one per run, in index order) of `e`.
 pub fn csv_text(e: &Experiment, records: &[RunRecord]) -> Result<String, ExperimentError> {
     e.check_records(records)?;
     let mut out = String::new();
+    let scripted = e.algorithms().iter().any(|a| a == crate::script::ALGORITHM);
     if !e.is_grouped() {
         let kinds = algorithms::info(e.algorithms()[0].as_str()).map_or(&[][..], |a| a.kinds);
         out.push_str(COLUMNS);
+        if scripted {
+            out.push_str(SCRIPT_COLUMN);
+        }
         for k in kinds {
             out.push(',');
             out.push_str(k);
@@ -58,6 +77,7 @@ pub fn csv_text(e: &Experiment, records: &[RunRecord]) -> Result<String, Experim
         out.push('\n');
         for r in records {
             out.push_str(&row(r));
+            out.push_str(&script_cell(r, scripted));
             for c in &r.by_kind {
                 out.push_str(&format!(",{c}"));
             }
@@ -82,6 +102,9 @@ pub fn csv_text(e: &Experiment, records: &[RunRecord]) -> Result<String, Experim
         out.push(',');
     }
     out.push_str(COLUMNS);
+    if scripted {
+        out.push_str(SCRIPT_COLUMN);
+    }
     for k in &kinds {
         out.push(',');
         out.push_str(k);
@@ -97,6 +120,7 @@ pub fn csv_text(e: &Experiment, records: &[RunRecord]) -> Result<String, Experim
                 out.push(',');
             }
             out.push_str(&row(r));
+            out.push_str(&script_cell(r, scripted));
             for k in &kinds {
                 out.push(',');
                 if let Some(i) = own.iter().position(|o| o == k) {

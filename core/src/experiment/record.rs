@@ -46,6 +46,11 @@ pub struct RunRecord {
     /// Messages sent by kind, in the algorithm's kind order
     /// (`algorithms::info(id).kinds`).
     pub by_kind: Vec<u64>,
+    /// The error that stopped a scripted run (the one line `election
+    /// run` prints: node, handler, line, simulated time, message); absent
+    /// when none did, so built-in algorithms' records are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script_error: Option<String>,
 }
 
 impl RunRecord {
@@ -70,6 +75,7 @@ impl RunRecord {
             settled: s.settled,
             truncated: s.truncated,
             trace_hash: s.trace_hash,
+            script_error: s.script_error.map(|e| e.to_string()),
         }
     }
 }

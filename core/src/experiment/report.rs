@@ -62,6 +62,18 @@ pub struct SweepReport {
     pub truncated_runs: u64,
     /// Number of distinct trace hashes.
     pub distinct_traces: u64,
+    /// Runs stopped by a script error (scripted algorithms only; absent,
+    /// like the next key, when none was).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub script_errors: u64,
+    /// The first of them by seed: `seed S: ` and the error as `election
+    /// run` prints it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_script_error: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Message kinds of the scenario's algorithm, in registry order.
@@ -120,6 +132,10 @@ impl SweepReport {
             unsettled_runs: count(records, |r| !r.settled),
             truncated_runs: count(records, |r| r.truncated),
             distinct_traces: hashes.len() as u64,
+            script_errors: count(records, |r| r.script_error.is_some()),
+            first_script_error: records
+                .iter()
+                .find_map(|r| Some(format!("seed {}: {}", r.seed, r.script_error.as_ref()?))),
         }
     }
 }
