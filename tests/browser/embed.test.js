@@ -402,9 +402,12 @@ test('a host loads a scenario, seeks and plays through postMessage; events match
   const timed = (await timeEvents()).filter((m) => m.playing);
   assert.ok(timed.length >= 3, `${timed.length} time events while playing`);
   for (let i = 1; i < timed.length; i++) {
-    assert.ok(timed[i].time_ms > timed[i - 1].time_ms, 'time moves forward');
+    // The whole sequence in the message: this once failed under heavy
+    // load without a reproduction, so a failure must say what it saw.
+    const seen = () => JSON.stringify(timed.map((m) => [m.time_ms, m.playing, Math.round(m.sentAt)]));
+    assert.ok(timed[i].time_ms > timed[i - 1].time_ms, `time moves forward: ${seen()}`);
     const gap = timed[i].sentAt - timed[i - 1].sentAt;
-    assert.ok(gap >= 240, `time events at most every 250 ms (gap ${gap} ms)`);
+    assert.ok(gap >= 240, `time events at most every 250 ms (gap ${gap} ms): ${seen()}`);
   }
   assert.deepEqual(errors, []);
   await page.close();
