@@ -75,6 +75,15 @@ impl Session {
     /// does (through the timeline first, so the way there gets
     /// checkpoints) and returns that time.
     pub fn run_to_end(&mut self) -> Micros {
+        // A fresh history whose end is not known yet finds it on the way
+        // (one run, not a side run and then this one); a scripted run
+        // of 130,000 events took 1.5 s in the page the other way.
+        let fresh = self.sim.metrics().events == 0 && self.sim.now_us() == 0;
+        if fresh && self.end_us_within(0).is_none() && !self.seeking_end() {
+            let end = self.timeline.run_to_end(self.sim.as_mut());
+            self.end.end_us = Some(end);
+            return end;
+        }
         let planned = self.end_us();
         if self.sim.now_us() < planned {
             self.timeline.run_until(self.sim.as_mut(), planned);

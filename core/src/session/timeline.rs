@@ -240,6 +240,34 @@ impl Timeline {
         }
     }
 
+    /// Runs a history from where it stands to its end by the rule of
+    /// [`Simulation::run_to_end`] (the first settled moment, or the run
+    /// limit) in one pass, saving a checkpoint whenever one is due by
+    /// events, and returns the end. For a caller that does not know the
+    /// end yet: the same events as finding it on a side run and then
+    /// running there, in one run instead of two. The simulation must be
+    /// at the frontier and not past its end (a fresh history is).
+    pub(crate) fn run_to_end(&mut self, sim: &mut dyn Simulation) -> Micros {
+        debug_assert!(self.at_frontier(sim), "run_to_end starts at the frontier");
+        loop {
+            let last = self.last();
+            let worth = last.events().saturating_add(copy_floor(sim));
+            let due = last
+                .events()
+                .saturating_add(self.interval_events)
+                .max(worth);
+            let room = due.saturating_sub(sim.metrics().events).max(1);
+            // Resumable: any split of the search gives the same end.
+            if let Some(end) = sim.run_to_end_within(room) {
+                self.saw(sim);
+                return end;
+            }
+            if sim.metrics().events >= due {
+                self.save(sim);
+            }
+        }
+    }
+
     /// Processes events up to `limit` until the next landmark (see
     /// `Simulation::run_to_landmark`), at most about `max_events` of them,
     /// taking checkpoints on the way.

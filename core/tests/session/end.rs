@@ -82,3 +82,43 @@ fn running_to_the_end_from_the_middle_is_the_cli_run() {
     assert_eq!((p.now_us(), p.reached_us()), (end, end));
     assert!(p.timeline().len() > 1, "the way there got checkpoints");
 }
+
+#[test]
+fn a_fresh_run_to_the_end_is_one_pass_and_the_cli_run() {
+    // Every algorithm, with faults that unsettle a settled-looking
+    // cluster (a pause) and a burst, and a run long enough to take
+    // checkpoints: the one-pass run to the end of a fresh session gives
+    // the CLI's end, summary and trace, and seeking back through the
+    // checkpoints it took replays the same history.
+    let mut cases: Vec<String> = election_core::algorithms::ids()
+        .iter()
+        .map(|id| format!(r#"{{"algorithm":"{id}","nodes":7,"seed":5,"faults":[{{"at_ms":300,"pause":2,"for_ms":700}}]}}"#))
+        .collect();
+    cases.push(r#"{"algorithm":"bully","nodes":60,"seed":1,"start":"all"}"#.into());
+    cases.push(
+        r#"{"algorithm":"chang-roberts","nodes":200,"ring":"descending","start":"all"}"#.into(),
+    );
+    for json in &cases {
+        let s = scenario(json);
+        let expected = sim::run(&s);
+        let mut p = Session::new(&s);
+        let end = p.run_to_end();
+        assert_eq!(to_ms(end), expected.end_ms, "{json}");
+        assert!(!p.seeking_end(), "{json}: no side run");
+        assert_eq!(p.end_us_within(0), Some(end), "{json}: the end is known");
+        assert_eq!(p.summary(), expected, "{json}");
+        let hash = p.summary().trace_hash;
+        if expected.events > 4 * election_core::session::FIRST_INTERVAL_EVENTS {
+            assert!(p.timeline().len() > 2, "{json}: checkpoints on the way");
+        }
+        // Back to the middle and forward again, from a checkpoint.
+        p.seek(end / 2);
+        assert_eq!(p.now_us(), end / 2, "{json}");
+        assert_eq!(p.run_to_end(), end, "{json}");
+        assert_eq!(
+            p.summary().trace_hash,
+            hash,
+            "{json}: replayed from a checkpoint"
+        );
+    }
+}
