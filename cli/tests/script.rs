@@ -316,7 +316,7 @@ fn a_sweep_counts_the_runs_a_script_error_stopped_and_exits_2() {
     );
 
     // A built-in's sweep has no such column or key.
-    let csv = ok(&[
+    let builtin = [
         "sweep",
         "--algorithm",
         "bully",
@@ -324,18 +324,9 @@ fn a_sweep_counts_the_runs_a_script_error_stopped_and_exits_2() {
         "3",
         "--seeds",
         "1..2",
-        "--csv",
-    ]);
+    ];
+    let csv = ok(&[&builtin[..], &["--csv"]].concat());
     assert!(!csv.contains("script_error"), "{csv}");
-    let v = ok_json(&[
-        "sweep",
-        "--algorithm",
-        "bully",
-        "--nodes",
-        "3",
-        "--seeds",
-        "1..2",
-        "--json",
-    ]);
+    let v = ok_json(&[&builtin[..], &["--json"]].concat());
     assert!(v.get("script_errors").is_none() && v.get("first_script_error").is_none());
 }
