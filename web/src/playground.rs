@@ -150,6 +150,16 @@ impl Playground {
             .map_err(|e| js::scenario_error(&e))
     }
 
+    /// The scenario [`Playground::with_settings`] would run, as JSON
+    /// text, without building it: the page builds it in the wasm module
+    /// that runs its algorithm (another family's, when the settings change
+    /// the algorithm). Throws the same errors.
+    pub fn settings_json(&self, query: &str) -> Result<String, JsValue> {
+        url::apply_settings(self.scenario(), query)
+            .map(|s| s.to_json().to_string())
+            .map_err(|e| js::scenario_error(&e))
+    }
+
     /// Current simulated time, ms.
     pub fn now_ms(&self) -> f64 {
         to_ms(self.sim().now_us())
