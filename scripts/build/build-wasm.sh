@@ -55,7 +55,7 @@ mkdir -p "$WASM_TARGET_DIR/pkg-out"
 wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm/election_web.wasm"
 # The families of core/src/algorithms/mod.rs, FAMILIES (wasm-modules.mjs
 # fails when an algorithm is in no player module).
-FAMILIES="bully bully-variants ring consensus"
+FAMILIES="bully bully-variants ring raft consensus"
 builds=("election_web")
 players=()
 for family in $FAMILIES; do

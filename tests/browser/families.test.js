@@ -69,9 +69,9 @@ test('the default page loads only the Bully family player module before it is re
   await page.close();
 });
 
-test('?algorithm=raft loads the consensus module only, and its run is the CLI run', async () => {
+test('?algorithm=raft loads the Raft module only, and its run is the CLI run', async () => {
   const { page, errors, early } = await openRecording('/?algorithm=raft&nodes=5&seed=3&at=end');
-  assert.deepEqual(wasmModules(early), ['election_player_consensus']);
+  assert.deepEqual(wasmModules(early), ['election_player_raft']);
   await assertMatches(page, cliRun(['--algorithm', 'raft', '--nodes', '5', '--seed', '3']), 'raft n=5');
   assert.deepEqual(errors, []);
   await page.close();
@@ -84,11 +84,11 @@ test('a preset loads its family module: ?preset=chang-roberts-worst takes the ri
   await page.close();
 });
 
-test('switching Bully -> Raft in the settings form loads the consensus module; Raft runs as election run does', async () => {
+test('switching Bully -> Raft in the settings form loads the Raft module; Raft runs as election run does', async () => {
   const { page, errors, all } = await openRecording('/?algorithm=bully&nodes=5&seed=3');
   await page.selectOption('#algorithm', 'raft');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('algorithm') === 'raft');
-  assert.ok(wasmModules(all).includes('election_player_consensus'), 'the consensus module loaded');
+  assert.ok(wasmModules(all).includes('election_player_raft'), 'the Raft module loaded');
   assert.equal(await page.isVisible('[data-testid="error"]'), false);
   // To the end of the run (the End key), then the scenario it ran (Share).
   await page.evaluate(() => /** @type {HTMLElement | null} */ (document.activeElement)?.blur());
@@ -107,7 +107,7 @@ test('switching Bully -> Raft in the settings form loads the consensus module; R
 test('a #s= link of a Raft scenario opens it', async () => {
   const scenario = { version: 1, algorithm: 'raft', nodes: 5, seed: 7, faults: [{ at_ms: 400, crash: 'leader' }] };
   const { page, errors, early } = await openRecording(`/?at=end#s=${encodeShare(scenario)}`);
-  assert.ok(wasmModules(early).includes('election_player_consensus'), 'the consensus module loaded');
+  assert.ok(wasmModules(early).includes('election_player_raft'), 'the Raft module loaded');
   assert.equal(await page.inputValue('#algorithm'), 'raft');
   await assertMatches(page, cliRunScenario(scenario), 'the Raft link');
   assert.deepEqual(errors, []);
