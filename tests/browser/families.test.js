@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { baseUrl, collectErrors, fixtureUrl, launchBrowser } from './helpers.js';
 import { ready, readouts } from './page.js';
 import { REPO_ROOT, cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
 
@@ -121,6 +121,42 @@ test('a script scenario link opens in the single view on the tools module', asyn
   assert.ok(wasmModules(early).includes('election_web'), 'the tools module loaded');
   assert.equal(await page.isVisible('[data-testid="error"]'), false);
   await assertMatches(page, cliRunScenario(scenario), 'the script link');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("an embed's load of another family's scenario answers once its module has loaded; a message sent meanwhile waits its turn", async () => {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  const errors = collectErrors(page);
+  /** @type {string[]} */
+  const urls = [];
+  page.on('request', (r) => {
+    urls.push(r.url());
+  });
+  await page.goto(await fixtureUrl(page, 'embed-host.html'));
+  await page.evaluate((src) => /** @type {any} */ (window).openEmbed(src, 480, 320), `${baseUrl()}/?embed=1&algorithm=bully&nodes=5`);
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  assert.ok(frame);
+  await frame.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+  assert.deepEqual(wasmModules(urls), ['election_player_bully']);
+
+  const scenario = { version: 1, algorithm: 'raft', nodes: 5, seed: 4 };
+  const expected = cliRunScenario(scenario);
+  // The load and a seek sent right after it, before the Raft module is in.
+  await page.evaluate((s) => {
+    const w = /** @type {any} */ (window);
+    w.send({ type: 'load', scenario: s, id: 1 });
+    w.send({ type: 'seek', ms: 1e9, id: 2 });
+  }, scenario);
+  await page.waitForFunction(() => /** @type {any} */ (window).received.some((m) => m.data?.id === 2), null, { timeout: 15000 });
+  const replies = (await page.evaluate(() => /** @type {any} */ (window).received.map((m) => m.data))).filter(
+    (m) => m.type === 'ok' || m.type === 'error',
+  );
+  assert.deepEqual(replies.map((m) => [m.type, m.command, m.id]), [['ok', 'load', 1], ['ok', 'seek', 2]], 'in the order sent');
+  assert.equal(replies[0].algorithm, 'raft');
+  assert.equal(replies[1].trace_hash, expected.trace_hash, 'the seek acted on the Raft run');
+  assert.equal(replies[1].time_ms, expected.end_ms);
+  assert.ok(wasmModules(urls).includes('election_player_raft'));
   assert.deepEqual(errors, []);
   await page.close();
 });
