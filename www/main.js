@@ -25,7 +25,8 @@ import { Panes } from './panels/panes.js';
 import { learnNames } from './shared/names.js';
 import { ROLE_COLOURS } from './shared/palette.js';
 import { Narration, presetPlayground } from './panels/presets.js';
-import { providePageScenario } from './shared/page-scenario.js';
+import { providePageRun, providePageScenario } from './shared/page-scenario.js';
+import { toolsWasm } from './shared/tools-wasm.js';
 import { Readouts } from './panels/readouts.js';
 import { ScenarioFile } from './panels/scenario-file.js';
 
@@ -83,17 +84,28 @@ function buildRoleLegend() {
 
 /**
  * The playground the address asks for, or the defaults with the problem
- * reported.
+ * reported. A scenario whose algorithm the player module does not run (a
+ * script, `"algorithm": "script"`: the lab's, or from a link) is built
+ * by the tools module (shared/tools-wasm.js), which runs every one.
  * @param {import('./shared/url.js').PageRequest} request
  * @param {string[]} problems filled with what went wrong
- * @returns {wasm.Playground}
+ * @returns {Promise<wasm.Playground>}
  */
-function playgroundFor(request, problems) {
+async function playgroundFor(request, problems) {
   try {
     // A standalone page's inline scenario (www/standalone/inlined.js).
     if (request.scenario !== undefined) return new wasm.Playground(request.scenario);
     return presetPlayground(wasm, request) ?? wasm.Playground.from_url(request.query, request.fragment);
   } catch (e) {
+    if (/** @type {{field?: string}} */ (e).field === 'algorithm') {
+      try {
+        const tools = await toolsWasm();
+        const pg = request.scenario !== undefined ? new tools.Playground(request.scenario) : tools.Playground.from_url(request.query, request.fragment);
+        return /** @type {wasm.Playground} */ (/** @type {unknown} */ (pg));
+      } catch (e2) {
+        e = e2;
+      }
+    }
     problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
     return wasm.Playground.from_url('', '');
   }
@@ -145,7 +157,7 @@ async function main() {
 
   const request = standaloneRequest(readAddress(wasm.scenario_params()), wasm.scenario_params());
   const problems = [...request.problems];
-  const model = new Model(wasm, playgroundFor(request, problems));
+  const model = new Model(wasm, await playgroundFor(request, problems));
 
   const inspector = new Inspector(
     el('inspector-title'),
@@ -222,7 +234,9 @@ async function main() {
         model.replace(next);
         controls.fill(next);
         faults.fill(next);
-        writeSettingsAddress(next.query_string());
+        // A script does not fit in readable parameters: its link carries it.
+        if (next.algorithm() === 'script') writeShareAddress(next.share_fragment(), 0);
+        else writeSettingsAddress(next.query_string());
         showProblems([]);
         clearFieldErrors(controls.form);
       } catch (e) {
@@ -313,6 +327,8 @@ async function main() {
   };
   // The Experiments panel sweeps what is on screen, clicked faults included.
   providePageScenario(() => model.playground.scenario_json());
+  // The lab (lab/panel.js) runs its script as the single view's run.
+  providePageRun({ model, load: (pg) => adopt(pg, 0) });
   const filesStatus = el('files-status');
   new ScenarioFile(
     {
@@ -364,12 +380,18 @@ async function main() {
   // fire popstate, and hashchange too when only the fragment differs: the
   // address is read once per change.
   let reopened = '';
-  const reopen = () => {
+  const reopen = async () => {
     if (location.href === reopened) return;
     reopened = location.href;
     const again = standaloneRequest(readAddress(wasm.scenario_params()), wasm.scenario_params());
     const found = [...again.problems];
-    model.replace(playgroundFor(again, found));
+    const pg = await playgroundFor(again, found);
+    // Another address came while the tools module loaded: that one wins.
+    if (location.href !== reopened) {
+      pg.free();
+      return;
+    }
+    model.replace(pg);
     controls.fill(model.playground);
     position(model, again);
     presentation.set(Boolean(again.present), false);

@@ -6,8 +6,8 @@
  * by the core (`Playground.from_url`); this module only handles the page's
  * own parameters `at` (`at=<ms>` or `at=end`: open the run at that time,
  * paused) and `present` (`present=1`: presentation mode, player/present.js)
- * and writes links. `compare` (compare.js) and `preset` (presets.js) are
- * the page's too.
+ * and writes links. `compare` (compare.js), `preset` (presets.js), `lab`
+ * and `template` (lab/open.js) are the page's too.
  * @module url
  */
 
@@ -27,7 +27,7 @@ import { EMBED_PARAMS, isEmbed } from '../embed/params.js';
  */
 
 /** Parameters of the page itself (not scenario fields). */
-const PAGE_PARAMS = ['at', 'compare', 'preset', 'present', 'tradeoffs'];
+const PAGE_PARAMS = ['at', 'compare', 'preset', 'present', 'tradeoffs', 'lab', 'template'];
 
 /** Latest time `at` may name: one day, as for any scenario time. */
 const MAX_AT_MS = 86_400_000;
