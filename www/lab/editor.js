@@ -22,7 +22,6 @@ import {
   bracketMatching,
   drawSelection,
   defaultKeymap,
-  forceLinting,
   highlightActiveLine,
   highlightActiveLineGutter,
   history,
@@ -34,7 +33,9 @@ import {
   lineNumbers,
   lintGutter,
   linter,
+  setDiagnostics,
 } from '../vendor/codemirror/codemirror.js';
+import { playClock } from '../shared/play-clock.js';
 import { rhaiHighlight, rhaiLanguage } from './rhai-mode.js';
 
 /** The editor's look, from the page's CSS variables (lab.css, style.css). */
@@ -98,7 +99,7 @@ export function errorSpan(doc, e) {
  * @property {() => string} text the script now
  * @property {(text: string) => void} setText replaces the whole script (a new undo history)
  * @property {(text: string) => void} replace replaces the whole script as an edit (undo brings the old text back)
- * @property {() => void} recheck asks `errors` again now (after a run)
+ * @property {() => void} recheck shows what `errors` says now (after a run)
  * @property {() => void} focus
  */
 
@@ -114,19 +115,23 @@ export function errorSpan(doc, e) {
  * @returns {ScriptEditor}
  */
 export function createEditor(parent, options) {
-  const lint = linter(
-    (view) => {
-      const doc = view.state.doc;
-      /** @type {import('@codemirror/lint').Diagnostic[]} */
-      const found = [];
-      for (const e of options.errors(doc.toString())) {
-        const span = errorSpan(doc, e) ?? { from: 0, to: Math.min(1, doc.length) };
-        found.push({ ...span, severity: 'error', message: e.message, source: 'script' });
-      }
-      return found;
-    },
-    { delay: 400 },
-  );
+  /**
+   * The diagnostics of the editor's text now.
+   * @param {import('@codemirror/view').EditorView} view
+   * @returns {import('@codemirror/lint').Diagnostic[]}
+   */
+  const diagnostics = (view) => {
+    const doc = view.state.doc;
+    /** @type {import('@codemirror/lint').Diagnostic[]} */
+    const found = [];
+    for (const e of options.errors(doc.toString())) {
+      const span = errorSpan(doc, e) ?? { from: 0, to: Math.min(1, doc.length) };
+      found.push({ ...span, severity: 'error', message: e.message, source: 'script' });
+    }
+    return found;
+  };
+  // While typing: the compiler's verdict shortly after the last key.
+  const lint = linter(diagnostics, { delay: 400 });
   const extensions = [
     lineNumbers(),
     highlightActiveLineGutter(),
@@ -153,6 +158,21 @@ export function createEditor(parent, options) {
       ...historyKeymap,
       indentWithTab,
     ]),
+    // Typing over a selection: done here as an edit, not by the browser,
+    // whose merge of the selected lines would copy the highlighting's
+    // colours into style attributes, which the CSP refuses (an error in
+    // the console each time; the text itself comes out right).
+    EditorView.domEventHandlers({
+      beforeinput(event, view) {
+        const range = view.state.selection.main;
+        if (range.empty || event.isComposing) return false;
+        if (event.inputType !== 'insertText' && event.inputType !== 'insertReplacementText') return false;
+        const text = event.data ?? event.dataTransfer?.getData('text/plain') ?? '';
+        event.preventDefault();
+        view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true, userEvent: 'input.type' });
+        return true;
+      },
+    }),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) options.changed(update.state.doc.toString());
     }),
@@ -165,19 +185,22 @@ export function createEditor(parent, options) {
   mount.style.height = '100%';
   shadow.append(mount);
   const view = new EditorView({ state: stateOf(options.text), parent: mount, root: shadow });
+  // While a test holds the clock, the whole text (the editor draws only
+  // the lines in view) is read from the box as `__script()`.
+  if (playClock.hand) /** @type {any} */ (parent).__script = () => view.state.doc.toString();
   return {
     view,
     text: () => view.state.doc.toString(),
     setText(text) {
       if (text === view.state.doc.toString()) return;
       view.setState(stateOf(text));
-      forceLinting(view);
+      view.dispatch(setDiagnostics(view.state, diagnostics(view)));
     },
     replace(text) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
     },
     recheck() {
-      forceLinting(view);
+      view.dispatch(setDiagnostics(view.state, diagnostics(view)));
     },
     focus() {
       view.focus();
