@@ -7,7 +7,6 @@
  * @module main
  */
 
-import init, * as wasm from './pkg/election_player.js';
 import { onAppearanceChange, setupAppearance } from './shared/appearance.js';
 import { LazyCompare } from './compare/entry.js';
 import { Controls } from './player/controls.js';
@@ -26,7 +25,6 @@ import { learnNames } from './shared/names.js';
 import { ROLE_COLOURS } from './shared/palette.js';
 import { Narration, presetPlayground } from './panels/presets.js';
 import { providePageRun, providePageScenario } from './shared/page-scenario.js';
-import { toolsWasm } from './shared/tools-wasm.js';
 import { Readouts } from './panels/readouts.js';
 import { ScenarioFile } from './panels/scenario-file.js';
 
@@ -40,7 +38,8 @@ import { readAddress, writeSettingsAddress, writeShareAddress } from './shared/u
 import { ClusterView } from './cluster/view.js';
 import { ClusterLegend } from './cluster/legend.js';
 import { byTestId, el, messageOf, showProblems } from './shared/dom.js';
-import { standaloneRequest, wasmInput } from './standalone/inlined.js';
+import { standaloneRequest } from './standalone/inlined.js';
+import { ModuleLoadError, firstModule, openRun, openRunIn } from './shared/player-wasm.js';
 import { wireStandaloneDownload } from './standalone/control.js';
 
 /** Role legend entries in other words than the role's name. @type {Record<string, string>} */
@@ -82,33 +81,54 @@ function buildRoleLegend() {
   };
 }
 
+/** @typedef {import('./shared/player-wasm.js').Playground} Playground */
+
 /**
- * The playground the address asks for, or the defaults with the problem
- * reported. A scenario whose algorithm the player module does not run (a
- * script, `"algorithm": "script"`: the lab's, or from a link) is built
- * by the tools module (shared/tools-wasm.js), which runs every one.
+ * The run the address asks for, made in the wasm module that runs it
+ * (shared/player-wasm.js: loaded first if need be), or the defaults with
+ * the problem reported. A module that cannot load rejects (a
+ * ModuleLoadError), unless `orDefault`: then it is a problem too.
  * @param {import('./shared/url.js').PageRequest} request
  * @param {string[]} problems filled with what went wrong
- * @returns {Promise<wasm.Playground>}
+ * @param {{first?: string, orDefault?: boolean}} [how] `first`: the module
+ *   to try first (the page's first render); `orDefault`: fall back on the
+ *   default scenario when a module could not load as well
+ * @returns {Promise<Playground>}
  */
-async function playgroundFor(request, problems) {
-  try {
+async function requestedRun(request, problems, how = {}) {
+  /** @param {import('./shared/player-wasm.js').PlayerWasm} w */
+  const make = (w) =>
     // A standalone page's inline scenario (www/standalone/inlined.js).
-    if (request.scenario !== undefined) return new wasm.Playground(request.scenario);
-    return presetPlayground(wasm, request) ?? wasm.Playground.from_url(request.query, request.fragment);
+    request.scenario !== undefined
+      ? new w.Playground(request.scenario)
+      : (presetPlayground(w, request) ?? w.Playground.from_url(request.query, request.fragment));
+  try {
+    return await (how.first ? openRunIn(how.first, make) : openRun(make));
   } catch (e) {
-    if (/** @type {{field?: string}} */ (e).field === 'algorithm') {
-      try {
-        const tools = await toolsWasm();
-        const pg = request.scenario !== undefined ? new tools.Playground(request.scenario) : tools.Playground.from_url(request.query, request.fragment);
-        return /** @type {wasm.Playground} */ (/** @type {unknown} */ (pg));
-      } catch (e2) {
-        e = e2;
-      }
-    }
+    if (e instanceof ModuleLoadError && !how.orDefault) throw e;
     problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
-    return wasm.Playground.from_url('', '');
+    return openRun((w) => w.Playground.from_url('', ''));
   }
+}
+
+/**
+ * Uses what `openRun` made: at once, or once its module has loaded (the page
+ * keeps showing the old run meanwhile); `fail` gets a failure either way.
+ * @param {() => Playground | Promise<Playground>} make e.g. `() => openRun(...)`
+ * @param {(pg: Playground) => void} use
+ * @param {(e: unknown) => void} fail
+ */
+function whenMade(make, use, fail) {
+  /** @type {Playground | Promise<Playground>} */
+  let made;
+  try {
+    made = make();
+  } catch (e) {
+    fail(e);
+    return;
+  }
+  if (made instanceof Promise) made.then(use, fail);
+  else use(made);
 }
 
 /**
@@ -143,13 +163,17 @@ async function main() {
   const embed = isEmbed(window.location.search);
   if (embed) document.body.classList.add('embed');
   setupAppearance();
-  // On a standalone page, the inline wasm's bytes (nothing is fetched).
-  await init(await wasmInput());
+  // The wasm module the address's scenario needs (shared/player-wasm.js;
+  // on a standalone page from the inline bytes: nothing is fetched). Its
+  // static functions (names, lists, parameters) serve every run, whatever
+  // module a later run is made in.
+  const first = firstModule(window.location.search);
+  const wasm = await first.wasm;
   // Role codes and property names, from the core (every view reads them).
   learnNames(wasm);
   if (embed) {
     // The embed's own code, only in an embed.
-    (await import('./embed/embed.js')).startEmbed(wasm);
+    await (await import('./embed/embed.js')).startEmbed(wasm);
     return;
   }
   const roleLegend = buildRoleLegend();
@@ -157,7 +181,7 @@ async function main() {
 
   const request = standaloneRequest(readAddress(wasm.scenario_params()), wasm.scenario_params());
   const problems = [...request.problems];
-  const model = new Model(wasm, await playgroundFor(request, problems));
+  const model = new Model(wasm, await requestedRun(request, problems, { first: first.name, orDefault: true }));
 
   const inspector = new Inspector(
     el('inspector-title'),
@@ -227,21 +251,37 @@ async function main() {
     /** @type {HTMLInputElement} */ (el('log-traffic')),
   );
   const panes = new Panes(wasm, model, log);
+  /** The latest settings change (a slower module load must not win over a later change). */
+  let settingsTurn = 0;
   const controls = new Controls(model, wasm.algorithms(), () => wasm.fresh_seed(), {
     applySettings(query) {
-      try {
-        const next = model.playground.with_settings(query);
-        model.replace(next);
-        controls.fill(next);
-        faults.fill(next);
-        // A script does not fit in readable parameters: its link carries it.
-        if (next.algorithm() === 'script') writeShareAddress(next.share_fragment(), 0);
-        else writeSettingsAddress(next.query_string());
-        showProblems([]);
-        clearFieldErrors(controls.form);
-      } catch (e) {
-        showProblems([settingsError(controls.form, e)]);
-      }
+      // Another algorithm may run in another wasm module: the scenario is
+      // made here, the run where its algorithm runs (at once, or once that
+      // module has loaded; until then the old run stays).
+      const turn = ++settingsTurn;
+      whenMade(
+        () => {
+          const text = model.playground.settings_json(query);
+          return openRun((w) => new w.Playground(text));
+        },
+        (next) => {
+          if (turn !== settingsTurn) {
+            next.free();
+            return;
+          }
+          model.replace(next);
+          controls.fill(next);
+          faults.fill(next);
+          // A script does not fit in readable parameters: its link carries it.
+          if (next.algorithm() === 'script') writeShareAddress(next.share_fragment(), 0);
+          else writeSettingsAddress(next.query_string());
+          showProblems([]);
+          clearFieldErrors(controls.form);
+        },
+        (e) => {
+          if (turn === settingsTurn) showProblems([settingsError(controls.form, e)]);
+        },
+      );
     },
     report(message) {
       showProblems([settingsError(controls.form, message)]);
@@ -309,7 +349,7 @@ async function main() {
   // Another run of a scenario (imported, or with its faults edited): shown
   // paused at `atMs` in every view and put into the address.
   /**
-   * @param {wasm.Playground} pg
+   * @param {Playground} pg
    * @param {number} atMs
    * @param {boolean} [keepOld] leave the old run in the history (its link
    *   in the current entry, the new one pushed), so Back returns to it
@@ -338,7 +378,7 @@ async function main() {
     },
     {
       current: () => model.playground,
-      parse: (text) => new wasm.Playground(text),
+      parse: (text) => openRun((w) => new w.Playground(text)),
       // An imported file replaces the run: Back brings the old one back.
       load: (pg) => adopt(pg, 0, true),
       report: (message) => showProblems([message]),
@@ -370,7 +410,12 @@ async function main() {
       const now = model.nowMs;
       const scenario = JSON.parse(model.playground.scenario_json());
       scenario.faults = faultList;
-      adopt(new wasm.Playground(JSON.stringify(scenario)), now);
+      const text = JSON.stringify(scenario);
+      whenMade(
+        () => openRun((w) => new w.Playground(text)),
+        (pg) => adopt(pg, now),
+        (e) => showProblems([messageOf(e)]),
+      );
     },
     report: (message) => showProblems([message]),
   });
@@ -379,15 +424,25 @@ async function main() {
   // Back and Forward across links the page wrote (an import pushes one)
   // fire popstate, and hashchange too when only the fragment differs: the
   // address is read once per change.
+  // The run may be in another wasm module, loaded first: meanwhile the old
+  // run stays; a module that cannot load leaves it, with one message.
   let reopened = '';
+  let reopening = 0;
   const reopen = async () => {
     if (location.href === reopened) return;
     reopened = location.href;
+    const turn = ++reopening;
     const again = standaloneRequest(readAddress(wasm.scenario_params()), wasm.scenario_params());
     const found = [...again.problems];
-    const pg = await playgroundFor(again, found);
-    // Another address came while the tools module loaded: that one wins.
-    if (location.href !== reopened) {
+    /** @type {Playground} */
+    let pg;
+    try {
+      pg = await requestedRun(again, found);
+    } catch (e) {
+      if (turn === reopening) showProblems([`${messageOf(e)}. The current run is kept.`]);
+      return;
+    }
+    if (turn !== reopening) {
       pg.free();
       return;
     }

@@ -1,6 +1,7 @@
 // @ts-check
-// The page's two wasm modules on the same played runs: the player module
-// (`election_player`, which the page plays its runs in) against the tools
+// The page's wasm modules on the same played runs: the player module of
+// the run's algorithm family (`election_player_<family>`, which the page
+// plays its runs in; www/pkg/modules.js says which) against the tools
 // module (`election_web`, which scripts/bench/bench.sh and bench-ab.mjs
 // time against native code). Both run the same Rust engine; this checks
 // that the player's build of it is as fast, so that the tools module's
@@ -29,7 +30,7 @@ if (at >= 0) {
 const dir = path.resolve(args[0] ?? path.join(ROOT, 'www/pkg'));
 
 /**
- * @param {string} name election_player or election_web
+ * @param {string} name election_player_<family> or election_web
  * @returns {Promise<any>} the module, started
  */
 async function load(name) {
@@ -45,14 +46,23 @@ const RUNS = [
   ['Bully n=200, all start', 'algorithm=bully&nodes=200&start=all'],
 ];
 
-const modules = { player: await load('election_player'), tools: await load('election_web') };
+/** @type {{ALGORITHM_MODULE: Record<string, string>}} */
+const table = await import(path.join(dir, 'modules.js'));
+const tools = await load('election_web');
+/** @type {Map<string, any>} player module name -> the module */
+const players = new Map();
+for (const [, query] of RUNS) {
+  const name = table.ALGORITHM_MODULE[new URLSearchParams(query).get('algorithm') ?? ''];
+  if (!players.has(name)) players.set(name, await load(name));
+}
 /** @type {Record<string, Record<string, number[]>>} */
 const times = {};
 /** @type {Record<string, string>} */
 const hashes = {};
 for (let r = 0; r < repeat; r++) {
   for (const [label, query] of RUNS) {
-    for (const [name, pkg] of Object.entries(modules)) {
+    const player = players.get(table.ALGORITHM_MODULE[new URLSearchParams(query).get('algorithm') ?? '']);
+    for (const [name, pkg] of Object.entries({ player, tools })) {
       const before = process.cpuUsage();
       const pg = pkg.Playground.from_url(query, '');
       pg.run_to_end();

@@ -3,14 +3,22 @@
 # the `wasm` profile (Cargo.toml: chosen by measurement, see
 # docs/PERFORMANCE.md, Size), generates the JS bindings with wasm-bindgen
 # and writes the modules into www/pkg/ with their functions ordered for
-# gzip and without the name and producers sections (see below). Two
-# builds of the crate (web/Cargo.toml, feature `tools`):
-#   www/pkg/election_player.js, election_player_bg.wasm  the player module:
-#       what the page's first render loads (open, play, draw any scenario);
+# gzip and without the name and producers sections (see below). One build
+# of the crate per module (web/Cargo.toml, features `tools` and
+# `family-<id>`):
+#   www/pkg/election_player_<family>.js, election_player_<family>_bg.wasm
+#       a player module per algorithm family (FAMILIES below; the core's
+#       core/src/algorithms/mod.rs FAMILIES): what the page's first render
+#       loads (open, play, draw a scenario of that family's algorithms;
+#       every module lists every algorithm);
 #   www/pkg/election_web.js, election_web_bg.wasm        the tools module:
-#       everything (compare mode, exports, experiments, the failure finder,
-#       the trade-off table, headless runs), loaded on first use by the
-#       page and its workers, and by Node (tests/node, scripts/bench).
+#       everything (every algorithm, scripts, compare mode, exports,
+#       experiments, the failure finder, the trade-off table, headless
+#       runs), loaded on first use by the page and its workers, and by Node
+#       (tests/node, scripts/bench);
+#   www/pkg/modules.js (and election_player.d.ts): the page's table of
+#       which module runs which algorithm and preset, written from the
+#       modules by scripts/build/wasm-modules.mjs.
 # Run scripts/setup.sh first (test.sh and serve.sh do).
 #
 # The wasm build uses its own target dir, target/wasm, and the toolchain that
@@ -45,11 +53,20 @@ esac
 rm -rf "$WASM_TARGET_DIR/pkg-out"
 mkdir -p "$WASM_TARGET_DIR/pkg-out"
 wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm/election_web.wasm"
+# The families of core/src/algorithms/mod.rs, FAMILIES (wasm-modules.mjs
+# fails when an algorithm is in no player module).
+FAMILIES="bully ring consensus"
+builds=("election_web")
+players=()
+for family in $FAMILIES; do
+    builds+=("election_player_$family --no-default-features --features family-$family")
+    players+=("election_player_$family")
+done
 # name  cargo feature flags
-for build in "election_web" "election_player --no-default-features"; do
+for build in "${builds[@]}"; do
     read -r name flags <<<"$build"
     log "cargo build --profile wasm --target $WASM_TARGET -p election-web ${flags:-} (CARGO_TARGET_DIR=target/wasm) -> $name"
-    # shellcheck disable=SC2086  # no flags, or one
+    # shellcheck disable=SC2086  # no flags, or several words
     CARGO_TARGET_DIR="$WASM_TARGET_DIR" wasm_cargo build --profile wasm --target "$WASM_TARGET" -p election-web ${flags:-}
     [[ -f "$wasm" ]] || die "$wasm not found (is web/ a cdylib named election-web?)"
     log "wasm_package: wasm-bindgen, wasm-order.py, wasm-opt (merge identical functions, drop unused ones, order by name, strip names) -> www/pkg/$name*"
@@ -58,9 +75,11 @@ done
 rm -rf www/pkg
 mkdir -p www/pkg
 cp -r "$WASM_TARGET_DIR"/pkg-out/*/* www/pkg/
+node scripts/build/wasm-modules.mjs www/pkg election_web "${players[@]}" ||
+    die "scripts/build/wasm-modules.mjs could not write the table of modules (www/pkg/modules.js)"
 
 log "sizes:"
-for f in www/pkg/election_player_bg.wasm www/pkg/election_player.js www/pkg/election_web_bg.wasm www/pkg/election_web.js; do
+for f in www/pkg/election_player_*_bg.wasm www/pkg/election_web_bg.wasm; do
     [[ -f "$f" ]] && file_sizes "$REPO_ROOT/$f" >&2
 done
 log "done in $((SECONDS - T0)) s"

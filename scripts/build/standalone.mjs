@@ -17,10 +17,11 @@
 //   - the wasm, gzip-compressed and base64-encoded, in a data block
 //     (<script type="application/octet-stream" id="standalone-wasm">),
 //     instantiated from those bytes. One module only: the tools module
-//     (www/pkg/election_web.js, whose API is the player module's and more)
-//     stands in for the player module (www/pkg/election_player.js) too,
-//     so the page's first `init` starts it and the tools' own `init`
-//     (shared/tools-wasm.js) finds it started;
+//     (www/pkg/election_web.js, every algorithm; its API is the player
+//     modules' and more) stands in for every player module
+//     (www/pkg/election_player_<family>.js) too, so whichever module the
+//     scenario asks for, the page's first `init` starts it and the tools'
+//     own `init` (shared/tools-wasm.js) finds it started;
 //   - an empty scenario data block (<script type="application/json"
 //     id="standalone-scenario" data-at="" data-preset="">) that
 //     `election html` and the page's "Download as a standalone page" fill.
@@ -41,12 +42,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOOLS = join(ROOT, 'www/pkg/election_web.js');
 const WASM = join(ROOT, 'www/pkg/election_web_bg.wasm');
 
-/** An esbuild plugin: every import of the player module gets the tools module (see the top). */
+/** An esbuild plugin: every import of a player module gets the tools module (see the top). */
 const oneWasmModule = {
   name: 'one-wasm-module',
   /** @param {import('esbuild').PluginBuild} b */
   setup(b) {
-    b.onResolve({ filter: /(^|\/)election_player\.js$/ }, () => ({ path: TOOLS }));
+    b.onResolve({ filter: /(^|\/)election_player_\w+\.js$/ }, () => ({ path: TOOLS }));
   },
 };
 const ENTRY = join(ROOT, 'www/standalone/entry.js');

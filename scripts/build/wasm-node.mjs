@@ -12,17 +12,19 @@ import path from 'node:path';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * Imports election_web.js from `dir`, else $ELECTION_PKG_DIR (which
- * scripts/size/wasm-profiles.sh sets to compare build variants), else www/pkg,
- * and instantiates its wasm from the file.
+ * Imports `<name>.js` (default election_web, the tools module; a player
+ * module is election_player_<family>) from `dir`, else $ELECTION_PKG_DIR
+ * (which scripts/size/wasm-profiles.sh sets to compare build variants),
+ * else www/pkg, and instantiates its wasm from the file.
  * @param {string} [dir] a wasm-bindgen output directory
+ * @param {string} [name] the module's name
  * @returns {Promise<{ pkg: any, exports: any }>} the module's exports and
  *   the raw wasm exports (whose `memory` is the instance's memory).
  */
-export async function loadWasm(dir) {
+export async function loadWasm(dir, name = 'election_web') {
   dir ||= process.env.ELECTION_PKG_DIR || path.join(ROOT, 'www/pkg');
-  const glue = path.join(dir, 'election_web.js');
-  const wasmPath = path.join(dir, 'election_web_bg.wasm');
+  const glue = path.join(dir, `${name}.js`);
+  const wasmPath = path.join(dir, `${name}_bg.wasm`);
   let bytes;
   try {
     bytes = readFileSync(wasmPath);

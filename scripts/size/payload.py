@@ -8,7 +8,11 @@ The budgets are checked against what the first render loads: references
 followed as a browser follows them before the page is ready, dynamic
 `import()` excepted (what the page loads on first use: the wasm tools
 module, compare mode, the embed, the panels; docs/PERFORMANCE.md, First
-render over the network). The total with dynamic imports is printed too.
+render over the network), plus the wasm player module of the default page
+(www/pkg/modules.js DEFAULT_MODULE: its glue and wasm, which the page
+loads by a dynamic import of the module the address asks for; `--module
+NAME` counts another). The total with dynamic imports is printed too, and
+the size of each player module.
 
 "Everything the page loads" is found by following references from
 index.html, as a browser would: <script src>, <link href>, ES module
@@ -18,7 +22,7 @@ nothing references are listed but not counted. Build the wasm first
 (bash scripts/build/build-wasm.sh). Exits 1 when a budget is exceeded, 2 when a
 referenced file is missing.
 
-    python3 scripts/size/payload.py [--no-fail]
+    python3 scripts/size/payload.py [--no-fail] [--module election_player_<family>]
 """
 
 import gzip
@@ -103,6 +107,25 @@ def loaded_files(dynamic=True):
     return order, missing
 
 
+def modules_table():
+    """The default module and the player modules, from www/pkg/modules.js."""
+    path = os.path.join(ROOT, "www", "pkg", "modules.js")
+    if not os.path.isfile(path):
+        print("payload: www/pkg/modules.js is missing (run bash scripts/build/build-wasm.sh)", file=sys.stderr)
+        sys.exit(2)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    default = re.search(r'DEFAULT_MODULE = "([^"]+)"', text).group(1)
+    tools = re.search(r'TOOLS = "([^"]+)"', text).group(1)
+    names = [n for n in re.findall(r"^  (\w+): \(\) => import\(", text, re.M) if n != tools]
+    return default, names
+
+
+def module_files(name):
+    """A wasm module's glue and wasm."""
+    return [os.path.join(ROOT, "www", "pkg", f"{name}.js"), os.path.join(ROOT, "www", "pkg", f"{name}_bg.wasm")]
+
+
 def gz(path):
     with open(path, "rb") as f:
         data = f.read()
@@ -110,9 +133,16 @@ def gz(path):
 
 
 def main():
-    no_fail = "--no-fail" in sys.argv[1:]
+    args = sys.argv[1:]
+    no_fail = "--no-fail" in args
+    default, players = modules_table()
+    module = args[args.index("--module") + 1] if "--module" in args else default
+    if module not in players:
+        print(f"payload: --module {module}: not a player module ({', '.join(players)})", file=sys.stderr)
+        sys.exit(2)
     files, missing = loaded_files()
     first, _ = loaded_files(dynamic=False)
+    first += module_files(module)
     if missing:
         for m in missing:
             print(f"payload: referenced but missing: {os.path.relpath(m, ROOT)}"
@@ -130,6 +160,7 @@ def main():
     glue = [r for r in rows if "/pkg/" in "/" + r[0]]
     glue_gz = sum(r[2] for r in glue)
     print(f"{'first render (' + str(len(rows)) + ' files, each gzipped)':40} {total_raw:9d} {total_gz:9d}")
+    print(f"  with the player module {module} (--module NAME for another)")
     print(f"{'with what loads on first use':40} {'':9} {all_gz:9d}")
     www = os.path.join(ROOT, "www")
     unused = []
@@ -140,6 +171,11 @@ def main():
                 unused.append(os.path.relpath(p, ROOT))
     if unused:
         print("not loaded by the page (not counted): " + ", ".join(sorted(unused)))
+    print()
+    print(f"{'player module (glue + wasm)':40} {'bytes':>9} {'gzip -9':>9}")
+    for name in players:
+        sizes = [gz(p) for p in module_files(name)]
+        print(f"{name + (' *' if name == module else ''):40} {sum(r for r, _ in sizes):9d} {sum(g for _, g in sizes):9d}")
     print()
     over = False
     for label, value, budget in (

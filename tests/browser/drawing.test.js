@@ -45,8 +45,8 @@ async function wasmNames(page, algorithm) {
   const dev = await page.context().newPage();
   await dev.goto(`${devUrl()}/tests/browser/fixtures/embed-host.html`);
   const names = await dev.evaluate(async (id) => {
-    // The player module, which the page starts (the same names as the tools module's).
-    const wasm = await import('/www/pkg/election_player.js');
+    // The tools module (every player module lists the same algorithms and names).
+    const wasm = await import('/www/pkg/election_web.js');
     await wasm.default();
     const algo = wasm.algorithms().find((/** @type {any} */ a) => a.id === id);
     return { kinds: algo.kinds, timers: wasm.timer_classes().map((/** @type {any} */ t) => t.name) };

@@ -153,7 +153,7 @@ impl Playground {
     pub fn for_algorithm(&self, id: &str) -> Result<Playground, JsValue> {
         parse_compare_one(id)
             .and_then(|()| scenario_for(self.scenario(), id))
-            .map(|s| Playground::from_scenario(&s))
+            .and_then(|s| Playground::open(&s))
             .map_err(|e| compare_error(&e))
     }
 

@@ -22,6 +22,10 @@ pub fn error(message: &str, field: &str) -> JsValue {
 /// can say it next to the input the field came from, in that input's
 /// words.
 ///
+/// A scenario this build cannot run (an algorithm of another family's
+/// player module, or a script in a player module) gets a `needs` property:
+/// the algorithm id, so the page loads the module that runs it.
+///
 /// A script that does not compile (field `script`) also gets a
 /// `script_error` property shaped as a run's (`node`, `handler`, `line`,
 /// `column`, `at_ms`, `message`; the first two and `at_ms` null), so the
@@ -34,6 +38,10 @@ pub fn scenario_error(e: &ScenarioError) -> JsValue {
         &JsValue::from_str("detail"),
         &JsValue::from_str(&e.message),
     );
+    // A scenario this build cannot run: the algorithm whose module it needs.
+    if let Some(needs) = e.needs {
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("needs"), &JsValue::from_str(needs));
+    }
     // Only the tools module runs (and so compiles) scripts.
     #[cfg(feature = "tools")]
     if e.field == "script" {

@@ -15,13 +15,16 @@
 //! scenario error's text (which names the field) and whose `field`
 //! property is that field.
 //!
-//! The crate is built twice for the page (scripts/build/build-wasm.sh):
-//! the player module (`--no-default-features`: [`playground`], [`views`],
-//! the rows, [`presets`], [`url`]; what the page needs to open, play and
-//! draw any scenario or link) and the tools module (feature `tools`, on by
-//! default: also compare mode, exports, experiments, the failure finder,
-//! the trade-off table and headless runs), which the page loads on first
-//! use and Node and the page's workers load for everything.
+//! The crate is built several times for the page
+//! (scripts/build/build-wasm.sh): a player module per algorithm family
+//! (`--no-default-features --features family-<id>`: [`playground`],
+//! [`views`], the rows, [`presets`], [`url`]; what the page needs to open,
+//! play and draw a scenario or link of that family's algorithms, while
+//! listing every algorithm) and the tools module (feature `tools`, on by
+//! default: every family, also compare mode, exports, experiments, the
+//! failure finder, the trade-off table, scripts and headless runs), which
+//! the page loads on first use and Node and the page's workers load for
+//! everything.
 //!
 //! The crate also compiles natively so that clippy and `cargo test` cover
 //! it; the native tests exercise the pure-Rust parts ([`url`], [`views`],
@@ -71,6 +74,19 @@ pub fn start() {
 #[wasm_bindgen]
 pub fn algorithms() -> Result<JsValue, JsValue> {
     js::to_js(&algorithms::ALL)
+}
+
+/// The ids of the algorithms this module runs (its families'; the tools
+/// module: every one and `script`). [`algorithms`] lists every algorithm
+/// in every module; a scenario of one not listed here gets an error with
+/// a `needs` property (see [`js::scenario_error`]). scripts/build/build-wasm.sh
+/// reads this to write the page's table of modules (www/pkg/modules.js).
+#[wasm_bindgen]
+pub fn runnable_algorithms() -> Vec<String> {
+    algorithms::runnable_ids()
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// The URL query parameters that set scenario fields (the page's own

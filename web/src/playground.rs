@@ -50,10 +50,22 @@ pub struct Playground {
 /// The Rust side: usable natively (tests) as well as from wasm.
 impl Playground {
     /// A playground at time 0 of a validated scenario.
+    ///
+    /// # Panics
+    /// When this build does not run the scenario's algorithm (a player
+    /// module of another family); [`Playground::open`] checks first.
     pub fn from_scenario(scenario: &Scenario) -> Self {
         Self {
             session: Session::new(scenario),
         }
+    }
+
+    /// A playground at time 0 of a validated scenario, or the error
+    /// (field `algorithm`, with `needs`) of a build whose family does not
+    /// include its algorithm: what every JS-facing constructor uses.
+    pub fn open(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        algorithms::runnable(scenario)?;
+        Ok(Self::from_scenario(scenario))
     }
 
     /// The session the page drives.
@@ -115,7 +127,7 @@ impl Playground {
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<Playground, JsValue> {
         Scenario::from_json(scenario_json)
-            .map(|s| Self::from_scenario(&s))
+            .and_then(|s| Self::open(&s))
             .map_err(|e| js::scenario_error(&e))
     }
 
@@ -125,7 +137,7 @@ impl Playground {
     /// that are not scenario fields (`at`) are ignored.
     pub fn from_url(query: &str, fragment: &str) -> Result<Playground, JsValue> {
         url::scenario_from_url(query, fragment)
-            .map(|s| Self::from_scenario(&s))
+            .and_then(|s| Self::open(&s))
             .map_err(|e| js::scenario_error(&e))
     }
 
@@ -134,7 +146,17 @@ impl Playground {
     /// dropped, network and timing kept.
     pub fn with_settings(&self, query: &str) -> Result<Playground, JsValue> {
         url::apply_settings(self.scenario(), query)
-            .map(|s| Self::from_scenario(&s))
+            .and_then(|s| Self::open(&s))
+            .map_err(|e| js::scenario_error(&e))
+    }
+
+    /// The scenario [`Playground::with_settings`] would run, as JSON
+    /// text, without building it: the page builds it in the wasm module
+    /// that runs its algorithm (another family's, when the settings change
+    /// the algorithm). Throws the same errors.
+    pub fn settings_json(&self, query: &str) -> Result<String, JsValue> {
+        url::apply_settings(self.scenario(), query)
+            .map(|s| s.to_json().to_string())
             .map_err(|e| js::scenario_error(&e))
     }
 

@@ -57,7 +57,7 @@ impl Playground {
             .map_err(|e| js::error(&format!("URL parameter `preset`: {}", e.message), &e.field))?;
         match preset {
             Some(p) if share_param(fragment).is_none() => preset_scenario(p, query)
-                .map(|s| Some(Playground::from_scenario(&s)))
+                .and_then(|s| Playground::open(&s).map(Some))
                 .map_err(|e| js::scenario_error(&e)),
             _ => Ok(None),
         }

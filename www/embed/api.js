@@ -202,9 +202,11 @@ export function parseCommand(data) {
  * @property {() => boolean} step false when nothing is left before `to`
  * @property {(ms: number) => number} seek goes to `ms` clamped to the
  *   range; returns the time gone to
- * @property {(c: Command) => void} load throws an `Error` whose `field`
- *   names the message field at fault (`scenario.nodes`, `link`, `from`)
- *   when the scenario, link or range is bad; then nothing changes
+ * @property {(c: Command) => void | Promise<void>} load throws (or, while
+ *   the wasm module that runs the scenario loads, rejects with) an `Error`
+ *   whose `field` names the message field at fault (`scenario.nodes`,
+ *   `link`, `from`) when the scenario, link or range is bad; then nothing
+ *   changes. Messages that come meanwhile wait their turn.
  * @property {() => EmbedState} state
  * @property {() => boolean} playing
  * @property {() => object} describe what `ready` says: algorithm, nodes,
@@ -265,6 +267,8 @@ export class EmbedApi {
     this.ignored = 0;
     /** @private @type {Set<string>} */
     this.warned = new Set();
+    /** A load still going on (its module loading): later messages wait for it. @private @type {Promise<void> | null} */
+    this.waiting = null;
     /** @private @type {unknown} the run the cursors below belong to */
     this.pg = null;
     /** @private @type {import('../pkg/election_player.js').Playground | null} the run shown now */
@@ -317,8 +321,53 @@ export class EmbedApi {
       return;
     }
     const c = parsed.command;
+    if (this.waiting) {
+      this.track(this.waiting.then(() => this.run(c)));
+      return;
+    }
+    const running = this.run(c);
+    if (running) this.track(running);
+  }
+
+  /**
+   * Makes later messages wait for `running`.
+   * @private
+   * @param {Promise<void>} running
+   */
+  track(running) {
+    this.waiting = running;
+    running.then(() => {
+      if (this.waiting === running) this.waiting = null;
+    });
+  }
+
+  /**
+   * Acts on one command and answers it: at once, or (a load whose wasm
+   * module is loading) once it is done, as a promise.
+   * @private
+   * @param {Command} c
+   * @returns {Promise<void> | undefined}
+   */
+  run(c) {
     /** @type {Record<string, unknown>} */
     const extra = {};
+    /** @param {unknown} err */
+    const refuse = (err) => {
+      // The embed throws errors whose `field` names the message field.
+      const field = err instanceof Error && 'field' in err && typeof err.field === 'string' ? err.field : 'message';
+      this.post({
+        type: 'error',
+        command: c.type,
+        ...(c.id !== undefined ? { id: c.id } : {}),
+        field,
+        message: err instanceof Error ? err.message : String(err),
+      });
+    };
+    const answer = () => {
+      // The role and violation events the command brought go first.
+      this.sync(true);
+      this.post({ type: 'ok', command: c.type, ...(c.id !== undefined ? { id: c.id } : {}), ...extra, ...this.commands.state() });
+    };
     try {
       switch (c.type) {
         case 'play':
@@ -337,29 +386,27 @@ export class EmbedApi {
           extra.clamped = went !== ms;
           break;
         }
-        case 'load':
-          this.commands.load(c);
+        case 'load': {
+          const loading = this.commands.load(c);
+          if (loading) {
+            return loading.then(() => {
+              Object.assign(extra, this.commands.describe());
+              answer();
+            }, refuse);
+          }
           Object.assign(extra, this.commands.describe());
           break;
+        }
         case 'state':
           Object.assign(extra, this.commands.describe());
           break;
       }
     } catch (err) {
-      // The embed throws errors whose `field` names the message field.
-      const field = err instanceof Error && 'field' in err && typeof err.field === 'string' ? err.field : 'message';
-      this.post({
-        type: 'error',
-        command: c.type,
-        ...(c.id !== undefined ? { id: c.id } : {}),
-        field,
-        message: err instanceof Error ? err.message : String(err),
-      });
-      return;
+      refuse(err);
+      return undefined;
     }
-    // The role and violation events the command brought go first.
-    this.sync(true);
-    this.post({ type: 'ok', command: c.type, ...(c.id !== undefined ? { id: c.id } : {}), ...extra, ...this.commands.state() });
+    answer();
+    return undefined;
   }
 
   /**

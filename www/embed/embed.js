@@ -22,6 +22,7 @@ import { layoutBar } from './bar.js';
 import { startCompareEmbed } from './compare-embed.js';
 import { compareParam } from '../compare/entry.js';
 import { toolsWasm } from '../shared/tools-wasm.js';
+import { openRun } from '../shared/player-wasm.js';
 import { EMBED_PARAMS, RANGE_PLAY_MS, readEmbedRequest } from './params.js';
 import { propertyLabel } from '../shared/names.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
@@ -84,11 +85,13 @@ function rangeProblem(pg, range) {
 }
 
 /**
- * Builds the embed into the page and runs it. Call after `init()` of the
- * wasm player module; main.js loads this module only in an embed.
+ * Builds the embed into the page and runs it. Call once the wasm module
+ * the address asks for has started (shared/player-wasm.js); main.js
+ * loads this module only in an embed. Its run, and any the host loads,
+ * is made in the module that runs its algorithm.
  * @param {typeof import('../pkg/election_player.js')} wasm
  */
-export function startEmbed(wasm) {
+export async function startEmbed(wasm) {
   document.body.classList.add('embed');
   const request = readAddress([...wasm.scenario_params(), ...EMBED_PARAMS]);
   const options = readEmbedRequest(window.location.search, window.location.origin, { min: MIN_SPEED, max: MAX_SPEED });
@@ -110,10 +113,10 @@ export function startEmbed(wasm) {
   /** @type {import('../player/model.js').Playground} */
   let pg;
   try {
-    pg = presetPlayground(wasm, request) ?? wasm.Playground.from_url(request.query, request.fragment);
+    pg = await openRun((w) => presetPlayground(w, request) ?? w.Playground.from_url(request.query, request.fragment));
   } catch (e) {
     problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
-    pg = wasm.Playground.from_url('', '');
+    pg = await openRun((w) => w.Playground.from_url('', ''));
   }
   /** The preset the run came from, kept in the full-playground link (its narration). */
   let preset = new URLSearchParams(request.query).get('preset');
@@ -257,28 +260,60 @@ export function startEmbed(wasm) {
   };
 
   /**
-   * Loads another scenario (from the host); on error nothing changes.
+   * Loads another scenario (from the host); on error nothing changes. A
+   * promise when the scenario's algorithm runs in a wasm module not
+   * loaded yet (the API answers once it has).
    * @param {import('./api.js').Command} c
+   * @returns {void | Promise<void>}
    */
   const load = (c) => {
-    /** @type {import('../player/model.js').Playground} */
-    let next;
+    /** @type {import('../player/model.js').Playground | Promise<import('../player/model.js').Playground>} */
+    let made;
     let nextPreset = null;
     try {
       if (c.scenario !== undefined) {
-        next = new wasm.Playground(c.scenario);
+        const text = c.scenario;
+        made = openRun((w) => new w.Playground(text));
       } else {
         const url = new URL(/** @type {string} */ (c.link), window.location.href);
         /** @type {import('../shared/url.js').PageRequest} */
         const asked = { query: url.search, fragment: url.hash, at: null, problems: [] };
-        next = presetPlayground(wasm, asked) ?? wasm.Playground.from_url(url.search, url.hash);
+        made = openRun((w) => presetPlayground(w, asked) ?? w.Playground.from_url(url.search, url.hash));
         nextPreset = url.hash.includes('s=') ? null : url.searchParams.get('preset');
       }
     } catch (e) {
-      const coreField = e instanceof Error && 'field' in e && typeof e.field === 'string' ? e.field : '';
-      const field = c.scenario !== undefined ? (coreField ? `scenario.${coreField}` : 'scenario') : 'link';
-      throw fieldError(field, messageOf(e));
+      throw loadError(c, e);
     }
+    if (made instanceof Promise) {
+      return made.then(
+        (next) => show(c, next, nextPreset),
+        (e) => {
+          throw loadError(c, e);
+        },
+      );
+    }
+    show(c, made, nextPreset);
+  };
+
+  /**
+   * The error of a refused load, naming the message field at fault.
+   * @param {import('./api.js').Command} c
+   * @param {unknown} e
+   * @returns {Error}
+   */
+  const loadError = (c, e) => {
+    const coreField = e instanceof Error && 'field' in e && typeof e.field === 'string' ? e.field : '';
+    const field = c.scenario !== undefined ? (coreField ? `scenario.${coreField}` : 'scenario') : 'link';
+    return fieldError(field, messageOf(e));
+  };
+
+  /**
+   * Shows a loaded run, or refuses it (its range) and frees it.
+   * @param {import('./api.js').Command} c
+   * @param {import('../player/model.js').Playground} next
+   * @param {string | null} nextPreset
+   */
+  const show = (c, next, nextPreset) => {
     /** @type {Range} */
     const nextRange = { fromMs: c.from ?? 0, to: c.to ?? 'end' };
     const wrong = rangeProblem(next, nextRange);

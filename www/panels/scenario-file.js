@@ -28,8 +28,9 @@ const READ_LIMIT = MAX_SCENARIO_BYTES + 1;
  * What the scenario file controls need from the page.
  * @typedef {object} ScenarioFileHooks
  * @property {() => import('../player/model.js').Playground} current the run shown
- * @property {(text: string) => import('../player/model.js').Playground} parse a
- *   playground for scenario JSON text; throws an `Error` naming the field
+ * @property {(text: string) => import('../player/model.js').Playground | Promise<import('../player/model.js').Playground>} parse a
+ *   playground for scenario JSON text (a promise while the wasm module that
+ *   runs it loads); throws or rejects with an `Error` naming the field
  * @property {(pg: import('../player/model.js').Playground) => void} load show this
  *   run from its start
  * @property {(message: string) => void} report show a problem
@@ -95,7 +96,7 @@ export class ScenarioFile {
     /** @type {import('../player/model.js').Playground} */
     let pg;
     try {
-      pg = this.hooks.parse(text);
+      pg = await this.hooks.parse(text);
     } catch (e) {
       const err = coreError(e);
       showAtField(this.input, err, row, `${file.name}:`);

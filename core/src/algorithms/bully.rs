@@ -50,7 +50,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[],
     claims: Bully::SAFETY,
-    builder: engine::<Bully>,
+    builder: Some(engine::<Bully>),
     theory: None,
 };
 

@@ -87,7 +87,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[],
     claims: CandidateOrdinary::SAFETY,
-    builder: engine::<CandidateOrdinary>,
+    builder: Some(engine::<CandidateOrdinary>),
     theory: None,
 };
 

@@ -53,7 +53,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[],
     claims: ChangRoberts::SAFETY,
-    builder: engine::<ChangRoberts>,
+    builder: Some(engine::<ChangRoberts>),
     theory: Some(theory),
 };
 

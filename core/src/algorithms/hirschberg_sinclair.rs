@@ -97,7 +97,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[],
     claims: HirschbergSinclair::SAFETY,
-    builder: engine::<HirschbergSinclair>,
+    builder: Some(engine::<HirschbergSinclair>),
     theory: Some(theory),
 };
 

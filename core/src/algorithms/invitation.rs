@@ -153,7 +153,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[],
     claims: Invitation::SAFETY,
-    builder: engine::<Invitation>,
+    builder: Some(engine::<Invitation>),
     theory: None,
 };
 

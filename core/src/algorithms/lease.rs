@@ -88,7 +88,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[Extra::Service, Extra::Resource],
     claims: Lease::SAFETY,
-    builder: engine::<Lease>,
+    builder: Some(engine::<Lease>),
     theory: None,
 };
 

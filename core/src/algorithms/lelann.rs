@@ -68,7 +68,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[],
     claims: LeLann::SAFETY,
-    builder: engine::<LeLann>,
+    builder: Some(engine::<LeLann>),
     theory: Some(theory),
 };
 

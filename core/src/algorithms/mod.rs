@@ -2,6 +2,14 @@
 //! [`Entry`] per algorithm (its id, summary, message kinds, extra nodes,
 //! the safety it claims, its builder and its published cost formula). Each
 //! algorithm's file declares its own `ENTRY`; this file only lists them.
+//!
+//! It also groups them into [`FAMILIES`], one cargo feature each
+//! (`family-bully`, `family-ring`, `family-consensus`; all on by default):
+//! a build without a family's feature keeps its algorithms' registry data
+//! (ids, names, kinds, extras; the page lists every algorithm whatever the
+//! build) but not their engines, so the page's player wasm module for one
+//! family holds only that family's code (docs/ARCHITECTURE.md, The wasm
+//! boundary). [`runnable`] says whether this build runs an algorithm.
 
 pub mod bully;
 pub mod candidate_ordinary;
@@ -65,9 +73,10 @@ pub struct Entry {
     /// violation).
     #[serde(skip)]
     pub claims: Safety,
-    /// Its engine.
+    /// Its engine; `None` in a build without its family (see
+    /// [`FAMILIES`]; [`ALL`] clears it).
     #[serde(skip)]
-    pub builder: Builder,
+    pub builder: Option<Builder>,
     /// Its published message count, where the literature gives one.
     #[serde(skip)]
     pub theory: Option<Theory>,
@@ -83,20 +92,101 @@ fn engine<P: Protocol>(scenario: &Scenario, record: bool) -> Box<dyn Simulation>
     Box::new(Engine::<P>::new(scenario, record))
 }
 
-/// Every algorithm, in the order the page and the CLI list them.
+/// A group of algorithms built together (a cargo feature of this crate,
+/// `family-<id>`): the page's player wasm module for a family runs only
+/// its algorithms, so the first render loads fewer engines.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Family {
+    /// The family's id (the feature is `family-<id>`).
+    pub id: &'static str,
+    /// Its algorithms' ids.
+    pub algorithms: &'static [&'static str],
+    /// Whether this build has its feature on (runs its algorithms).
+    pub built: bool,
+}
+
+/// The algorithm families. Chosen by size (docs/PERFORMANCE.md, Size) and
+/// by what a lesson opens together: the ring algorithms, the bully
+/// family (detection and takeover in a cluster), and the consensus
+/// protocols with terms and leases.
+pub static FAMILIES: &[Family] = &[
+    Family {
+        id: "bully",
+        algorithms: &["bully", "next-in-line", "candidate-ordinary", "invitation"],
+        built: cfg!(feature = "family-bully"),
+    },
+    Family {
+        id: "ring",
+        algorithms: &["chang-roberts", "lelann", "hirschberg-sinclair"],
+        built: cfg!(feature = "family-ring"),
+    },
+    Family {
+        id: "consensus",
+        algorithms: &["raft", "zab", "zookeeper", "lease", "multi-paxos"],
+        built: cfg!(feature = "family-consensus"),
+    },
+];
+
+/// Whether two strings are equal, in a const context.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The family of the algorithm `id`, when it has one.
+const fn family_index(id: &str) -> Option<usize> {
+    let mut f = 0;
+    while f < FAMILIES.len() {
+        let mut a = 0;
+        while a < FAMILIES[f].algorithms.len() {
+            if same(FAMILIES[f].algorithms[a], id) {
+                return Some(f);
+            }
+            a += 1;
+        }
+        f += 1;
+    }
+    None
+}
+
+/// `entry` as this build has it: without its builder unless its family's
+/// feature is on (the engine is then not compiled in).
+const fn gate(entry: Entry) -> Entry {
+    let built = match family_index(entry.id) {
+        Some(f) => FAMILIES[f].built,
+        None => false,
+    };
+    Entry {
+        builder: if built { entry.builder } else { None },
+        ..entry
+    }
+}
+
+/// Every algorithm, in the order the page and the CLI list them; each
+/// with its builder only when this build has its family.
 pub static ALL: &[Entry] = &[
-    bully::ENTRY,
-    chang_roberts::ENTRY,
-    lelann::ENTRY,
-    hirschberg_sinclair::ENTRY,
-    next_in_line::ENTRY,
-    candidate_ordinary::ENTRY,
-    invitation::ENTRY,
-    raft::ENTRY,
-    zab::ENTRY,
-    zookeeper::ENTRY,
-    lease::ENTRY,
-    multi_paxos::ENTRY,
+    gate(bully::ENTRY),
+    gate(chang_roberts::ENTRY),
+    gate(lelann::ENTRY),
+    gate(hirschberg_sinclair::ENTRY),
+    gate(next_in_line::ENTRY),
+    gate(candidate_ordinary::ENTRY),
+    gate(invitation::ENTRY),
+    gate(raft::ENTRY),
+    gate(zab::ENTRY),
+    gate(zookeeper::ENTRY),
+    gate(lease::ENTRY),
+    gate(multi_paxos::ENTRY),
 ];
 
 /// A scripted algorithm (`"algorithm": "script"`, the scenario's
@@ -112,7 +202,7 @@ pub static SCRIPT: Entry = Entry {
     kinds: &[],
     extras: &[],
     claims: Safety::OneLeaderPerComponent,
-    builder: engine::<crate::script::ScriptNode>,
+    builder: Some(engine::<crate::script::ScriptNode>),
     theory: None,
 };
 
@@ -136,10 +226,55 @@ pub fn safety(id: &str) -> Option<Safety> {
     info(id).map(|a| a.claims)
 }
 
+/// The family of the algorithm `id` (`None` for a script or an unknown id).
+pub fn family(id: &str) -> Option<&'static Family> {
+    family_index(id).map(|f| &FAMILIES[f])
+}
+
+/// The ids of the algorithms this build runs, in [`ALL`]'s order (a
+/// script's id last, with the `script` feature).
+pub fn runnable_ids() -> Vec<&'static str> {
+    let ids = ALL.iter().filter(|a| a.builder.is_some()).map(|a| a.id);
+    #[cfg(feature = "script")]
+    let ids = ids.chain([SCRIPT.id]);
+    ids.collect()
+}
+
+/// Whether this build runs the algorithm of `scenario` (a known one, as
+/// validation ensures): an error on field `algorithm` whose
+/// [`ScenarioError::needs`] is the algorithm's id when its family is not
+/// built in, so the page can load the module that has it.
+pub fn runnable(scenario: &Scenario) -> Result<(), ScenarioError> {
+    match info(&scenario.algorithm) {
+        Some(Entry {
+            builder: Some(_), ..
+        }) => Ok(()),
+        Some(entry) => {
+            let family = family(entry.id).map_or("?", |f| f.id);
+            let mut err = ScenarioError::new(
+                "algorithm",
+                format!(
+                    "{:?} is not in this build (its family, {family}, is built separately); this one runs {}",
+                    entry.id,
+                    runnable_ids().join(", ")
+                ),
+            );
+            err.needs = Some(entry.id);
+            Err(err)
+        }
+        None => Err(ScenarioError::new(
+            "algorithm",
+            format!("unknown algorithm {:?}", scenario.algorithm),
+        )),
+    }
+}
+
 /// A simulation of `scenario` after checking it again (for callers that
-/// built or changed a scenario in code).
+/// built or changed a scenario in code), and that this build runs its
+/// algorithm ([`runnable`]).
 pub fn try_build(scenario: &Scenario, record: bool) -> Result<Box<dyn Simulation>, ScenarioError> {
     scenario.validate()?;
+    runnable(scenario)?;
     Ok(build(scenario, record))
 }
 
@@ -147,12 +282,15 @@ pub fn try_build(scenario: &Scenario, record: bool) -> Result<Box<dyn Simulation
 /// events (the page needs them, the CLI's counts do not).
 ///
 /// # Panics
-/// Never for a scenario that passed validation, which checks the id.
+/// Never for a scenario that passed validation (which checks the id) in
+/// a build that runs its algorithm: with every family built (the default
+/// features: the CLI, the tests, the page's tools module), or after
+/// [`runnable`] said yes.
 pub fn build(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
-    match info(&scenario.algorithm) {
-        Some(entry) => (entry.builder)(scenario, record),
+    match info(&scenario.algorithm).and_then(|entry| entry.builder) {
+        Some(builder) => builder(scenario, record),
         None => unreachable!(
-            "validation admits only known algorithms, got {}",
+            "validation admits only known algorithms and the page checks `runnable` first, got {}",
             scenario.algorithm
         ),
     }
@@ -166,4 +304,36 @@ pub fn theory(scenario: &Scenario) -> Option<(f64, &'static str)> {
         return None;
     }
     info(&scenario.algorithm)?.theory.map(|f| f(scenario))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_algorithm_is_in_one_family_and_every_family_member_is_known() {
+        for a in ALL {
+            let families: Vec<&str> = FAMILIES
+                .iter()
+                .filter(|f| f.algorithms.contains(&a.id))
+                .map(|f| f.id)
+                .collect();
+            assert_eq!(families.len(), 1, "{} is in {families:?}", a.id);
+        }
+        for f in FAMILIES {
+            for id in f.algorithms {
+                assert!(info(id).is_some(), "family {} names unknown {id}", f.id);
+            }
+        }
+    }
+
+    #[test]
+    fn the_default_features_build_every_family() {
+        assert!(FAMILIES.iter().all(|f| f.built));
+        assert!(ALL.iter().all(|a| a.builder.is_some()));
+        assert_eq!(
+            runnable_ids().len(),
+            ALL.len() + usize::from(cfg!(feature = "script"))
+        );
+    }
 }

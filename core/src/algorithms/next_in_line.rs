@@ -110,7 +110,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[],
     claims: NextInLine::SAFETY,
-    builder: engine::<NextInLine>,
+    builder: Some(engine::<NextInLine>),
     theory: None,
 };
 

@@ -215,7 +215,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[Extra::Resource],
     claims: Zab::SAFETY,
-    builder: engine::<Zab>,
+    builder: Some(engine::<Zab>),
     theory: None,
 };
 

@@ -100,7 +100,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[Extra::Service, Extra::Resource],
     claims: ZooKeeper::SAFETY,
-    builder: engine::<ZooKeeper>,
+    builder: Some(engine::<ZooKeeper>),
     theory: None,
 };
 

@@ -246,6 +246,11 @@ pub struct ScenarioError {
     /// For a script that does not compile (field `script`): the line and
     /// column of the error, when known, so the page can show it there.
     pub script_at: Option<(u32, Option<u32>)>,
+    /// For a scenario this build cannot run (field `algorithm`): the
+    /// algorithm id it needs (`"raft"`, or `"script"` in a build without
+    /// the interpreter), so the page can load the wasm module that runs it
+    /// (`crate::algorithms::runnable`).
+    pub needs: Option<&'static str>,
 }
 
 impl ScenarioError {
@@ -255,6 +260,7 @@ impl ScenarioError {
             field: field.into(),
             message: message.into(),
             script_at: None,
+            needs: None,
         }
     }
 }

@@ -514,10 +514,12 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     }
     if algorithms::info(&s.algorithm).is_none() {
         if s.algorithm == script::ALGORITHM {
-            return Err(ScenarioError::new(
+            let mut err = ScenarioError::new(
                 "algorithm",
                 "this build runs no scripts (the page runs them in its tools module, the CLI always)",
-            ));
+            );
+            err.needs = Some(script::ALGORITHM);
+            return Err(err);
         }
         let mut known = algorithms::ids();
         if script::AVAILABLE {

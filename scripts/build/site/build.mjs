@@ -9,7 +9,9 @@
 //     (pages.mjs), bundled and minified with code splitting, so the
 //     page's dynamic import()s become chunks; the built index.html also
 //     gets offline/register.js and offline/offline.css;
-//  3. the pages rewritten to load the bundles, with the version;
+//  3. the pages rewritten to load the bundles, with the version; index.html
+//     gets the inline script that preloads the wasm player module its
+//     address needs (preload.mjs), allowed by its hash in the page's CSP;
 //  4. sw.js (offline/sw.js with the version and the list of files);
 //  5. a .gz and a .br beside every file.
 // Every name under assets/ carries a hash of its content; only the pages
@@ -20,11 +22,12 @@
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { assetUrlPlugin, hashedName, referencedFiles } from './asset-urls.mjs';
 import { checkLocalRefs, pageInputs, rewritePage } from './pages.mjs';
+import { preloadScript } from './preload.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const WWW = join(ROOT, 'www');
@@ -33,8 +36,8 @@ const ASSETS = join(OUT, 'assets');
 
 /** The HTML entry pages, and what the build adds to each. */
 const PAGES = [
-  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'] },
-  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [] },
+  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'], wasmPreload: true },
+  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [], wasmPreload: false },
 ];
 /** The service worker: a fixed name at the root, so its scope is the site. */
 const SERVICE_WORKER = 'sw.js';
@@ -146,6 +149,23 @@ for (const [out, meta] of Object.entries(built.metafile.outputs)) {
   }
 }
 
+// The wasm player modules' files, for the preload script: each module's
+// wasm and the chunk of its glue (a dynamic import of www/pkg/modules.js).
+/** @type {{TOOLS: string, DEFAULT_MODULE: string, ALGORITHM_MODULE: Record<string, string>, PRESET_MODULE: Record<string, string>, LOADERS: Record<string, unknown>}} */
+const modules = await import(pathToFileURL(join(WWW, 'pkg', 'modules.js')).href);
+/** @type {Record<string, {wasm: string, glue: string}>} module name -> file names in assets/ */
+const moduleFiles = {};
+for (const name of Object.keys(modules.LOADERS)) {
+  const wasm = names.get(join(WWW, 'pkg', `${name}_bg.wasm`));
+  const glueIn = `www/pkg/${name}.js`;
+  const glue = Object.entries(built.metafile.outputs).find(([, m]) => Object.hasOwn(m.inputs, glueIn))?.[0];
+  if (!wasm || !glue) throw new Error(`no built wasm or glue chunk for ${name} (www/pkg/modules.js)`);
+  moduleFiles[name] = { wasm, glue: basename(glue) };
+}
+/** Only player modules are preloaded (a script's tools module loads on first use). */
+const players = (/** @type {Record<string, string>} */ table) =>
+  Object.fromEntries(Object.entries(table).filter(([, m]) => m !== modules.TOOLS));
+
 // 3. The pages, loading the bundles. The version is a hash of every
 // precached file but the pages' version lines.
 const assetFiles = readdirSync(ASSETS).sort();
@@ -163,6 +183,14 @@ for (const p of pages) {
     script: js ? url(js.file) : null,
     style: css ? url(css.file) : null,
     preload: js ? js.imports.map(url) : [],
+    inlineScript: p.wasmPreload
+      ? preloadScript({
+          algorithmModule: players(modules.ALGORITHM_MODULE),
+          presetModule: players(modules.PRESET_MODULE),
+          defaultModule: modules.DEFAULT_MODULE,
+          files: Object.fromEntries(Object.entries(moduleFiles).map(([n, f]) => [n, { wasm: url(f.wasm), glue: url(f.glue) }])),
+        })
+      : null,
     version: VERSION,
     hashed: (ref) => {
       const name = names.get(resolve(dirname(join(ROOT, p.file)), ref.replace(/[?#].*$/, '')));

@@ -10,6 +10,7 @@
 // style sheet; the other tags go.
 import { existsSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
+import { scriptHash } from './preload.mjs';
 
 const SCRIPT = /[ \t]*<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>[ \t]*\n?/g;
 const STYLE = /[ \t]*<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"[^>]*>[ \t]*\n?/g;
@@ -32,10 +33,14 @@ export function pageInputs(html, file) {
 /**
  * The page with its scripts and style sheets replaced by the bundles.
  * @param {string} html
- * @param {{script: string | null, style: string | null, preload: string[], version: string, hashed: (ref: string) => string | null}} out
+ * @param {{script: string | null, style: string | null, preload: string[], inlineScript: string | null, version: string,
+ *   hashed: (ref: string) => string | null}} out
  *   URLs relative to the page: the JavaScript bundle, the CSS bundle, the
  *   chunks the bundle imports statically (as modulepreload hints, so
- *   they load beside it rather than after it); the build's version,
+ *   they load beside it rather than after it); the inline script that
+ *   takes the place of the page's `<!-- wasm-preload -->` line (null: the
+ *   line goes), allowed by its hash in the page's Content-Security-Policy;
+ *   the build's version,
  *   written as `<meta name="election-version">`; and the URL of the
  *   hashed copy of a file the page names (`src`, `href`), or null
  * @returns {string}
@@ -63,6 +68,17 @@ export function rewritePage(html, out) {
     const name = out.hashed(ref);
     return name ? `${attr}="${name}"` : all;
   });
+  const marker = /([ \t]*)<!-- wasm-preload -->\n/;
+  if (out.inlineScript !== null) {
+    if (!marker.test(page)) throw new Error('the page has no <!-- wasm-preload --> line for the preload script');
+    const text = out.inlineScript;
+    page = page.replace(marker, (m, pad) => `${pad}<script>${text}</script>\n`);
+    const csp = /(<meta http-equiv="Content-Security-Policy" content="[^"]*\bscript-src )/;
+    if (!csp.test(page)) throw new Error('the page has no Content-Security-Policy with script-src to allow the preload script in');
+    page = page.replace(csp, (m) => `${m}${scriptHash(text)} `);
+  } else {
+    page = page.replace(marker, '');
+  }
   const meta = /([ \t]*)<meta charset="utf-8">\n/i;
   if (!meta.test(page)) throw new Error('the page has no <meta charset="utf-8"> line to put the version after');
   return page.replace(meta, (m, pad) => `${m}${pad}<meta name="election-version" content="${out.version}">\n`);

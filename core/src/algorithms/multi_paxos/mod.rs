@@ -130,7 +130,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[Extra::Resource],
     claims: MultiPaxos::SAFETY,
-    builder: engine::<MultiPaxos>,
+    builder: Some(engine::<MultiPaxos>),
     theory: None,
 };
 

@@ -124,7 +124,7 @@ pub const ENTRY: Entry = Entry {
     kinds: KINDS,
     extras: &[Extra::Resource],
     claims: Raft::SAFETY,
-    builder: engine::<Raft>,
+    builder: Some(engine::<Raft>),
     theory: None,
 };
 

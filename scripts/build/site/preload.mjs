@@ -1,0 +1,49 @@
+// The inline script of the built index.html that preloads the wasm player
+// module the address needs (docs/ARCHITECTURE.md, The site build): a
+// static `<link rel=preload>` can name one module only, and the page has
+// one per algorithm family. The script runs while the HTML is parsed: it
+// reads `algorithm=`, else `preset=`, from the address with the table the
+// wasm build wrote (www/pkg/modules.js; the same rule as
+// www/shared/player-wasm.js moduleForAddress) and adds a preload of that
+// module's wasm and a modulepreload of its glue chunk, so both download
+// beside the page's scripts. A `#s=` link preloads the default module (the
+// core reads the link once a module has started; see player-wasm.js). The
+// page's Content-Security-Policy allows the script by its sha256 hash.
+import { createHash } from 'node:crypto';
+
+/**
+ * The script's text.
+ * @param {{algorithmModule: Record<string, string>, presetModule: Record<string, string>, defaultModule: string,
+ *   files: Record<string, {wasm: string, glue: string}>}} table module names; each player module's wasm and glue
+ *   chunk as URLs relative to the page
+ * @returns {string}
+ */
+export function preloadScript(table) {
+  const players = new Set([...Object.values(table.algorithmModule), ...Object.values(table.presetModule), table.defaultModule]);
+  /** @type {Record<string, [string, string]>} */
+  const files = {};
+  for (const name of [...players].sort()) {
+    const f = table.files[name];
+    if (!f) throw new Error(`preload: no built wasm or glue chunk for the module ${name}`);
+    files[name] = [f.wasm, f.glue];
+  }
+  const data = JSON.stringify({ a: table.algorithmModule, p: table.presetModule, d: table.defaultModule, f: files });
+  if (/<\/script|<!--/i.test(data)) throw new Error('preload: the table cannot be inlined as is');
+  return (
+    `(()=>{const t=${data},q=new URLSearchParams(location.search),` +
+    `k=(m,v)=>(v=(q.get(v)||'').trim())&&Object.hasOwn(t[m],v)?t[m][v]:null,` +
+    `f=t.f[k('a','algorithm')||k('p','preset')||t.d]||t.f[t.d],` +
+    `l=(r,h,w)=>{const e=document.createElement('link');e.rel=r;e.href=h;` +
+    `if(w){e.as='fetch';e.type='application/wasm';e.crossOrigin='anonymous'}document.head.append(e)};` +
+    `l('preload',f[0],1);l('modulepreload',f[1])})()`
+  );
+}
+
+/**
+ * The CSP source expression of an inline script: `'sha256-<base64>'`.
+ * @param {string} text
+ * @returns {string}
+ */
+export function scriptHash(text) {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// @ts-check
+// Writes www/pkg/modules.js, the page's table of its wasm modules, from the
+// modules themselves (run by scripts/build/build-wasm.sh after it built
+// them; docs/ARCHITECTURE.md, The wasm boundary): which module runs which
+// algorithm (each module's `runnable_algorithms()`), which module each
+// guided scenario needs (the tools module's `from_preset_url`), which one
+// the default page opens with (the module of the default scenario's
+// algorithm), and a loader per module (a literal dynamic import(), so the
+// site build bundles each glue as its own chunk). The page reads this
+// table and decides nothing about algorithms itself
+// (www/shared/player-wasm.js).
+//
+// It also writes www/pkg/election_player.d.ts, the API every player module
+// shares (the page's JSDoc types name it), after checking that the player
+// modules' declarations are the same but for their names.
+//
+//   node scripts/build/wasm-modules.mjs PKG_DIR TOOLS_NAME PLAYER_NAME...
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadWasm } from './wasm-node.mjs';
+
+const [dirArg, toolsName, ...players] = process.argv.slice(2);
+const dir = path.resolve(dirArg ?? '');
+if (!dirArg || !toolsName || players.length === 0) {
+  console.error('usage: node scripts/build/wasm-modules.mjs PKG_DIR TOOLS_NAME PLAYER_NAME...');
+  process.exit(2);
+}
+
+const tools = (await loadWasm(dir, toolsName)).pkg;
+/** @type {string[]} every built-in algorithm, in the page's order */
+const all = tools.algorithms().map((/** @type {{id: string}} */ a) => a.id);
+
+/** @type {Record<string, string[]>} module name -> the algorithms it runs */
+const runs = {};
+for (const name of [...players, toolsName]) {
+  const { pkg } = await loadWasm(dir, name);
+  runs[name] = pkg.runnable_algorithms();
+}
+/** @type {Record<string, string>} algorithm id -> the player module that runs it (the tools module for a script) */
+const algorithmModule = {};
+for (const name of players) {
+  for (const id of runs[name]) {
+    if (algorithmModule[id]) throw new Error(`${id} is in two player modules: ${algorithmModule[id]} and ${name}`);
+    algorithmModule[id] = name;
+  }
+}
+const missing = all.filter((id) => !algorithmModule[id]);
+if (missing.length) throw new Error(`no player module runs ${missing.join(', ')}: every algorithm must be in one family`);
+for (const id of runs[toolsName]) algorithmModule[id] ??= toolsName;
+
+/** @type {Record<string, string>} preset name -> the module its scenario needs */
+const presetModule = {};
+for (const p of tools.presets()) {
+  const pg = tools.Playground.from_preset_url(`?preset=${encodeURIComponent(p.name)}`, '');
+  presetModule[p.name] = algorithmModule[pg.algorithm()];
+  pg.free();
+}
+const defaultPg = tools.Playground.from_url('', '');
+const defaultModule = algorithmModule[defaultPg.algorithm()];
+defaultPg.free();
+
+// The players' API must be one, so that the page's Model takes any of them.
+const declarations = (/** @type {string} */ name) =>
+  readFileSync(path.join(dir, `${name}.d.ts`), 'utf8').replaceAll(`${name}_bg`, 'NAME_bg').replaceAll(name, 'NAME');
+const api = declarations(players[0]);
+for (const name of players.slice(1)) {
+  if (declarations(name) !== api) throw new Error(`${name}.d.ts differs from ${players[0]}.d.ts: the player modules must have one API`);
+}
+writeFileSync(
+  path.join(dir, 'election_player.d.ts'),
+  `// The API every player module (election_player_<family>.js) shares: written by\n// scripts/build/wasm-modules.mjs for the page's JSDoc types; there is no election_player.js.\n${api.replaceAll('NAME', 'election_player')}`,
+);
+
+const json = (/** @type {unknown} */ v) => JSON.stringify(v, null, 2);
+const loaders = [...players, toolsName].map((n) => `  ${n}: () => import('./${n}.js'),`).join('\n');
+writeFileSync(
+  path.join(dir, 'modules.js'),
+  `// @ts-check
+// The page's wasm modules: written by scripts/build/wasm-modules.mjs (run by
+// scripts/build/build-wasm.sh) from the modules themselves. Do not edit.
+// docs/ARCHITECTURE.md, The wasm boundary; www/shared/player-wasm.js reads it.
+
+/** The tools module (every algorithm, scripts, compare mode, exports, experiments). */
+export const TOOLS = ${json(toolsName)};
+
+/** The module the page opens with when the address names no algorithm or preset. */
+export const DEFAULT_MODULE = ${json(defaultModule)};
+
+/** Algorithm id -> the player module that runs it (a script: the tools module). @type {Record<string, string>} */
+export const ALGORITHM_MODULE = ${json(algorithmModule)};
+
+/** Guided scenario (preset) name -> the module its scenario needs. @type {Record<string, string>} */
+export const PRESET_MODULE = ${json(presetModule)};
+
+/** Module name -> the algorithms it runs. @type {Record<string, string[]>} */
+export const RUNS = ${json(runs)};
+
+/** Module name -> its glue, imported on first use. @type {Record<string, () => Promise<typeof import('./election_player.js')>>} */
+export const LOADERS = {
+${loaders}
+};
+`,
+);
+console.error(`[wasm-modules] ${path.join(dir, 'modules.js')}: ${players.length} player modules + ${toolsName}; default ${defaultModule}`);

@@ -1,0 +1,167 @@
+// @ts-check
+/**
+ * The wasm modules the page plays runs in (docs/ARCHITECTURE.md, The wasm
+ * boundary): a player module per algorithm family
+ * (`www/pkg/election_player_<family>.js`) and the tools module
+ * (`www/pkg/election_web.js`, every algorithm and scripts). Which module
+ * runs which algorithm or preset is the table the wasm build wrote
+ * (`www/pkg/modules.js`); nothing here knows an algorithm.
+ *
+ * The first render loads the module the address asks for
+ * (`moduleForAddress`); any later run is made with `openRun`, which makes it
+ * in the module in use when that module runs it (at once), or else loads
+ * the module the core's error names (its `needs`: the algorithm, or
+ * `script`) and makes it there (a promise). Each module is loaded once;
+ * a failed load is tried again next time. The modules share nothing at
+ * run time, and their `Playground`s have one API, so the Model takes a
+ * run from any of them. Static functions (`algorithms()`, `presets()`,
+ * `scenario_params()`, ...) are the same in every module.
+ * @module shared/player-wasm
+ */
+
+import { ALGORITHM_MODULE, DEFAULT_MODULE, LOADERS, PRESET_MODULE } from '../pkg/modules.js';
+import { wasmInput } from '../standalone/inlined.js';
+
+/** @typedef {typeof import('../pkg/election_player.js')} PlayerWasm */
+/** @typedef {import('../pkg/election_player.js').Playground} Playground */
+
+/** Module name -> its started module (a promise, so it loads once). @type {Map<string, Promise<PlayerWasm>>} */
+const loading = new Map();
+/** Module name -> its started module, once loaded. @type {Map<string, PlayerWasm>} */
+const loaded = new Map();
+/** The module of the last run made (`openRun` tries it first). */
+let current = DEFAULT_MODULE;
+
+/** A module that could not load (the network gone, a file missing). */
+export class ModuleLoadError extends Error {
+  /**
+   * @param {string} name the module
+   * @param {unknown} cause
+   */
+  constructor(name, cause) {
+    super(`The code for this algorithm (${name}) could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'ModuleLoadError';
+    this.module = name;
+  }
+}
+
+/**
+ * The module a page address asks for (see moduleForAddress), the one
+ * `openRun` tries first, and its loading.
+ * @param {string} search `location.search`
+ * @returns {{name: string, wasm: Promise<PlayerWasm>}}
+ */
+export function firstModule(search) {
+  current = moduleForAddress(search);
+  return { name: current, wasm: loadModule(current) };
+}
+
+/**
+ * The module a page address asks for, read before any module is loaded:
+ * the module of its `algorithm=`, else of its `preset=`, else the default
+ * one's. A `#s=` share link is read by the core once a module is loaded
+ * (`openRun` then moves to the module it needs).
+ * @param {string} search `location.search`
+ * @returns {string}
+ */
+export function moduleForAddress(search) {
+  const params = new URLSearchParams(search);
+  const algorithm = params.get('algorithm')?.trim();
+  if (algorithm && ALGORITHM_MODULE[algorithm]) return ALGORITHM_MODULE[algorithm];
+  const preset = params.get('preset')?.trim();
+  if (preset && PRESET_MODULE[preset]) return PRESET_MODULE[preset];
+  return DEFAULT_MODULE;
+}
+
+/**
+ * Module `name`, loaded and started (its wasm `init` run; on a standalone
+ * page from the inline bytes).
+ * @param {string} name
+ * @returns {Promise<PlayerWasm>}
+ */
+export function loadModule(name) {
+  let started = loading.get(name);
+  if (!started) {
+    const loader = LOADERS[name];
+    if (!loader) return Promise.reject(new ModuleLoadError(name, new Error('no such module in www/pkg/modules.js')));
+    started = (async () => {
+      try {
+        const wasm = await loader();
+        await wasm.default(await wasmInput());
+        loaded.set(name, wasm);
+        return wasm;
+      } catch (e) {
+        loading.delete(name);
+        throw new ModuleLoadError(name, e);
+      }
+    })();
+    loading.set(name, started);
+  }
+  return started;
+}
+
+/**
+ * The module the core's error asks for (its `needs`), or null when the
+ * error is another one (a bad field).
+ * @param {unknown} e
+ * @returns {string | null}
+ */
+function neededModule(e) {
+  const needs = e instanceof Error && 'needs' in e && typeof e.needs === 'string' ? e.needs : null;
+  return needs === null ? null : (ALGORITHM_MODULE[needs] ?? null);
+}
+
+/**
+ * A run made by `make` in the module that runs it: at once when the
+ * module in use does (or `make` throws another error, thrown here), else
+ * a promise of it made in the module the error names, once loaded (it
+ * rejects with that module's error, or a ModuleLoadError).
+ * @param {(wasm: PlayerWasm) => Playground} make
+ * @returns {Playground | Promise<Playground>}
+ */
+export function openRun(make) {
+  const wasm = loaded.get(current);
+  if (!wasm) return openRunIn(current, make);
+  try {
+    return make(wasm);
+  } catch (e) {
+    const needed = neededModule(e);
+    if (needed === null || needed === current) throw e;
+    return openRunIn(needed, make);
+  }
+}
+
+/**
+ * Like `openRun`, always a promise, starting with module `name` (loaded if
+ * need be).
+ * @param {string} name
+ * @param {(wasm: PlayerWasm) => Playground} make
+ * @returns {Promise<Playground>}
+ */
+export async function openRunIn(name, make) {
+  let wasm = await loadModule(name);
+  let pg;
+  try {
+    pg = make(wasm);
+  } catch (e) {
+    const needed = neededModule(e);
+    if (needed === null || needed === name) throw e;
+    wasm = await loadModule(needed);
+    pg = make(wasm);
+    name = needed;
+  }
+  current = name;
+  return pg;
+}
+
+/**
+ * A run of scenario JSON text, from the module that runs its algorithm
+ * (the tools module for `"algorithm": "script"`): for pages that hold a
+ * scenario and want it played (the algorithm lab's Run). Rejects with the
+ * core's error naming the bad field, or a ModuleLoadError.
+ * @param {string} scenarioJson
+ * @returns {Promise<Playground>}
+ */
+export async function playgroundFor(scenarioJson) {
+  return openRun((wasm) => new wasm.Playground(scenarioJson));
+}
