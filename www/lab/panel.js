@@ -17,6 +17,7 @@
 
 import { h, messageOf, setText } from '../shared/dom.js';
 import { pageRun, pageScenarioJson } from '../shared/page-scenario.js';
+import { playgroundFor } from '../shared/player-wasm.js';
 import { toolsWasm } from '../shared/tools-wasm.js';
 import { LINK_SLOT, dropDraft, lastSlot, loadDraft, saveDraft } from './drafts.js';
 import { createEditor } from './editor.js';
@@ -254,10 +255,12 @@ export async function createLab(section, close) {
   };
 
   /**
-   * Runs the editor's script in the page's views.
+   * Runs the editor's script in the page's views (made by the wasm
+   * module that runs scripts, shared/player-wasm.js).
    * @param {boolean} own with the template's scenario instead of the page's
+   * @returns {Promise<void>}
    */
-  const run = (own) => {
+  const run = async (own) => {
     const text = editor.text();
     const e = compileError(text);
     if (e) {
@@ -273,7 +276,7 @@ export async function createLab(section, close) {
     scenario.script = text;
     let pg;
     try {
-      pg = new tools.Playground(JSON.stringify(scenario));
+      pg = await playgroundFor(JSON.stringify(scenario));
     } catch (err) {
       showError(`Not run: ${messageOf(err)}`);
       return;
@@ -325,15 +328,15 @@ export async function createLab(section, close) {
     showError('');
     editor.focus();
   });
-  compareButton.addEventListener('click', () => {
-    if (pageScript() !== editor.text()) run(false);
+  compareButton.addEventListener('click', async () => {
+    if (pageScript() !== editor.text()) await run(false);
     const script = pageScript();
     if (script === null || script !== editor.text()) return;
     const pg = page.model.playground;
     openAddress(`?compare=script,${encodeURIComponent(compareWith.value)}`, `#${pg.share_fragment()}`);
   });
-  findButton.addEventListener('click', () => {
-    if (pageScript() !== editor.text()) run(false);
+  findButton.addEventListener('click', async () => {
+    if (pageScript() !== editor.text()) await run(false);
     const finder = /** @type {HTMLDetailsElement | null} */ (document.getElementById('finder'));
     if (!finder) return;
     finder.open = true;
