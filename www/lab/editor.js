@@ -141,6 +141,8 @@ export function createEditor(parent, options) {
     indentUnit.of('    '),
     bracketMatching(),
     highlightActiveLine(),
+    // A phone's width shows a long line whole.
+    EditorView.lineWrapping,
     rhaiLanguage,
     rhaiHighlight,
     pageTheme,
@@ -164,12 +166,24 @@ export function createEditor(parent, options) {
     // the console each time; the text itself comes out right).
     EditorView.domEventHandlers({
       beforeinput(event, view) {
-        const range = view.state.selection.main;
-        if (range.empty || event.isComposing) return false;
+        if (event.isComposing) return false;
         if (event.inputType !== 'insertText' && event.inputType !== 'insertReplacementText') return false;
+        let { from, to } = view.state.selection.main;
+        if (from === to) {
+          // A selection the editor has not seen yet (Select all a moment
+          // ago): the shadow root's own (Chromium; event.getTargetRanges()
+          // does not reach into a shadow root).
+          const selection = /** @type {{getSelection?: () => Selection | null}} */ (/** @type {unknown} */ (view.root)).getSelection?.();
+          if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return false;
+          const range = selection.getRangeAt(0);
+          if (!view.contentDOM.contains(range.startContainer) || !view.contentDOM.contains(range.endContainer)) return false;
+          from = view.posAtDOM(range.startContainer, range.startOffset);
+          to = view.posAtDOM(range.endContainer, range.endOffset);
+          if (from === to) return false;
+        }
         const text = event.data ?? event.dataTransfer?.getData('text/plain') ?? '';
         event.preventDefault();
-        view.dispatch(view.state.replaceSelection(text), { scrollIntoView: true, userEvent: 'input.type' });
+        view.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length }, scrollIntoView: true, userEvent: 'input.type' });
         return true;
       },
     }),
