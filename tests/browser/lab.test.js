@@ -72,12 +72,17 @@ async function editorText(page) {
 }
 
 /**
- * Replaces the editor's text as typing would.
+ * Replaces the editor's text as a user would: Ctrl+A (the editor's own
+ * select-all, the whole text even where it draws only some lines), then
+ * the new text typed in one go.
  * @param {import('playwright-core').Page} page
  * @param {string} text
  */
 async function setScript(page, text) {
-  await page.fill('[data-testid=lab-code]', text);
+  await page.click('[data-testid=lab-code]');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+  assert.equal(await editorText(page), text);
 }
 
 /**

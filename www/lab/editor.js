@@ -180,6 +180,12 @@ export function createEditor(parent, options) {
           from = view.posAtDOM(range.startContainer, range.startOffset);
           to = view.posAtDOM(range.endContainer, range.endOffset);
           if (from === to) return false;
+          // Everything drawn is everything there is (the editor draws
+          // only the lines near the view): a select-all.
+          if (from <= view.viewport.from && to >= view.viewport.to) {
+            from = 0;
+            to = view.state.doc.length;
+          }
         }
         const text = event.data ?? event.dataTransfer?.getData('text/plain') ?? '';
         event.preventDefault();
