@@ -411,11 +411,11 @@ async function main() {
       const scenario = JSON.parse(model.playground.scenario_json());
       scenario.faults = faultList;
       const text = JSON.stringify(scenario);
-      whenMade(
-        () => openRun((w) => new w.Playground(text)),
-        (pg) => adopt(pg, now),
-        (e) => showProblems([messageOf(e)]),
-      );
+      // The same algorithm, so the module in use: a refused fault throws
+      // here, for the editor to mark its input.
+      const made = openRun((w) => new w.Playground(text));
+      if (made instanceof Promise) made.then((pg) => adopt(pg, now), (e) => showProblems([messageOf(e)]));
+      else adopt(made, now);
     },
     report: (message) => showProblems([message]),
   });

@@ -55,12 +55,13 @@ mkdir -p "$WASM_TARGET_DIR/pkg-out"
 wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm/election_web.wasm"
 # The families of core/src/algorithms/mod.rs, FAMILIES (wasm-modules.mjs
 # fails when an algorithm is in no player module).
-FAMILIES="bully ring consensus"
+FAMILIES="bully bully-variants ring consensus"
 builds=("election_web")
 players=()
 for family in $FAMILIES; do
-    builds+=("election_player_$family --no-default-features --features family-$family")
-    players+=("election_player_$family")
+    # The module name has no hyphen: bully-variants -> election_player_bully_variants.
+    builds+=("election_player_${family//-/_} --no-default-features --features family-$family")
+    players+=("election_player_${family//-/_}")
 done
 # name  cargo feature flags
 for build in "${builds[@]}"; do

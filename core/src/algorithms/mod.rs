@@ -4,7 +4,8 @@
 //! algorithm's file declares its own `ENTRY`; this file only lists them.
 //!
 //! It also groups them into [`FAMILIES`], one cargo feature each
-//! (`family-bully`, `family-ring`, `family-consensus`; all on by default):
+//! (`family-bully`, `family-bully-variants`, `family-ring`,
+//! `family-consensus`; all on by default):
 //! a build without a family's feature keeps its algorithms' registry data
 //! (ids, names, kinds, extras; the page lists every algorithm whatever the
 //! build) but not their engines, so the page's player wasm module for one
@@ -105,15 +106,22 @@ pub struct Family {
     pub built: bool,
 }
 
-/// The algorithm families. Chosen by size (docs/PERFORMANCE.md, Size) and
-/// by what a lesson opens together: the ring algorithms, the bully
-/// family (detection and takeover in a cluster), and the consensus
-/// protocols with terms and leases.
+/// The algorithm families, chosen by what the first render of each
+/// address has to download (docs/PERFORMANCE.md, Size): Bully alone,
+/// since the default page opens it (each engine is about 8 to 16 KB of
+/// gzipped wasm); its variants (detection and takeover in a cluster);
+/// the ring algorithms; and the consensus protocols with terms and
+/// leases.
 pub static FAMILIES: &[Family] = &[
     Family {
         id: "bully",
-        algorithms: &["bully", "next-in-line", "candidate-ordinary", "invitation"],
+        algorithms: &["bully"],
         built: cfg!(feature = "family-bully"),
+    },
+    Family {
+        id: "bully-variants",
+        algorithms: &["next-in-line", "candidate-ordinary", "invitation"],
+        built: cfg!(feature = "family-bully-variants"),
     },
     Family {
         id: "ring",

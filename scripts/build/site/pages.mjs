@@ -73,9 +73,9 @@ export function rewritePage(html, out) {
     if (!marker.test(page)) throw new Error('the page has no <!-- wasm-preload --> line for the preload script');
     const text = out.inlineScript;
     page = page.replace(marker, (m, pad) => `${pad}<script>${text}</script>\n`);
-    const csp = /(<meta http-equiv="Content-Security-Policy" content="[^"]*\bscript-src )/;
+    const csp = /(<meta http-equiv="Content-Security-Policy" content="[^"]*\bscript-src [^;"]*)/;
     if (!csp.test(page)) throw new Error('the page has no Content-Security-Policy with script-src to allow the preload script in');
-    page = page.replace(csp, (m) => `${m}${scriptHash(text)} `);
+    page = page.replace(csp, (m) => `${m} ${scriptHash(text)}`);
   } else {
     page = page.replace(marker, '');
   }

@@ -8,7 +8,9 @@
 // module's wasm and a modulepreload of its glue chunk, so both download
 // beside the page's scripts. A `#s=` link preloads the default module (the
 // core reads the link once a module has started; see player-wasm.js). The
-// page's Content-Security-Policy allows the script by its sha256 hash.
+// page's Content-Security-Policy allows the script by its sha256 hash. Its
+// work done, it takes itself out of the document, which then holds no
+// inline script (what tests/browser/hostile.test.js looks for).
 import { createHash } from 'node:crypto';
 
 /**
@@ -35,7 +37,7 @@ export function preloadScript(table) {
     `f=t.f[k('a','algorithm')||k('p','preset')||t.d]||t.f[t.d],` +
     `l=(r,h,w)=>{const e=document.createElement('link');e.rel=r;e.href=h;` +
     `if(w){e.as='fetch';e.type='application/wasm';e.crossOrigin='anonymous'}document.head.append(e)};` +
-    `l('preload',f[0],1);l('modulepreload',f[1])})()`
+    `l('preload',f[0],1);l('modulepreload',f[1]);document.currentScript?.remove()})()`
   );
 }
 

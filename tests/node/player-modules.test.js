@@ -1,0 +1,95 @@
+// @ts-check
+// The wasm player modules, one per algorithm family (scripts/build/build-wasm.sh;
+// docs/ARCHITECTURE.md, The wasm boundary): each lists every algorithm but
+// runs only its family's, as the table it wrote says (www/pkg/modules.js);
+// a scenario of another family (or a script) gives an Error on field
+// `algorithm` whose `needs` names the algorithm, so the page can load the
+// module that runs it; and a player module's run of every corpus scenario
+// of its family is the tools module's run (same trace hash), which the hash
+// corpus test checks against the native CLI.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { loadWasm, ROOT } from '../../scripts/build/wasm-node.mjs';
+
+const PKG = join(ROOT, 'www', 'pkg');
+const CORPUS = join(ROOT, 'scenarios', 'corpus');
+
+/** @type {{TOOLS: string, ALGORITHM_MODULE: Record<string, string>, RUNS: Record<string, string[]>}} */
+let table;
+/** @type {Map<string, any>} module name -> the started module */
+const modules = new Map();
+before(async () => {
+  table = await import(pathToFileURL(join(PKG, 'modules.js')).href);
+  for (const name of Object.keys(table.RUNS)) modules.set(name, (await loadWasm(PKG, name)).pkg);
+});
+
+test('every module lists every algorithm and runs what the table says; each algorithm is in one player module', () => {
+  const tools = modules.get(table.TOOLS);
+  const all = tools.algorithms().map((/** @type {{id: string}} */ a) => a.id);
+  const players = [...modules.keys()].filter((n) => n !== table.TOOLS);
+  assert.ok(players.length >= 2, `player modules: ${players}`);
+  for (const [name, wasm] of modules) {
+    assert.deepEqual(wasm.algorithms().map((/** @type {{id: string}} */ a) => a.id), all, `${name} lists every algorithm`);
+    assert.deepEqual(wasm.runnable_algorithms(), table.RUNS[name], `${name} runs what modules.js says`);
+  }
+  assert.deepEqual(table.RUNS[table.TOOLS], [...all, 'script']);
+  assert.deepEqual(players.flatMap((n) => table.RUNS[n]).sort(), [...all].sort());
+});
+
+test('a scenario a player module does not run is an Error naming the algorithm it needs', () => {
+  for (const [name, wasm] of modules) {
+    if (name === table.TOOLS) continue;
+    const other = Object.keys(table.ALGORITHM_MODULE).find((id) => id !== 'script' && table.ALGORITHM_MODULE[id] !== name);
+    assert.ok(other);
+    assert.throws(
+      () => wasm.Playground.from_url(`?algorithm=${other}&nodes=5`, ''),
+      (/** @type {any} */ e) => {
+        assert.equal(e.field, 'algorithm');
+        assert.equal(e.needs, other);
+        assert.match(e.message, new RegExp(`"${other}" is not in this build`));
+        return true;
+      },
+      `${name} refuses ${other}`,
+    );
+    // The settings of a run may name another family: the scenario is made
+    // here, the run where it runs.
+    const own = table.RUNS[name][0];
+    const pg = wasm.Playground.from_url(`?algorithm=${own}&nodes=5`, '');
+    const text = pg.settings_json(`algorithm=${other}&nodes=6`);
+    pg.free();
+    const there = modules.get(table.ALGORITHM_MODULE[other]).Playground;
+    const moved = new there(text);
+    assert.equal(moved.algorithm(), other);
+    assert.equal(JSON.parse(moved.scenario_json()).nodes, 6);
+    moved.free();
+    const script = JSON.parse(readFileSync(join(CORPUS, 'script-bully-clean.json'), 'utf8'));
+    assert.throws(
+      () => new wasm.Playground(JSON.stringify(script)),
+      (/** @type {any} */ e) => e.field === 'algorithm' && e.needs === 'script',
+      `${name} refuses a script`,
+    );
+  }
+});
+
+test("a player module's run of each corpus scenario of its family is the tools module's run", () => {
+  const tools = modules.get(table.TOOLS);
+  let checked = 0;
+  for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort()) {
+    const text = readFileSync(join(CORPUS, file), 'utf8');
+    const name = table.ALGORITHM_MODULE[JSON.parse(text).algorithm];
+    if (name === table.TOOLS) continue;
+    const hash = (/** @type {any} */ wasm) => {
+      const pg = new wasm.Playground(text);
+      pg.run_to_end();
+      const h = pg.trace_hash();
+      pg.free();
+      return h;
+    };
+    assert.equal(hash(modules.get(name)), hash(tools), `${file} in ${name}`);
+    checked += 1;
+  }
+  assert.ok(checked >= 30, `${checked} scenarios checked`);
+});
