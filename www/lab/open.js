@@ -11,6 +11,7 @@
 
 import { lazyPanel, pageReady } from '../shared/lazy-panel.js';
 import { pageRun } from '../shared/page-scenario.js';
+import { TEMPLATE_ID } from '../shared/url.js';
 
 const button = /** @type {HTMLButtonElement | null} */ (document.getElementById('lab-open'));
 const section = document.getElementById('lab');
@@ -22,7 +23,8 @@ if (button && section) {
     'the lab',
   );
   const params = new URLSearchParams(window.location.search);
-  if (params.get('lab') === '1' || params.has('template')) panel.open();
+  // A bad value is said by the page (shared/url.js readAddress).
+  if (params.get('lab')?.trim() === '1' || TEMPLATE_ID.test(params.get('template') ?? '')) panel.open();
   // A script's link (pasted, Back, a counterexample of the finder) opens
   // the lab with the script in the editor: at start-up, and after the
   // address changes, once the page has built its run.

@@ -19,6 +19,7 @@ import { h, messageOf, setText } from '../shared/dom.js';
 import { pageRun, pageScenarioJson } from '../shared/page-scenario.js';
 import { playgroundFor } from '../shared/player-wasm.js';
 import { toolsWasm } from '../shared/tools-wasm.js';
+import { TEMPLATE_ID } from '../shared/url.js';
 import { LINK_SLOT, dropDraft, lastSlot, loadDraft, saveDraft } from './drafts.js';
 import { createEditor } from './editor.js';
 
@@ -350,7 +351,8 @@ export async function createLab(section, close) {
   if (asked !== null && byId.has(asked)) {
     show(asked);
   } else {
-    if (asked !== null) {
+    // A malformed one the page's banner has said (shared/url.js).
+    if (asked !== null && TEMPLATE_ID.test(asked)) {
       showError(`URL parameter \`template\`: no template "${asked.slice(0, 40)}"; known: ${templates.map((t) => t.id).join(', ')}`);
     }
     const last = lastSlot();
