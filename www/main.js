@@ -24,7 +24,7 @@ import { Panes } from './panels/panes.js';
 import { learnNames } from './shared/names.js';
 import { ROLE_COLOURS } from './shared/palette.js';
 import { Narration, presetPlayground } from './panels/presets.js';
-import { providePageScenario } from './shared/page-scenario.js';
+import { providePageRun, providePageScenario } from './shared/page-scenario.js';
 import { Readouts } from './panels/readouts.js';
 import { ScenarioFile } from './panels/scenario-file.js';
 
@@ -272,7 +272,9 @@ async function main() {
           model.replace(next);
           controls.fill(next);
           faults.fill(next);
-          writeSettingsAddress(next.query_string());
+          // A script does not fit in readable parameters: its link carries it.
+          if (next.algorithm() === 'script') writeShareAddress(next.share_fragment(), 0);
+          else writeSettingsAddress(next.query_string());
           showProblems([]);
           clearFieldErrors(controls.form);
         },
@@ -365,6 +367,8 @@ async function main() {
   };
   // The Experiments panel sweeps what is on screen, clicked faults included.
   providePageScenario(() => model.playground.scenario_json());
+  // The lab (lab/panel.js) runs its script as the single view's run.
+  providePageRun({ model, load: (pg) => adopt(pg, 0) });
   const filesStatus = el('files-status');
   new ScenarioFile(
     {

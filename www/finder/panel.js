@@ -84,6 +84,25 @@ export function createFinder() {
   for (const a of /** @type {{id: string, name: string}[]} */ (wasm.algorithms())) {
     algorithm.append(new Option(a.name, a.id, false, a.id === pageAlgorithm));
   }
+  // A script on the page (the lab's, or a link's) is one more algorithm
+  // to check, offered (and picked) while the page shows one.
+  const scriptOption = new Option("The page's script (lab)", 'script');
+  /** @returns {string | null} the page's script, if it shows one */
+  const pageScript = () => {
+    const s = JSON.parse(pageScenarioJson() ?? 'null');
+    return s && s.algorithm === 'script' && typeof s.script === 'string' ? s.script : null;
+  };
+  const syncScript = () => {
+    const script = pageScript() !== null;
+    if (script && !scriptOption.isConnected) {
+      algorithm.prepend(scriptOption);
+      algorithm.value = 'script';
+    } else if (!script && scriptOption.isConnected) {
+      scriptOption.remove();
+    }
+  };
+  syncScript();
+  root.addEventListener('toggle', syncScript);
   /** @type {HTMLInputElement[]} */
   const boxes = [];
   for (const name of wasm.fault_kinds()) {
@@ -129,6 +148,7 @@ export function createFinder() {
     const live = liveness.value.trim();
     return JSON.stringify({
       algorithm: algorithm.value,
+      script: algorithm.value === 'script' ? (pageScript() ?? undefined) : undefined,
       faults: boxes.filter((b) => b.checked).map((b) => b.value),
       seeds: seeds.value.trim(),
       scenario: fromPage.checked ? JSON.parse(pageScenarioJson() ?? 'null') : null,
@@ -156,6 +176,7 @@ export function createFinder() {
     delete root.dataset.property;
     delete root.dataset.scenario;
     delete root.dataset.link;
+    syncScript();
     let text;
     let total;
     try {

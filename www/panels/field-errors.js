@@ -179,7 +179,9 @@ export function clearFieldErrors(root) {
     target.removeAttribute('aria-invalid');
     delete target.dataset.errorId;
   }
-  for (const box of root.querySelectorAll('.field-error')) box.remove();
+  // Only the messages showAtField made: a panel's own message element
+  // (the finder's #finder-seeds-error) stays in the page.
+  for (const box of root.querySelectorAll('.field-error[data-testid="field-error"]')) box.remove();
 }
 
 /**

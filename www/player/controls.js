@@ -128,9 +128,18 @@ export class Controls {
    */
   fill(pg) {
     const scenario = JSON.parse(pg.scenario_json());
+    // A script (the lab's, or from a link) is an algorithm of its own.
+    const script = this.algorithm.querySelector('option[value="script"]');
+    if (scenario.algorithm === 'script' && !script) {
+      this.algorithm.append(new Option('Script (from the lab)', 'script'));
+    }
     this.algorithm.value = scenario.algorithm;
     const info = this.algorithms.find((a) => a.id === scenario.algorithm);
-    this.algorithmSummary.textContent = info ? info.summary : '';
+    this.algorithmSummary.textContent = info
+      ? info.summary
+      : scenario.algorithm === 'script'
+        ? 'Your own algorithm, written as a script in the lab (Lab, at the top); it is in this page\'s link.'
+        : '';
     this.nodes.value = String(scenario.nodes);
     this.seed.value = pg.seed();
     this.ring.value = scenario.ring;

@@ -82,6 +82,9 @@ const SLIDER_KEYS = new Set([
  * @returns {boolean}
  */
 export function keyBelongsTo(target, key) {
+  // A key typed inside a shadow root (the lab's editor) reaches the page
+  // from its host: the element focused inside decides.
+  while (target instanceof HTMLElement && target.shadowRoot?.activeElement) target = target.shadowRoot.activeElement;
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

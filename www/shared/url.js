@@ -6,8 +6,8 @@
  * by the core (`Playground.from_url`); this module only handles the page's
  * own parameters `at` (`at=<ms>` or `at=end`: open the run at that time,
  * paused) and `present` (`present=1`: presentation mode, player/present.js)
- * and writes links. `compare` (compare.js) and `preset` (presets.js) are
- * the page's too.
+ * and writes links. `compare` (compare.js), `preset` (presets.js), `lab`
+ * and `template` (lab/open.js) are the page's too.
  * @module url
  */
 
@@ -27,7 +27,10 @@ import { EMBED_PARAMS, isEmbed } from '../embed/params.js';
  */
 
 /** Parameters of the page itself (not scenario fields). */
-const PAGE_PARAMS = ['at', 'compare', 'preset', 'present', 'tradeoffs'];
+const PAGE_PARAMS = ['at', 'compare', 'preset', 'present', 'tradeoffs', 'lab', 'template'];
+
+/** What a `template=` id of the lab looks like (which ids exist, the lab knows). */
+export const TEMPLATE_ID = /^[a-z0-9-]{1,40}$/;
 
 /** Latest time `at` may name: one day, as for any scenario time. */
 const MAX_AT_MS = 86_400_000;
@@ -92,6 +95,17 @@ export function readAddress(scenarioParams, where = window.location) {
   const tradeoffsText = params.get('tradeoffs');
   if (tradeoffsText !== null && !['0', '1'].includes(tradeoffsText.trim())) {
     problems.push(`URL parameter \`tradeoffs\`: must be 1 or 0, got "${printable(tradeoffsText)}"; the trade-offs panel stays closed`);
+  }
+  // `lab=1` and `template=<id>` open the lab (lab/open.js reads them).
+  const labText = params.get('lab');
+  if (labText !== null && !['0', '1'].includes(labText.trim())) {
+    problems.push(`URL parameter \`lab\`: must be 1 or 0, got "${printable(labText)}"; the lab stays closed`);
+  }
+  const templateText = params.get('template');
+  if (templateText !== null && !TEMPLATE_ID.test(templateText)) {
+    problems.push(
+      `URL parameter \`template\`: must be the id of a script in the lab (such as ring-exercise), got "${printable(templateText)}"; the lab stays closed`,
+    );
   }
   const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
   for (const key of new Set(params.keys())) {

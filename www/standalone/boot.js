@@ -15,7 +15,7 @@
 import { isStandalone, keepOwnTemplate } from './inlined.js';
 
 /** Ids of the controls a single file cannot offer. */
-const SITE_ONLY = ['experiments-open', 'tradeoffs-open', 'finder', 'share', 'share-status', 'copy-embed', 'compare-share', 'compare-copy-embed'];
+const SITE_ONLY = ['experiments-open', 'tradeoffs-open', 'lab-open', 'finder', 'share', 'share-status', 'copy-embed', 'compare-share', 'compare-copy-embed'];
 
 /**
  * A note paragraph.

@@ -42,7 +42,10 @@ const PAGES = [
 /** The service worker: a fixed name at the root, so its scope is the site. */
 const SERVICE_WORKER = 'sw.js';
 /** Licences of the vendored files, shipped beside them (not precached). */
-const LICENCES = [['www/vendor/uplot/LICENSE', 'licenses/uPlot.LICENSE.txt']];
+const LICENCES = [
+  ['www/vendor/uplot/LICENSE', 'licenses/uPlot.LICENSE.txt'],
+  ['www/vendor/codemirror/LICENSE', 'licenses/CodeMirror.LICENSE.txt'],
+];
 
 /** What every esbuild call shares. */
 const COMMON = /** @type {const} */ ({
