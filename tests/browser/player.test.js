@@ -49,6 +49,9 @@ test('the opening prompt covers no node, also when a service sits in the middle'
     ['/', { width: 1280, height: 720 }],
     ['/?preset=multi-paxos-duel', { width: 1280, height: 720 }],
     ['/?algorithm=raft&nodes=5&fencing=true', { width: 1920, height: 1080 }],
+    // A phone: the circle fills its box, so the prompt goes under it.
+    ['/?algorithm=raft', { width: 390, height: 844 }],
+    ['/?preset=multi-paxos-duel', { width: 390, height: 844 }],
   ])) {
     const { page, errors } = await openPlayground(browser, path, size);
     assert.equal(await page.isVisible('[data-testid=start-prompt]'), true, path);
