@@ -4,39 +4,19 @@
 // violation; Cancel stops a search; a bad seed range is named next to
 // its field and nothing runs.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
 import { openPlayground, settle, testId } from './page.js';
-import { REPO_ROOT, cliRunScenario } from './reference.js';
+import { cliCheck, cliRunScenario } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
 before(async () => {
   browser = await launchBrowser({ handClock: true });
-  execFileSync('cargo', ['build', '--quiet', '-p', 'election-cli'], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
 });
 after(async () => {
   await browser?.close();
 });
-
-/**
- * `election check <args> --json`: exit code 1 when it found a failure,
- * with the report on stdout all the same.
- * @param {string[]} args
- * @returns {any}
- */
-function cliCheck(args) {
-  try {
-    const options = { cwd: REPO_ROOT, encoding: /** @type {const} */ ('utf8'), stdio: /** @type {any} */ (['ignore', 'pipe', 'pipe']) };
-    return JSON.parse(execFileSync(join(REPO_ROOT, 'target', 'debug', 'election'), ['check', ...args, '--json'], options));
-  } catch (e) {
-    const err = /** @type {{status?: number, stdout?: string}} */ (e);
-    if (err.status === 1 && err.stdout) return JSON.parse(err.stdout);
-    throw e;
-  }
-}
 
 /**
  * Opens the page and the finder's section, with `kinds` ticked alone.

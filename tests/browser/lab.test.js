@@ -7,7 +7,6 @@
 // of the lab's code; "Find a failure" shrinks a broken script's failure
 // to a counterexample whose link reopens the script.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
 import { openPlayground, readouts, ready, settle, testId, waitFrames } from './page.js';
-import { REPO_ROOT, cliRun } from './reference.js';
+import { REPO_ROOT, cliCheck, cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -257,24 +256,6 @@ test('the first render loads none of the lab\'s code; opening the lab does', asy
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-/**
- * `election check <args> --json`: exit code 1 when it found a failure,
- * with the report on stdout all the same.
- * @param {string[]} args
- * @returns {any}
- */
-function cliCheck(args) {
-  cliRun(['--nodes', '2']);
-  try {
-    const options = { cwd: REPO_ROOT, encoding: /** @type {const} */ ('utf8'), stdio: /** @type {any} */ (['ignore', 'pipe', 'pipe']) };
-    return JSON.parse(execFileSync(join(REPO_ROOT, 'target', 'debug', 'election'), ['check', ...args, '--json'], options));
-  } catch (e) {
-    const err = /** @type {{status?: number, stdout?: string}} */ (e);
-    if (err.status === 1 && err.stdout) return JSON.parse(err.stdout);
-    throw e;
-  }
-}
 
 test('"Find a failure" shrinks a broken script\'s failure to a counterexample whose link reopens the script', async () => {
   const expected = cliCheck(['--script', scriptFile(BROKEN), '--seeds', '1..20']).counterexample;

@@ -38,6 +38,24 @@ export function cliRun(args) {
 }
 
 /**
+ * `election check <args> --json`: exit code 1 when it found a failure,
+ * with the report on stdout all the same.
+ * @param {string[]} args
+ * @returns {any}
+ */
+export function cliCheck(args) {
+  buildCli();
+  try {
+    const options = { cwd: REPO_ROOT, encoding: /** @type {const} */ ('utf8'), stdio: /** @type {any} */ (['ignore', 'pipe', 'pipe']) };
+    return JSON.parse(execFileSync(CLI, ['check', ...args, '--json'], options));
+  } catch (e) {
+    const err = /** @type {{status?: number, stdout?: string}} */ (e);
+    if (err.status === 1 && err.stdout) return JSON.parse(err.stdout);
+    throw e;
+  }
+}
+
+/**
  * Runs `election run --scenario <file> --json` for a scenario object.
  * @param {object} scenario
  * @param {string[]} [extra] more flags, e.g. ['--link']
