@@ -166,7 +166,7 @@ impl<P: Protocol> Engine<P> {
         if let Some(reason) = reason {
             self.metrics.off_wire(purpose, false);
             if self.record {
-                self.flights.remove(&wire);
+                self.flights.remove(wire);
             }
             self.hash_event(HashTag::Drop, &[id, reason as u64]);
             emit!(
@@ -224,7 +224,7 @@ impl<P: Protocol> Engine<P> {
         self.metrics.off_wire(purpose, true);
         if self.record {
             // Flights are only tracked while recording.
-            self.flights.remove(&wire);
+            self.flights.remove(wire);
         }
         self.hash_event(HashTag::Deliver, &[id]);
         emit!(

@@ -76,7 +76,7 @@ impl<P: Protocol> Engine<P> {
                         + P::persistent_heap_bytes(&s.persistent)
                 })
                 .sum::<usize>()
-            + self.flights.len() * (size_of::<Flight>() + 16)
+            + self.flights.approx_bytes()
             + self.network.approx_bytes()
             + self.checker.violations.len() * size_of::<Violation>()
     }

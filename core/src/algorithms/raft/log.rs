@@ -82,9 +82,11 @@ impl Server {
     /// Raft paper, 5.3/5.4.2: commit the highest entry of the current term
     /// stored on a majority.
     fn advance_commit(&mut self) {
+        // The majority's match index: the (majority)th largest. A
+        // selection, not a sort (every reply of every follower asks).
         let mut matched = self.match_index.clone();
-        matched.sort_unstable_by(|a, b| b.cmp(a));
-        let index = matched[self.majority() - 1];
+        let (_, &mut index, _) =
+            matched.select_nth_unstable_by(self.majority() - 1, |a, b| b.cmp(a));
         if index > self.commit_index && self.term_at(index) == self.term {
             self.commit_index = index;
         }
