@@ -68,16 +68,26 @@ import { CUT, kindColour, kindIsLight, kindMark } from '../shared/palette.js';
  *   where each lost one's cross is (first `MAX_LISTED`)
  * @property {{tx: number, ty: number, hx: number, hy: number, from: number, to: number}[]} tips
  *   the tail and head of the first `MAX_LISTED` arrows
- * @property {'arrows' | 'heads' | 'still'} shape `heads` when so many are
- *   on the wire that only the heads are drawn
+ * @property {'arrows' | 'darts' | 'heads' | 'still'} shape `darts` and
+ *   `heads` when so many are on the wire that slimmer shapes are drawn
+ *   (`DARTS_FROM`, `HEADS_ONLY`)
  */
 
+/** From this many messages on the wire on, each is a slim dart (its
+ * tail, the head's two corners and its tip: four corners where a whole
+ * arrow has seven, and no outline or mark, as with the heads): the
+ * rasterizer's cost goes with the corners and the outline, and at this
+ * density the arrows touch each other anyway. Measured
+ * (scripts/bench/browser/bench-cluster-draw.js, 256 nodes, 1000x750,
+ * software raster, drawn and rasterized): 2,000 whole arrows cost 5.4 ms,
+ * as darts about half. The cluster worker rasterizes them on the second
+ * core, which the page's main thread needs too: a busy run's frames wait
+ * for it (docs/PERFORMANCE.md, Frame budgets). */
+export const DARTS_FROM = 1000;
 /** From this many messages on the wire on, only the arrows' heads are
  * drawn (a triangle each, no shaft, mark or outline): they cover each
- * other then anyway. Measured (scripts/bench/browser/bench-cluster-draw.js,
- * 256 nodes, 1000x750, software raster, drawn and rasterized): 2,000
- * whole arrows 5.4 ms and 4,000 heads 4.9 ms, where the dots drawn
- * before the arrows took 5.3 and 8.7 ms. */
+ * other then anyway. Measured as above: 4,000 heads 4.9 ms, where the
+ * dots drawn before the arrows took 8.7 ms. */
 export const HEADS_ONLY = 3000;
 /** Arrows per path: one path per colour of thousands of arrows costs
  * the rasterizer far more than many small ones (2,000 arrows: 9.1 ms in
@@ -142,22 +152,24 @@ function place(g, from, to, t, out) {
 /**
  * Adds one arrow to `path`: a shaft and a head as one closed shape
  * (filled in one go with the others of its colour), plus its kind's mark
- * at the tail (a dot or a bar, see palette.js `kindMark`); with
- * `headsOnly`, the head alone.
+ * at the tail (a dot or a bar, see palette.js `kindMark`); as a `dart`,
+ * the tail, the head's corners and its tip, without the mark; as a
+ * `head`, the head alone.
  * @param {Path2D | CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} path
  * @param {Float64Array} p see `place`
  * @param {number} hw half the head's width
  * @param {'plain' | 'dot' | 'bar'} mark
- * @param {boolean} headsOnly
+ * @param {'arrow' | 'dart' | 'head'} shape
  */
-function addArrow(path, p, hw, mark, headsOnly) {
+function addArrow(path, p, hw, mark, shape) {
   const [ux, uy, nx, ny, tx, ty, hx, hy, l] = p;
   const hl = Math.min(l * 0.6, hw * 1.7);
   const bx = hx - ux * hl;
   const by = hy - uy * hl;
-  if (headsOnly) {
+  if (shape !== 'arrow') {
     path.moveTo(hx, hy);
     path.lineTo(bx + nx * hw, by + ny * hw);
+    if (shape === 'dart') path.lineTo(tx, ty);
     path.lineTo(bx - nx * hw, by - ny * hw);
     path.closePath();
     return;
@@ -204,8 +216,9 @@ function count(drawn, kind, p, from, to) {
  * Draws every message of `f`. Messages that will arrive are batched into
  * paths by kind (one fill and one outline per `PER_PATH` arrows of a
  * colour, not per message), so thousands in flight cost little; from
- * `HEADS_ONLY` on only the heads are drawn, without outlines. Lost ones
- * (rare) and the reduced-motion drawing go one by one.
+ * `DARTS_FROM` on they are darts and from `HEADS_ONLY` on only their
+ * heads, both without outlines. Lost ones (rare) and the reduced-motion
+ * drawing go one by one.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
  *   scaled so one unit is one CSS px
  * @param {ArrowGeometry} g
@@ -225,8 +238,9 @@ export function drawFlightRows(ctx, g, f, nowMs, style) {
     for (let i = 0; i < n; i++) drawOne(ctx, g, nodes, rows, i * width, col, nowMs, style, p, drawn);
     return drawn;
   }
-  const headsOnly = n >= HEADS_ONLY;
-  if (headsOnly) drawn.shape = 'heads';
+  /** @type {'arrow' | 'dart' | 'head'} */
+  const shape = n >= HEADS_ONLY ? 'head' : n >= DARTS_FROM ? 'dart' : 'arrow';
+  if (shape !== 'arrow') drawn.shape = shape === 'head' ? 'heads' : 'darts';
   /** Paths being filled, by kind, and those full (see `PER_PATH`). @type {Map<number, {path: Path2D, count: number}>} */
   const open = new Map();
   /** @type {[number, Path2D][]} */
@@ -254,18 +268,18 @@ export function drawFlightRows(ctx, g, f, nowMs, style) {
       paths.push([kind, batch.path]);
     }
     batch.count += 1;
-    addArrow(batch.path, p, hw, kindMark(kind), headsOnly);
+    addArrow(batch.path, p, hw, kindMark(kind), shape);
     count(drawn, kind, p, from, to);
   }
   ctx.save();
   ctx.lineWidth = 1;
-  // The heads alone have no outline (half their drawing), but in a
+  // Darts and heads have no outline (half their drawing), but in a
   // colour too light to see without one.
   for (const [kind, path] of paths) {
     ctx.fillStyle = kindColour(kind);
     ctx.fill(path);
     const light = kindIsLight(kind);
-    if (!headsOnly || light) {
+    if (shape === 'arrow' || light) {
       ctx.strokeStyle = light ? 'rgba(0, 0, 0, 0.6)' : '#ffffff';
       ctx.stroke(path);
     }
@@ -323,7 +337,7 @@ function drawOne(ctx, g, nodes, rows, o, col, nowMs, style, p, drawn) {
     ctx.globalAlpha = lost ? Math.max(0.25, 1 - 0.75 * t) : 1;
   }
   ctx.beginPath();
-  addArrow(ctx, p, hw, kindMark(kind), false);
+  addArrow(ctx, p, hw, kindMark(kind), 'arrow');
   ctx.fillStyle = colour;
   ctx.fill();
   ctx.lineWidth = 1;
@@ -360,7 +374,7 @@ export function drawArrowSwatch(ctx, kind, width, height) {
   ctx.save();
   ctx.lineJoin = 'round';
   ctx.beginPath();
-  addArrow(ctx, p, hw, kindMark(kind), false);
+  addArrow(ctx, p, hw, kindMark(kind), 'arrow');
   ctx.fillStyle = kindColour(kind);
   ctx.fill();
   ctx.lineWidth = 1;

@@ -33,7 +33,7 @@ import { playClock } from '../shared/play-clock.js';
  * @property {number} arrows messages drawn as arrows
  * @property {Record<string, number>} arrowsByKind arrows by kind name
  *   (the wasm's `kinds()`)
- * @property {'arrows' | 'heads' | 'still'} shape how they were drawn
+ * @property {'arrows' | 'darts' | 'heads' | 'still'} shape how they were drawn
  * @property {number} lost crossed out
  * @property {{x: number, y: number, from: number, to: number}[]} crosses
  *   where the crosses are, CSS px

@@ -143,33 +143,31 @@ export class SpaceTimeView {
     this.boxTop = 0;
     /** @private */
     this.viewHeight = window.innerHeight;
+    /** Whether any of the diagram is on screen. While playing out of
+     * view the diagram is not drawn: its canvas would be copied to the
+     * compositor every frame for nothing. The trace is still read (the
+     * narration uses it), and scrolling it into view or pausing draws the
+     * current moment. Told from the box's place on scrolling and resizing
+     * (touching the window's edge is not in view), not by an
+     * IntersectionObserver: that one's check ran in every frame that
+     * laid out anything, about 1 ms in a busy run's costliest frames
+     * (scripts/bench/browser/trace-frame.js). @private */
+    this.inView = true;
     const placed = () => {
-      const top = this.box.getBoundingClientRect().top;
-      if (top === this.boxTop && window.innerHeight === this.viewHeight) return;
-      this.boxTop = top;
+      const box = this.box.getBoundingClientRect();
+      const seen = box.height > 0 && box.bottom > 0 && box.top < window.innerHeight;
+      const moved = box.top !== this.boxTop || window.innerHeight !== this.viewHeight;
+      const shown = seen && !this.inView;
+      this.inView = seen;
+      if (!moved && !shown) return;
+      this.boxTop = box.top;
       this.viewHeight = window.innerHeight;
       this.render();
     };
     window.addEventListener('scroll', placed, { passive: true });
     window.addEventListener('resize', placed);
     new ResizeObserver(placed).observe(document.body);
-    /** Whether any of the canvas is on screen (or near it). While playing
-     * out of view the diagram is not drawn: its canvas would be copied
-     * to the compositor every frame for nothing. The trace is still read
-     * (the narration uses it), and scrolling it into view or pausing
-     * draws the current moment. @private */
-    this.inView = true;
-    new IntersectionObserver(
-      (entries) => {
-        const e = entries[entries.length - 1];
-        // Touching the viewport's edge is not in view.
-        const seen = e.isIntersecting && e.intersectionRect.height > 0;
-        if (seen === this.inView) return;
-        this.inView = seen;
-        if (seen) this.render();
-      },
-      { threshold: [0, 0.001] },
-    ).observe(els.canvas);
+    new ResizeObserver(placed).observe(this.box);
   }
 
   /**

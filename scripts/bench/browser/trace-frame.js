@@ -1,8 +1,9 @@
 // Where a playing page's frames spend their time outside the page's own
 // script: records a Chromium trace (the devtools timeline categories) of a
 // few seconds of play and sums, per event name, the time of the renderer's
-// main thread and of its compositor and raster threads (style, layout,
-// paint, commit, raster...), plus which DOM elements the frames changed
+// main thread and of its compositor, raster and worker threads (style,
+// layout, paint, commit, raster, the cluster worker's drawing...), plus
+// which DOM elements the frames changed
 // (a MutationObserver count per target). A tool for finding what to speed
 // up, not a test; run it by hand against a served repo:
 //   BASE_URL=http://127.0.0.1:8000 node scripts/bench/browser/trace-frame.js '/?algorithm=raft&nodes=256&seed=1&heartbeat_ms=12&latency_ms=20-80&until_ms=60000&at=3000' 0
@@ -16,7 +17,9 @@
 // layout and paint had to be redone: the elements most often invalidated,
 // with the attribute or reason (a `title` rewritten on 1,024 buttons was
 // found this way), and the Paint events' spread. HIDE (a CSS selector)
-// hides those elements first, to see what a part of the page costs.
+// hides those elements first, to see what a part of the page costs;
+// STYLE (CSS rules) adds a style sheet first (through the CSSOM, which the
+// page's CSP allows), to try a rule before writing it.
 // TASKS=1 lists the main thread's tasks by what they ran.
 // STAMP=1 marks each frame's diagram drawing in the trace (a
 // console.timeStamp with the run's time, the messages on the wire drawn
@@ -32,6 +35,13 @@ try {
   const page = await openAtSpeed(browser, path, speed);
   if (process.env.SCROLL === '1') {
     await scrollToDiagram(page);
+  }
+  if (process.env.STYLE) {
+    await page.evaluate((css) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }, process.env.STYLE);
   }
   if (process.env.HIDE) {
     await page.evaluate((sel) => {
@@ -110,7 +120,7 @@ try {
   for (const e of events) {
     if (e.ph !== 'X' || typeof e.dur !== 'number') continue;
     const t = threads.get(`${e.pid}:${e.tid}`) ?? '?';
-    if (!/CrRendererMain|Compositor|Raster|VizCompositor|CrGpuMain/.test(t)) continue;
+    if (!/CrRendererMain|Compositor|Raster|VizCompositor|CrGpuMain|Worker/.test(t)) continue;
     const list = byThread.get(t) ?? [];
     list.push(e);
     byThread.set(t, list);
