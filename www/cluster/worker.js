@@ -31,8 +31,18 @@
  */
 
 import { drawMovingRows, drawStill } from './draw.js';
+import { DARTS_FROM, flightCount } from './flight-dots.js';
 import { decodeNodes } from './node-rows.js';
 import { setCanvasTheme } from '../shared/palette.js';
+
+/** From this many messages on the wire on, a view's moving layer is
+ * drawn at most every other frame of the worker (30 a second on a 60 Hz
+ * screen): rasterizing thousands of darts takes the second core for
+ * several milliseconds a frame, and the page's main thread, which needs
+ * that core too, then waits (docs/PERFORMANCE.md, Frame budgets). At that
+ * density the messages are a moving texture rather than arrows to
+ * follow. A test holding the page's clock gets every drawing. */
+const HALF_RATE_FROM = DARTS_FROM;
 
 /**
  * @typedef {object} View
@@ -45,11 +55,15 @@ import { setCanvasTheme } from '../shared/palette.js';
  * @property {any} stillPending the latest `still` message not drawn yet
  * @property {any} dotsPending the latest `dots` message not drawn yet
  * @property {Float64Array} timers the nodes' pending timers, as last posted
+ * @property {number} movedAt the worker's frame the moving layer was last
+ *   drawn in
  */
 
 /** @type {Map<number, View>} */
 const views = new Map();
 let scheduled = false;
+/** The worker's animation frames so far. */
+let frames = 0;
 /** The highest `seq` received, and the last one answered (see `answer`). */
 let received = 0;
 let answered = 0;
@@ -78,6 +92,7 @@ function fresh(ctx, dpr) {
 /** Draws what is pending for every view. */
 function drawPending() {
   scheduled = false;
+  frames += 1;
   for (const [id, v] of views) {
     const g = v.geometry;
     if (!g) continue;
@@ -96,8 +111,12 @@ function drawPending() {
       self.postMessage({ id, ms: done - started, at: performance.timeOrigin + done, nodes: s.seq ? nodes : undefined });
     }
     const f = v.dotsPending;
-    if (f) {
+    if (f && !f.seq && frames - v.movedAt < 2 && flightCount(f) >= HALF_RATE_FROM) {
+      // Drawn in the next frame (the latest rows by then).
+      schedule();
+    } else if (f) {
       v.dotsPending = null;
+      v.movedAt = frames;
       fresh(v.movingCtx, v.dpr);
       const drawn = drawMovingRows(v.movingCtx, g, f, v.timers, f.nowMs, f.style);
       // Only for a test (which holds the page's clock): what was drawn.
@@ -145,6 +164,7 @@ self.addEventListener('message', (e) => {
       stillPending: null,
       dotsPending: null,
       timers: new Float64Array(0),
+      movedAt: 0,
     });
     return;
   }
