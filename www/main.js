@@ -25,7 +25,7 @@ import { learnNames } from './shared/names.js';
 import { ROLE_COLOURS } from './shared/palette.js';
 import { Narration, presetPlayground } from './panels/presets.js';
 import { providePageRun, providePageScenario } from './shared/page-scenario.js';
-import { Readouts } from './panels/readouts.js';
+import { READOUT_MS, Readouts } from './shared/readouts.js';
 import { ScenarioFile } from './panels/scenario-file.js';
 
 import { Shortcuts } from './player/shortcuts.js';
@@ -154,9 +154,6 @@ function position(model, request, opened) {
   }
   opened?.();
 }
-
-/** Least time between two writes of the text readouts while playing, ms. */
-const READOUT_MS = 100;
 
 async function main() {
   // `?embed=1`: the compact figure for an iframe (embed.js) instead.

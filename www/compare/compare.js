@@ -40,7 +40,8 @@ import { keyBelongsTo } from '../player/shortcuts.js';
 import { quietWords, storedSkipQuiet, storeSkipQuiet } from '../player/quiet.js';
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
-import { el, messageOf, setText } from '../shared/dom.js';
+import { el, messageOf, setAttr, setText } from '../shared/dom.js';
+import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { CompareRuns, toolsPlayground } from './runs.js';
 import { addScrollCue } from './scroll-cue.js';
 import { targetOf, wireEmbedCode } from '../embed/snippet.js';
@@ -108,6 +109,9 @@ export class CompareMode {
     this.single = /** @type {HTMLElement} */ (document.querySelector('main.layout'));
     this.title = el('compare-title');
     this.play = /** @type {HTMLButtonElement} */ (el('compare-play'));
+    /** When the table and the time readouts are written while playing
+     * (see `render`). @private */
+    this.readouts = new Readouts(2, READOUT_MS);
     this.speedInput = /** @type {HTMLInputElement} */ (el('compare-speed'));
     this.speedOut = el('compare-speed-out');
     this.timeline = /** @type {HTMLInputElement} */ (el('compare-timeline'));
@@ -572,22 +576,29 @@ export class CompareMode {
     const runs = this.runs;
     if (!this.active || !runs) return;
     runs.dirty = false;
-    const figures = runs.figures();
+    // While playing, the table and the time readouts are written at most
+    // every READOUT_MS, taking turns (as in the single view, main.js):
+    // rewriting them every frame cost a layout of the table in every
+    // frame; the drawings change every frame, and a pause writes all.
+    const due = this.readouts.due(runs.playing, performance.now());
+    const figures = due[0] ? runs.figures() : [];
     this.lanes.forEach((lane, i) => {
       const snapshot = lane.run.model.snapshot();
       lane.view.render(snapshot);
       lane.legend.update(snapshot);
+      if (!due[0]) return;
       const f = figures[i];
       COLUMNS.forEach((c, j) => setText(lane.cells[j], c.text(f)));
       const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;
       setText(lane.caption, `${lane.name}: ${leaders}`);
     });
     this.writeNotes();
-    setText(this.time, msText(runs.nowMs));
-    this.play.textContent = runs.playing ? 'Pause' : 'Play';
-    this.play.setAttribute('aria-pressed', String(runs.playing));
+    setText(this.play, runs.playing ? 'Pause' : 'Play');
+    setAttr(this.play, 'aria-pressed', String(runs.playing));
     setText(this.speedOut, formatSpeed(runs.speed));
-    this.timeline.max = String(Math.max(runs.endMs() * 1.25, runs.nowMs, 1));
+    if (!due[1]) return;
+    setText(this.time, msText(runs.nowMs));
+    setAttr(this.timeline, 'max', String(Math.max(runs.endMs() * 1.25, runs.nowMs, 1)));
     if (document.activeElement !== this.timeline) this.timeline.value = String(runs.nowMs);
     const skipping = runs.skippingMs;
     setText(

@@ -28,7 +28,8 @@ import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { CompareRuns, toolsPlayground } from '../compare/runs.js';
 import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow, msText } from '../compare/table.js';
 import { addScrollCue } from '../compare/scroll-cue.js';
-import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
+import { byTestId, h, messageOf, setAttr, setText, showProblems } from '../shared/dom.js';
+import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { quietWords } from '../player/quiet.js';
 import { EmbedApi } from './api.js';
 import { layoutBar } from './bar.js';
@@ -272,13 +273,19 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
 
   /** The fault count the note above the table was written for. */
   let notesFor = -1;
+  // While playing, the table and the time readouts are written at most
+  // every READOUT_MS, taking turns (as on the page); the drawings change
+  // every frame, and a pause writes all.
+  const readouts = new Readouts(2, READOUT_MS);
   function render() {
     runs.dirty = false;
-    const figures = runs.figures();
+    const due = readouts.due(runs.playing, performance.now());
+    const figures = due[0] ? runs.figures() : [];
     lanes.forEach((lane, i) => {
       const snapshot = lane.run.model.snapshot();
       lane.view.render(snapshot);
       lane.legend?.update(snapshot);
+      if (!due[0]) return;
       const f = figures[i];
       COLUMNS.forEach((c, j) => setText(rows[i][j], c.text(f)));
       const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;
@@ -293,22 +300,25 @@ export function startCompareEmbed(wasm, request, options, compareText, problems)
     }
     const end = toMs();
     const now = runs.nowMs;
-    play.textContent = runs.playing ? 'Pause' : 'Play';
-    play.setAttribute('aria-pressed', String(runs.playing));
-    scrubber.min = String(fromMs);
-    scrubber.max = String(end);
-    if (document.activeElement !== scrubber) scrubber.value = String(now);
-    scrubber.setAttribute('aria-valuetext', `${now} ms, from ${fromMs} to ${end} ms`);
+    setText(play, runs.playing ? 'Pause' : 'Play');
+    setAttr(play, 'aria-pressed', String(runs.playing));
     if (document.activeElement !== speed) speed.value = String(Math.log10(runs.speed));
     setText(speedOut, formatSpeed(runs.speed));
-    setText(time, `${msText(now)} ms`);
+    // The time in `data-ms` every frame (an attribute no style reads: a
+    // host's script and the tests read it), in words at the readouts' pace.
     time.dataset.ms = String(now);
+    root.dataset.playing = String(runs.playing);
+    if (!due[1]) return;
+    setAttr(scrubber, 'min', String(fromMs));
+    setAttr(scrubber, 'max', String(end));
+    if (document.activeElement !== scrubber) scrubber.value = String(now);
+    setAttr(scrubber, 'aria-valuetext', `${now} ms, from ${fromMs} to ${end} ms`);
+    setText(time, `${msText(now)} ms`);
     const skipping = runs.skippingMs;
     setText(
       status,
       skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : runs.stopReason && !runs.playing ? `Paused: ${runs.stopReason}` : '',
     );
-    root.dataset.playing = String(runs.playing);
   }
 
   /** @returns {import('./api.js').EmbedState} */

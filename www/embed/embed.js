@@ -31,7 +31,8 @@ import { presetPlayground } from '../panels/presets.js';
 import { readAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
-import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
+import { byTestId, h, messageOf, setAttr, setText, showProblems } from '../shared/dom.js';
+import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { quietWords } from '../player/quiet.js';
 
 /** How close to `to` counts as there, ms (time is whole microseconds). */
@@ -402,22 +403,30 @@ export async function startEmbed(wasm) {
 
   /** The failed checks named in the status (the list is read only when its count changes). */
   const violationsShown = { key: '', text: '' };
+  // While playing, the time readouts are written at most every
+  // READOUT_MS (as on the page); the drawing changes every frame, and a
+  // pause writes all.
+  const readouts = new Readouts(1, READOUT_MS);
   const render = () => {
     const s = model.snapshot();
     view.render(s);
     legend?.update(s);
     const end = toMs();
     const now = s.nowMs;
-    play.textContent = model.playing ? 'Pause' : 'Play';
-    play.setAttribute('aria-pressed', String(model.playing));
-    scrubber.min = String(range.fromMs);
-    scrubber.max = String(end);
-    if (document.activeElement !== scrubber) scrubber.value = String(now);
-    scrubber.setAttribute('aria-valuetext', `${now} ms, from ${range.fromMs} to ${end} ms`);
+    setText(play, model.playing ? 'Pause' : 'Play');
+    setAttr(play, 'aria-pressed', String(model.playing));
     if (document.activeElement !== speed) speed.value = String(Math.log10(model.speed));
     setText(speedOut, formatSpeed(model.speed));
-    setText(time, `${now.toFixed(1)} ms`);
+    // The time in `data-ms` every frame (an attribute no style reads: a
+    // host's script and the tests read it), in words at the readouts' pace.
     time.dataset.ms = String(now);
+    if (readouts.due(model.playing, performance.now())[0]) {
+      setAttr(scrubber, 'min', String(range.fromMs));
+      setAttr(scrubber, 'max', String(end));
+      if (document.activeElement !== scrubber) scrubber.value = String(now);
+      setAttr(scrubber, 'aria-valuetext', `${now} ms, from ${range.fromMs} to ${end} ms`);
+      setText(time, `${now.toFixed(1)} ms`);
+    }
     const leaders = s.leaders.map((id) => `n${id}`);
     let text = leaders.length === 0 ? 'no leader' : leaders.length === 1 ? `leader ${leaders[0]}` : `leaders ${leaders.join(', ')}`;
     const violationKey = `${s.violationCount}|${model.revision}`;

@@ -58,6 +58,19 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
+ * Sets attribute `name` of `node` when it differs: a write of the same
+ * value still counts as a change for the browser's style invalidation
+ * and for observers (a compare view rewrote its play button's and
+ * slider's attributes every frame).
+ * @param {Element} node
+ * @param {string} name
+ * @param {string} value
+ */
+export function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/**
  * Sets `node`'s text when it differs: in place when `node` holds exactly
  * one text node, else by `textContent`.
  * @param {HTMLElement} node

@@ -9,6 +9,10 @@
  * @module readouts
  */
 
+/** Least time between two writes of a group of text readouts while
+ * playing, ms (the single view, compare mode and the embeds alike). */
+export const READOUT_MS = 100;
+
 export class Readouts {
   /**
    * @param {number} groups how many groups of readouts
