@@ -18,6 +18,9 @@ const STILL_CHEAP_MS = 2;
 const STILL_SPACING = 10;
 /** And at least this long (ms): frames are slow when it is costly. */
 const STILL_MIN_GAP_MS = 250;
+/** While playing, how often the view checks whether its canvas is on
+ * screen besides when the page scrolls or resizes, ms. */
+const IN_VIEW_CHECK_MS = 250;
 /** Buttons whose names a frame checks at most while playing: all at once
  * up to this many nodes; 1,024 nodes changing role are renamed over
  * sixteen frames, about a quarter of a second (a frame renaming 256 of
@@ -109,6 +112,34 @@ export class ClusterView {
     /** A drawing of it put off (see `drawStillLayer`). @private @type {ReturnType<typeof setTimeout> | null} */
     this.stillTimer = null;
     resized.observe(canvas);
+    /** Whether any of the canvas is on screen. While playing out of view
+     * (the page scrolled to the space-time diagram, a compare view below
+     * the window, the single view hidden behind compare mode) the
+     * messages and timer arcs are not drawn: the worker would rasterize
+     * thousands of darts a frame for nobody, on the core the page's main
+     * thread needs. Told on scrolling and resizing, and every
+     * IN_VIEW_CHECK_MS while playing (a layout change can move it too);
+     * coming into view draws the latest moment. @private */
+    this.inView = true;
+    /** @private */
+    this.inViewAt = -Infinity;
+    const placed = () => this.checkInView();
+    window.addEventListener('scroll', placed, { passive: true });
+    window.addEventListener('resize', placed);
+  }
+
+  /**
+   * Updates `inView` from the canvas's box, and draws the latest moment
+   * when the canvas came into view.
+   * @private
+   */
+  checkInView() {
+    this.inViewAt = performance.now();
+    const r = this.canvas.getBoundingClientRect();
+    const seen = r.height > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+    const back = seen && !this.inView;
+    this.inView = seen;
+    if (back && this.last) this.render(this.last);
   }
 
   /**
@@ -148,7 +179,10 @@ export class ClusterView {
     const marks = { picked: this.picked };
     const still = `${key}:${dpr}:${INK}:${CANVAS}:${PAPER}:${stillKey(s, marks)}`;
     if (still !== this.stillDrawn) this.drawStillLayer(s, still, marks);
-    this.layers.drawDots(s.flights, s.nowMs, { still: reducedMotion, ink: INK }, s.nodeRows, s.kinds);
+    if (s.playing && performance.now() - this.inViewAt > IN_VIEW_CHECK_MS) this.checkInView();
+    if (this.inView || !s.playing) {
+      this.layers.drawDots(s.flights, s.nowMs, { still: reducedMotion, ink: INK }, s.nodeRows, s.kinds);
+    }
     // The names say only what the still layer shows: rewritten when it is
     // drawn (so a costly one's, 1024 nodes in a burst, are put off with it).
     if (this.stillDrawn !== this.labelled) {
