@@ -71,8 +71,17 @@ export class ClusterView {
     // also reports the size it starts with, and laying out 1,024 nodes
     // and their buttons again for it cost the page's first frame about
     // 20 ms.
+    /** The canvas's size in CSS px as the resize observer last saw it
+     * (null before it first reports): read there, where the layout is
+     * fresh, not in `render`, where reading it after another view's or
+     * panel's writes forced a layout (compare mode's four views did so
+     * four times a frame). @private @type {{width: number, height: number} | null} */
+    this.size = null;
     const resized = new ResizeObserver(() => {
-      if (!this.last || this.layoutKey.startsWith(`${this.canvas.clientWidth}x${this.canvas.clientHeight}:`)) return;
+      const width = this.canvas.clientWidth;
+      const height = this.canvas.clientHeight;
+      this.size = { width, height };
+      if (!this.last || this.layoutKey.startsWith(`${width}x${height}:`)) return;
       this.layoutKey = '';
       this.render(this.last);
     });
@@ -87,6 +96,7 @@ export class ClusterView {
       (fresh) => {
         resized.disconnect();
         this.canvas = fresh;
+        this.size = null;
         resized.observe(fresh);
         this.layoutKey = '';
         if (this.last) this.render(this.last);
@@ -162,8 +172,7 @@ export class ClusterView {
    */
   render(s) {
     this.last = s;
-    const width = this.canvas.clientWidth;
-    const height = this.canvas.clientHeight;
+    const { width, height } = this.size ?? { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
     if (width === 0 || height === 0) return;
     const n = s.nodes.length;
     const key = `${width}x${height}:${s.layout}:${s.ring.join(',')}:${n}:${s.participants}`;
