@@ -35,14 +35,17 @@ import { DARTS_FROM, flightCount } from './flight-dots.js';
 import { decodeNodes } from './node-rows.js';
 import { setCanvasTheme } from '../shared/palette.js';
 
-/** From this many messages on the wire on, a view's moving layer is
- * drawn at most every other frame of the worker (30 a second on a 60 Hz
- * screen): rasterizing thousands of darts takes the second core for
- * several milliseconds a frame, and the page's main thread, which needs
- * that core too, then waits (docs/PERFORMANCE.md, Frame budgets). At that
+/** From this many messages on the wire, in all the views the worker
+ * draws together (compare mode has four), the moving layers are drawn at
+ * most every other frame of the worker (30 a second on a 60 Hz screen):
+ * rasterizing them takes the second core for several milliseconds a
+ * frame (about 2 ms for 500 arrows with their outlines, 4 for 1,000
+ * darts), at the same vsync as the page's own frame, which then waits for
+ * a CPU (docs/PERFORMANCE.md, Frame budgets: compare mode's four 64-node
+ * views, 500 to 700 arrows together, gained 1.5 to 3 ms at p95). At that
  * density the messages are a moving texture rather than arrows to
- * follow. A test holding the page's clock gets every drawing. */
-const HALF_RATE_FROM = DARTS_FROM;
+ * follow one by one. A test holding the page's clock gets every drawing. */
+const HALF_RATE_FROM = DARTS_FROM / 2;
 
 /**
  * @typedef {object} View
@@ -93,6 +96,9 @@ function fresh(ctx, dpr) {
 function drawPending() {
   scheduled = false;
   frames += 1;
+  let wire = 0;
+  for (const v of views.values()) if (v.dotsPending) wire += flightCount(v.dotsPending);
+  const halfRate = wire >= HALF_RATE_FROM;
   for (const [id, v] of views) {
     const g = v.geometry;
     if (!g) continue;
@@ -111,7 +117,7 @@ function drawPending() {
       self.postMessage({ id, ms: done - started, at: performance.timeOrigin + done, nodes: s.seq ? nodes : undefined });
     }
     const f = v.dotsPending;
-    if (f && !f.seq && frames - v.movedAt < 2 && flightCount(f) >= HALF_RATE_FROM) {
+    if (f && !f.seq && halfRate && frames - v.movedAt < 2) {
       // Drawn in the next frame (the latest rows by then).
       schedule();
     } else if (f) {
