@@ -67,16 +67,16 @@ export class ClusterView {
     this.geometry = null;
     /** @private */
     this.layoutKey = '';
-    // Drawn again when the canvas's size really changed: the observer
-    // also reports the size it starts with, and laying out 1,024 nodes
-    // and their buttons again for it cost the page's first frame about
-    // 20 ms.
     /** The canvas's size in CSS px as the resize observer last saw it
      * (null before it first reports): read there, where the layout is
      * fresh, not in `render`, where reading it after another view's or
      * panel's writes forced a layout (compare mode's four views did so
      * four times a frame). @private @type {{width: number, height: number} | null} */
     this.size = null;
+    // Drawn again when the canvas's size really changed: the observer
+    // also reports the size it starts with, and laying out 1,024 nodes
+    // and their buttons again for it cost the page's first frame about
+    // 20 ms.
     const resized = new ResizeObserver(() => {
       const width = this.canvas.clientWidth;
       const height = this.canvas.clientHeight;
@@ -133,7 +133,16 @@ export class ClusterView {
     this.inView = true;
     /** @private */
     this.inViewAt = -Infinity;
-    const placed = () => this.checkInView();
+    // A view taken off the page (compare mode makes new ones each time
+    // it opens) lets go of the window's events at the next one.
+    const placed = () => {
+      if (this.canvas.isConnected) {
+        this.checkInView();
+        return;
+      }
+      window.removeEventListener('scroll', placed);
+      window.removeEventListener('resize', placed);
+    };
     window.addEventListener('scroll', placed, { passive: true });
     window.addEventListener('resize', placed);
   }
