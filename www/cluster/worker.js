@@ -26,7 +26,8 @@
  * drawn: what it showed (draw.js `MovingDrawn`, the page's drawing model
  * for tests). Drawing happens at most once per animation
  * frame of the worker: of what arrived in between, only the latest of
- * each kind per view is drawn.
+ * each kind per view is drawn. It happens part way into the frame
+ * (`MID_FRAME`), not at its start.
  * @module cluster-worker
  */
 
@@ -47,6 +48,18 @@ import { setCanvasTheme } from '../shared/palette.js';
  * follow one by one. A test holding the page's clock gets every drawing. */
 const HALF_RATE_FROM = DARTS_FROM / 2;
 
+/** How far into the frame interval, as a share of it, the worker draws
+ * (9 ms at 60 Hz): the page's own frame (its drawing, style, layout,
+ * paint and commit) and then its simulation task run from the start of
+ * the interval, and the compositor's work follows them. Drawn at the
+ * start, at the same vsync, the rasterizing took the second core while
+ * the page's frame ran and that frame waited for a CPU (on two cores,
+ * compare mode's four 64-node views: sim + frame p95 9.7-12.7 ms drawn
+ * at the start, 8.1-9.9 ms drawn 9 ms in; the compare embed 9.2-11.7
+ * against 6.6-7.9; docs/PERFORMANCE.md, Frame budgets). A drawing for a
+ * test holding the page's clock (`seq`) is done at once. */
+const MID_FRAME = 0.55;
+
 /**
  * @typedef {object} View
  * @property {OffscreenCanvas} still
@@ -65,6 +78,12 @@ const HALF_RATE_FROM = DARTS_FROM / 2;
 /** @type {Map<number, View>} */
 const views = new Map();
 let scheduled = false;
+/** Whether a drawing part way into this frame is set (see `MID_FRAME`). */
+let timed = false;
+/** The display's frame interval, ms, as the worker's animation frames
+ * come (a frame skipped is not counted), and the last frame's time. */
+let interval = 1000 / 60;
+let lastFrame = -Infinity;
 /** The worker's animation frames so far. */
 let frames = 0;
 /** The highest `seq` received, and the last one answered (see `answer`). */
@@ -92,9 +111,32 @@ function fresh(ctx, dpr) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 }
 
+/**
+ * The worker's animation frame: draws what is pending part way into it
+ * (see `MID_FRAME`), or at once for a test holding the page's clock.
+ * @param {number} at the frame's time, ms
+ */
+function onFrame(at) {
+  scheduled = false;
+  const gap = at - lastFrame;
+  if (gap > 0 && gap < 1.5 * interval) interval = 0.8 * interval + 0.2 * gap;
+  lastFrame = at;
+  let test = false;
+  for (const v of views.values()) if (v.stillPending?.seq || v.dotsPending?.seq) test = true;
+  const wait = MID_FRAME * interval - (performance.now() - at);
+  if (test || wait <= 0) {
+    drawPending();
+    return;
+  }
+  timed = true;
+  setTimeout(() => {
+    timed = false;
+    drawPending();
+  }, wait);
+}
+
 /** Draws what is pending for every view. */
 function drawPending() {
-  scheduled = false;
   frames += 1;
   let wire = 0;
   for (const v of views.values()) if (v.dotsPending) wire += flightCount(v.dotsPending);
@@ -149,12 +191,14 @@ function answer() {
   self.postMessage({ painted: done });
 }
 
+/** Has what is pending drawn in the worker's next frame (or by the
+ * drawing already set for this one). */
 function schedule() {
-  if (scheduled) return;
+  if (scheduled || timed) return;
   scheduled = true;
   const scope = /** @type {any} */ (self);
-  if (typeof scope.requestAnimationFrame === 'function') scope.requestAnimationFrame(drawPending);
-  else setTimeout(drawPending, 0);
+  if (typeof scope.requestAnimationFrame === 'function') scope.requestAnimationFrame(onFrame);
+  else setTimeout(() => onFrame(performance.now()), 0);
 }
 
 self.addEventListener('message', (e) => {
