@@ -16,6 +16,18 @@
 /** Most lines kept on the page. */
 export const LOG_CAP = 300;
 
+/** Rows on the page while the run moves (playing, or going to its
+ * opening moment): three screenfuls of the log's box, the newest lines.
+ * Every row is a `content-visibility: auto` element (frame-budget.css),
+ * which the browser checks for being in view in every frame, and a busy
+ * run rewrites every row in every frame: 300 rows cost the frame about
+ * 0.6 ms of those checks alone (Chromium's
+ * `IntersectionObserverController::computeIntersections`, measured with
+ * scripts/bench/browser/trace-frame.js, Raft 256). Lines further down
+ * scroll past too fast to read while a busy run plays; the rest of the
+ * `LOG_CAP` lines come back when it stops. */
+export const MOVING_ROWS = 60;
+
 /** Event types that are message traffic. */
 const TRAFFIC = new Set(['send', 'deliver', 'drop', 'undeliverable']);
 
@@ -144,16 +156,21 @@ export class EventLog {
       this.lines = [];
       this.list.replaceChildren();
     }
-    if (count === this.next) return;
-    const lines = this.linesBetween(pg, this.next, count);
-    this.next = count;
+    const list = this.list;
+    const rows = Math.min(this.lines.length, model.moving ? MOVING_ROWS : LOG_CAP);
+    if (count === this.next && list.childElementCount === rows) return;
+    if (count > this.next) {
+      const lines = this.linesBetween(pg, this.next, count);
+      this.next = count;
+      this.lines = [...lines.reverse(), ...this.lines].slice(0, LOG_CAP);
+    }
     // The rows stay where they are and take the text of their new line
     // (a busy run brings hundreds of lines a frame): nothing is moved, and
     // rows out of view, whose text the browser neither lays out nor paints
     // (frame-budget.css), cost only the text change.
-    this.lines = [...lines.reverse(), ...this.lines].slice(0, LOG_CAP);
-    const list = this.list;
-    while (list.childElementCount < this.lines.length) list.append(document.createElement('li'));
+    const shown = Math.min(this.lines.length, model.moving ? MOVING_ROWS : LOG_CAP);
+    while (list.childElementCount > shown) /** @type {Element} */ (list.lastElementChild).remove();
+    while (list.childElementCount < shown) list.append(document.createElement('li'));
     let li = /** @type {HTMLLIElement | null} */ (list.firstElementChild);
     for (const line of this.lines) {
       if (!li) break;
