@@ -19,6 +19,29 @@
  *   wasm (shared/names.js; posted along to the worker, which has no wasm)
  */
 
+/** The columns `decodeNodes` reads (the timer columns are not among
+ * them: they change far more often, and the timer arcs read the rows). */
+const NODE_COLUMNS = ['id', 'alive', 'paused', 'role', 'term', 'leader', 'group', 'slow_ms'];
+
+/**
+ * Whether two sets of node rows decode to the same nodes (they may differ
+ * in other columns, the pending timers).
+ * @param {Float64Array} a
+ * @param {Float64Array} b
+ * @param {Record<string, number>} col
+ * @returns {boolean}
+ */
+export function sameNodes(a, b, col) {
+  if (a.length !== b.length) return false;
+  const width = Object.keys(col).length;
+  for (const name of NODE_COLUMNS) {
+    const c = col[name];
+    if (c === undefined) continue;
+    for (let at = c; at < a.length; at += width) if (a[at] !== b[at]) return false;
+  }
+  return true;
+}
+
 /**
  * @param {NodeRows} nodeRows
  * @returns {import('../player/model.js').NodeState[]}

@@ -57,7 +57,7 @@
  *   paused
  */
 
-import { decodeNodes } from '../cluster/node-rows.js';
+import { decodeNodes, sameNodes } from '../cluster/node-rows.js';
 import { ROLE_NAMES } from '../shared/names.js';
 import { Slicer } from './slicer.js';
 import { quietStretch } from './quiet.js';
@@ -681,10 +681,16 @@ export class Model {
     // The same rows as last time (most frames: nodes change far less
     // often than messages move) give the same objects: 1,024 new ones a
     // frame kept the garbage collector busy (single frames of 8 ms here).
+    // So do rows that differ only in what the objects do not hold (the
+    // pending timers, which change with every heartbeat): the new rows
+    // are kept for the timer arcs.
     const cached = this.nodeCache;
     if (cached && cached.pg === this.playground && sameRows(cached.rows.rows, rows)) return cached.nodes;
     const nodeRows = { rows, col: c, roles: ROLE_NAMES };
-    const nodes = decodeNodes(nodeRows);
+    const nodes =
+      cached && cached.pg === this.playground && sameNodes(cached.rows.rows, rows, c)
+        ? cached.nodes
+        : decodeNodes(nodeRows);
     this.nodeCache = { pg: this.playground, rows: nodeRows, nodes };
     return nodes;
   }
