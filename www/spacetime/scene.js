@@ -879,15 +879,25 @@ export function paintContent(ctx, s) {
   const stride = Math.max(1, Math.ceil(n / MAX_ARROWS));
   const head = headSize(f.rowHeight);
   const xy = s.arrows;
-  for (let kind = 0; kind < Math.max(s.kinds.length, 1); kind++) {
+  // Which kinds have arrows, drawn now and faded (bit 0 and 1 of a
+  // kind's entry): paths are made only for those, not two for every kind
+  // twice over in every frame and every piece baked.
+  const kindCount = Math.max(s.kinds.length, 1);
+  const present = new Uint8Array(kindCount);
+  for (let i = 0; i < n; i += stride) {
+    const kind = s.arrowKind[i];
+    if (kind < kindCount) present[kind] |= (s.arrowFlags[i] & 2) !== 0 ? 2 : 1;
+  }
+  for (let kind = 0; kind < kindCount; kind++) {
     const colour = kindColour(kind);
-    for (const future of [false, true]) {
+    for (let pass = 0; pass < 2; pass++) {
+      const future = pass === 1;
+      if ((present[kind] & (1 << pass)) === 0) continue;
       const path = new Path2D();
-      const crosses = new Path2D();
-      let any = false;
+      /** @type {Path2D | null} */
+      let crosses = null;
       for (let i = 0; i < n; i += stride) {
         if (s.arrowKind[i] !== kind || ((s.arrowFlags[i] & 2) !== 0) !== future) continue;
-        any = true;
         const x1 = xy[4 * i];
         const y1 = xy[4 * i + 1];
         const x2 = xy[4 * i + 2];
@@ -897,6 +907,7 @@ export function paintContent(ctx, s) {
         const flags = s.arrowFlags[i];
         if (flags & 1) {
           const c = head;
+          crosses ??= new Path2D();
           crosses.moveTo(x2 - c, y2 - c);
           crosses.lineTo(x2 + c, y2 + c);
           crosses.moveTo(x2 + c, y2 - c);
@@ -912,7 +923,6 @@ export function paintContent(ctx, s) {
           }
         }
       }
-      if (!any) continue;
       ctx.globalAlpha = future ? FUTURE_ALPHA : 0.9;
       // Kinds past the first round of colours: dashed (palette.js).
       ctx.setLineDash(kindDash(kind));
@@ -925,10 +935,12 @@ export function paintContent(ctx, s) {
       ctx.lineWidth = 1.4;
       ctx.stroke(path);
       ctx.setLineDash([]);
-      ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
-      ctx.strokeStyle = CUT;
-      ctx.lineWidth = 2;
-      ctx.stroke(crosses);
+      if (crosses) {
+        ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
+        ctx.strokeStyle = CUT;
+        ctx.lineWidth = 2;
+        ctx.stroke(crosses);
+      }
     }
   }
   ctx.globalAlpha = 1;
