@@ -324,7 +324,6 @@ export class SpaceTimeView {
       canvas.style.setProperty('height', `${band}px`);
     }
     this.bandTop = bandTop;
-    const t = performance.now();
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
     this.follow();
     const dpr = window.devicePixelRatio || 1;
@@ -335,7 +334,6 @@ export class SpaceTimeView {
     if (live) this.win = LivePlot.snap(this.win, plotWidth, dpr);
     // The window may have moved: make sure the cache reaches back far enough.
     this.store.sync(this.model, this.win.t0 - lookBack(this.store, this.win.span));
-    const synced = performance.now() - t;
     if (this.model.moving && !this.inView) return;
     const sceneKey = [
       s.generation,
@@ -362,7 +360,7 @@ export class SpaceTimeView {
     /** @type {Frame} */
     const frame = { width, height, left: GUTTER, top: AXIS, plotWidth, rowHeight, nodes };
     if (live) {
-      this.renderLive(frame, dpr, key, synced, band);
+      this.renderLive(frame, dpr, key, band);
       return;
     }
     this.live.invalidate();
@@ -393,9 +391,7 @@ export class SpaceTimeView {
     }
     this.sceneKey = sceneKey;
     const kinds = this.kinds;
-    const t1 = performance.now();
     const scene = buildScene(this.store, this.win, frame, kinds, this.arrows);
-    const built = performance.now() - t1;
     this.scene = scene;
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, -bandTop * dpr);
     paintScene(this.ctx, scene, this.model.playground.node_count());
@@ -404,12 +400,10 @@ export class SpaceTimeView {
     // each lost message's cross is, and the plot's frame and window.
     /** @type {any} */ (canvas).__drawn = { crosses: scene.crosses, frame, window: scene.window };
     if (!this.model.moving) this.prepareLive();
-    // How long reading the trace, building and painting took: for
-    // benchmarks (the canvas is the only place the page says so).
+    // How long building and painting took (a costly drawing is redrawn
+    // less often while playing, above).
     this.drawnAt = performance.now();
     this.cost = this.drawnAt - started;
-    canvas.dataset.renderMs = (this.drawnAt - started + synced).toFixed(2);
-    canvas.dataset.buildMs = built.toFixed(2);
   }
 
   /**
@@ -432,11 +426,9 @@ export class SpaceTimeView {
    * @param {Frame} frame
    * @param {number} dpr
    * @param {string} key
-   * @param {number} synced ms spent reading the trace
    * @param {number} band height of the canvas, CSS px (see `bandTop`)
    */
-  renderLive(frame, dpr, key, synced, band) {
-    const started = performance.now();
+  renderLive(frame, dpr, key, band) {
     this.drawnKey = key;
     this.liveShown = true;
     const resized = this.resizeBacking(frame.width, band, dpr);
@@ -480,7 +472,6 @@ export class SpaceTimeView {
     }
     this.drawnAt = performance.now();
     this.cost = 0;
-    this.els.canvas.dataset.renderMs = (this.drawnAt - started + synced).toFixed(2);
   }
 
   /**
