@@ -157,8 +157,8 @@ export class EventLog {
       this.list.replaceChildren();
     }
     const list = this.list;
-    const rows = Math.min(this.lines.length, model.moving ? MOVING_ROWS : LOG_CAP);
-    if (count === this.next && list.childElementCount === rows) return;
+    const cap = model.moving ? MOVING_ROWS : LOG_CAP;
+    if (count === this.next && list.childElementCount === Math.min(this.lines.length, cap)) return;
     if (count > this.next) {
       const lines = this.linesBetween(pg, this.next, count);
       this.next = count;
@@ -168,7 +168,7 @@ export class EventLog {
     // (a busy run brings hundreds of lines a frame): nothing is moved, and
     // rows out of view, whose text the browser neither lays out nor paints
     // (frame-budget.css), cost only the text change.
-    const shown = Math.min(this.lines.length, model.moving ? MOVING_ROWS : LOG_CAP);
+    const shown = Math.min(this.lines.length, cap);
     while (list.childElementCount > shown) /** @type {Element} */ (list.lastElementChild).remove();
     while (list.childElementCount < shown) list.append(document.createElement('li'));
     let li = /** @type {HTMLLIElement | null} */ (list.firstElementChild);
