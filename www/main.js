@@ -164,7 +164,7 @@ async function main() {
   // on a standalone page from the inline bytes: nothing is fetched). Its
   // static functions (names, lists, parameters) serve every run, whatever
   // module a later run is made in.
-  const first = firstModule(window.location.search);
+  const first = await firstModule(window.location.search, window.location.hash);
   const wasm = await first.wasm;
   // Role codes and property names, from the core (every view reads them).
   learnNames(wasm);

@@ -8,7 +8,7 @@
  * (`www/pkg/modules.js`); nothing here knows an algorithm.
  *
  * The first render loads the module the address asks for
- * (`moduleForAddress`); any later run is made with `openRun`, which makes it
+ * (`moduleForAddress`, or for a `#s=` share link `moduleForLink`); any later run is made with `openRun`, which makes it
  * in the module in use when that module runs it (at once), or else loads
  * the module the core's error names (its `needs`: the algorithm, or
  * `script`) and makes it there (a promise). Each module is loaded once;
@@ -32,6 +32,10 @@ const loaded = new Map();
 /** The module of the last run made (`openRun` tries it first). */
 let current = DEFAULT_MODULE;
 
+/** The most scenario text a share link is inflated to here: the core's
+ * `MAX_SCENARIO_BYTES`, 64 KiB. */
+const MAX_LINK_BYTES = 64 * 1024;
+
 /** A module that could not load (the network gone, a file missing). */
 export class ModuleLoadError extends Error {
   /**
@@ -46,23 +50,23 @@ export class ModuleLoadError extends Error {
 }
 
 /**
- * The module a page address asks for (see moduleForAddress), the one
+ * The module a page address asks for (see moduleForLink), the one
  * `openRun` tries first, and its loading.
  * @param {string} search `location.search`
- * @returns {{name: string, wasm: Promise<PlayerWasm>}}
+ * @param {string} [fragment] `location.hash`
+ * @returns {Promise<{name: string, wasm: Promise<PlayerWasm>}>}
  */
-export function firstModule(search) {
-  current = moduleForAddress(search);
+export async function firstModule(search, fragment = '') {
+  current = await moduleForLink(search, fragment);
   return { name: current, wasm: loadModule(current) };
 }
 
 /**
  * The module a page address asks for, read before any module is loaded:
  * the module of its `algorithm=`, else of its `preset=`, else the default
- * one's. A `#s=` share link is read by the core once a module is loaded
- * (`openRun` then moves to the module it needs).
+ * one's.
  * @param {string} search `location.search`
- * @returns {string}
+ * @returns {string | null} null when the address names neither
  */
 export function moduleForAddress(search) {
   const params = new URLSearchParams(search);
@@ -70,7 +74,55 @@ export function moduleForAddress(search) {
   if (algorithm && ALGORITHM_MODULE[algorithm]) return ALGORITHM_MODULE[algorithm];
   const preset = params.get('preset')?.trim();
   if (preset && PRESET_MODULE[preset]) return PRESET_MODULE[preset];
-  return DEFAULT_MODULE;
+  return null;
+}
+
+/**
+ * The module an address asks for (`moduleForAddress`), or else the one
+ * its `#s=` share link's scenario needs, or else the default one. The
+ * link (`s=1.<base64url of the raw-deflated scenario JSON>`, core
+ * src/share.rs) is only peeked at for its `algorithm` here, with the
+ * browser's own inflate (`DecompressionStream`): loading a module to have
+ * the core read it loaded the default module first, then the one needed,
+ * twice the download on a phone opening a shared Raft link. The core
+ * reads the link in full, and says what is wrong with it; anything this
+ * cannot read (an old browser, a damaged link) gets the default module
+ * (`openRun` then moves to the module the core names).
+ * @param {string} search `location.search`
+ * @param {string} fragment `location.hash`
+ * @returns {Promise<string>}
+ */
+export async function moduleForLink(search, fragment) {
+  const asked = moduleForAddress(search);
+  if (asked) return asked;
+  const link = new URLSearchParams(fragment.replace(/^#/, '')).get('s');
+  const data = link?.startsWith('1.') ? link.slice(2) : null;
+  if (!data || typeof DecompressionStream === 'undefined') return DEFAULT_MODULE;
+  try {
+    const packed = Uint8Array.from(atob(data.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    // No further than the core reads a scenario (a hostile link may
+    // inflate a thousandfold).
+    const reader = stream.getReader();
+    const utf8 = new TextDecoder();
+    let text = '';
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > MAX_LINK_BYTES) {
+        await reader.cancel();
+        return DEFAULT_MODULE;
+      }
+      text += utf8.decode(value, { stream: true });
+    }
+    const scenario = JSON.parse(text + utf8.decode());
+    const algorithm = typeof scenario?.algorithm === 'string' ? scenario.algorithm : '';
+    return ALGORITHM_MODULE[algorithm] ?? DEFAULT_MODULE;
+  } catch {
+    return DEFAULT_MODULE;
+  }
 }
 
 /**

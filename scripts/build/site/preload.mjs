@@ -6,8 +6,10 @@
 // wasm build wrote (www/pkg/modules.js; the same rule as
 // www/shared/player-wasm.js moduleForAddress) and adds a preload of that
 // module's wasm and a modulepreload of its glue chunk, so both download
-// beside the page's scripts. A `#s=` link preloads the default module (the
-// core reads the link once a module has started; see player-wasm.js). The
+// beside the page's scripts. A `#s=` share link that names neither
+// preloads nothing: the module its scenario needs is known only once the
+// link is inflated, which takes a promise (player-wasm.js moduleForLink;
+// the page then loads that module). The
 // page's Content-Security-Policy allows the script by its sha256 hash. Its
 // work done, it takes itself out of the document, which then holds no
 // inline script (what tests/browser/hostile.test.js looks for).
@@ -34,10 +36,12 @@ export function preloadScript(table) {
   return (
     `(()=>{const t=${data},q=new URLSearchParams(location.search),` +
     `k=(m,v)=>(v=(q.get(v)||'').trim())&&Object.hasOwn(t[m],v)?t[m][v]:null,` +
-    `f=t.f[k('a','algorithm')||k('p','preset')||t.d]||t.f[t.d],` +
+    `n=k('a','algorithm')||k('p','preset'),` +
+    `s=new URLSearchParams(location.hash.slice(1)).has('s'),` +
+    `f=t.f[n||t.d]||t.f[t.d],` +
     `l=(r,h,w)=>{const e=document.createElement('link');e.rel=r;e.href=h;` +
     `if(w){e.as='fetch';e.type='application/wasm';e.crossOrigin='anonymous'}document.head.append(e)};` +
-    `l('preload',f[0],1);l('modulepreload',f[1]);document.currentScript?.remove()})()`
+    `if(n||!s){l('preload',f[0],1);l('modulepreload',f[1])}document.currentScript?.remove()})()`
   );
 }
 
