@@ -11,6 +11,7 @@ import { reducedMotion } from '../shared/appearance.js';
 import { ClusterLayers } from './layers.js';
 import { drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
 import { CANVAS, INK, PAPER } from '../shared/palette.js';
+import { onScreen } from '../shared/dom.js';
 
 /** A still layer drawn faster than this (ms) is drawn whenever it changes. */
 const STILL_CHEAP_MS = 2;
@@ -154,8 +155,7 @@ export class ClusterView {
    */
   checkInView() {
     this.inViewAt = performance.now();
-    const r = this.canvas.getBoundingClientRect();
-    const seen = r.height > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+    const seen = onScreen(this.canvas.getBoundingClientRect());
     const back = seen && !this.inView;
     this.inView = seen;
     if (back && this.last) this.render(this.last);

@@ -58,6 +58,18 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
+ * Whether any of a box is inside the window (touching its edge is not):
+ * what the views ask before drawing while a run plays (cluster/view.js,
+ * spacetime/view.js), from the box's place on scrolling and resizing
+ * rather than an IntersectionObserver, whose check costs every frame.
+ * @param {DOMRect} box
+ * @returns {boolean}
+ */
+export function onScreen(box) {
+  return box.height > 0 && box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+}
+
+/**
  * Sets attribute `name` of `node` when it differs: a write of the same
  * value still counts as a change for the browser's style invalidation
  * and for observers (a compare view rewrote its play button's and

@@ -20,7 +20,7 @@
  */
 
 import { ALGORITHM_MODULE, DEFAULT_MODULE, LOADERS, PRESET_MODULE } from '../pkg/modules.js';
-import { wasmInput } from '../standalone/inlined.js';
+import { base64Bytes, wasmInput } from '../standalone/inlined.js';
 
 /** @typedef {typeof import('../pkg/election_player.js')} PlayerWasm */
 /** @typedef {import('../pkg/election_player.js').Playground} Playground */
@@ -99,8 +99,7 @@ export async function moduleForLink(search, fragment) {
   const data = link?.startsWith('1.') ? link.slice(2) : null;
   if (!data || typeof DecompressionStream === 'undefined') return DEFAULT_MODULE;
   try {
-    const packed = Uint8Array.from(atob(data.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-    const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    const stream = new Blob([base64Bytes(data, true)]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
     // No further than the core reads a scenario (a hostile link may
     // inflate a thousandfold).
     const reader = stream.getReader();

@@ -14,6 +14,7 @@
 import { CANVAS, INK } from '../shared/palette.js';
 import { ROLE } from '../shared/names.js';
 import { TraceStore } from '../shared/trace.js';
+import { onScreen } from '../shared/dom.js';
 import { LivePlot } from './live.js';
 import {
   ArrowBuffer,
@@ -155,7 +156,7 @@ export class SpaceTimeView {
     this.inView = true;
     const placed = () => {
       const box = this.box.getBoundingClientRect();
-      const seen = box.height > 0 && box.bottom > 0 && box.top < window.innerHeight;
+      const seen = onScreen(box);
       const moved = box.top !== this.boxTop || window.innerHeight !== this.viewHeight;
       const shown = seen && !this.inView;
       this.inView = seen;

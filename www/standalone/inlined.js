@@ -29,6 +29,21 @@ export function isStandalone() {
 }
 
 /**
+ * The bytes of base64 text, padded or not. Throws on anything else.
+ * @param {string} text
+ * @param {boolean} [urlSafe] the URL-safe alphabet (`-` and `_`; a share
+ *   link's), not the plain one (the inline wasm's, a megabyte not worth
+ *   rewriting)
+ * @returns {Uint8Array<ArrayBuffer>}
+ */
+export function base64Bytes(text, urlSafe = false) {
+  const binary = atob(urlSafe ? text.replace(/-/g, '+').replace(/_/g, '/') : text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
  * What the wasm-bindgen `init` takes: the inline module's bytes on a
  * standalone page, nothing on the site (init fetches the file then).
  * Nothing is fetched here: the bytes are decoded from the data block and,
@@ -38,9 +53,7 @@ export function isStandalone() {
 export async function wasmInput() {
   const block = document.getElementById(WASM_BLOCK);
   if (!block) return undefined;
-  const binary = atob((block.textContent ?? '').trim());
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const bytes = base64Bytes((block.textContent ?? '').trim());
   if (block.dataset.encoding !== 'gzip') return { module_or_path: bytes };
   const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return { module_or_path: await new Response(inflated).arrayBuffer() };
