@@ -11,6 +11,7 @@
 //! on). Clock drift is a deliberate broken assumption for leases, so a
 //! `lease_overlap` is reported, not a failure.
 
+use crate::ScenarioExt;
 use crate::algorithms;
 use crate::protocol::Safety;
 use crate::rng::{SimRng, Stream};

@@ -5,8 +5,30 @@
 //! [`Scenario`] (which includes the seed). The CLI and the wasm page both
 //! drive it through [`sim::Simulation`], built by [`algorithms::build`].
 //!
+//! # Crates
+//!
+//! This crate is the facade over the layers below it, which Cargo keeps
+//! in order (each uses only those beneath it):
+//!
+//! 1. `election-model` (core/model): time, the seeded random streams, the
+//!    scenario format with its parsing, writing and URL parameters, share
+//!    links, and the protocol contract. It compiles and tests without any
+//!    engine or algorithm; a [`scenario::Catalog`] tells it what it needs
+//!    to know of the algorithms.
+//! 2. `election-engine` (core/engine): the event queue, the network and
+//!    clocks, the engine, metrics, checks, the trace and the
+//!    [`sim::Simulation`] handle; no algorithm.
+//! 3. this crate: the algorithms and their one registry
+//!    ([`algorithms::Registry`] is the catalog every scenario is
+//!    validated against), scripted algorithms, and the tools built on
+//!    runs (time travel, experiments, the failure finder, fuzzing, the
+//!    trade-off table, presets, workloads). It re-exports the layers
+//!    below under the paths callers have always used
+//!    (`election_core::protocol`, `::engine`, `::trace`, ...), and its
+//!    own files name them as `crate::protocol`, `crate::time`, ...
+//!
 //! ```
-//! use election_core::{Scenario, sim};
+//! use election_core::{Scenario, ScenarioExt, sim};
 //! let scenario = Scenario::from_json(r#"{"algorithm": "chang-roberts",
 //!     "nodes": 8, "ring": "ascending", "start": "all"}"#).unwrap();
 //! let summary = sim::run(&scenario);
@@ -50,33 +72,24 @@
 
 pub mod algorithms;
 pub mod check;
-pub mod checks;
-pub mod clock;
-pub(crate) mod decimal;
-pub mod engine;
 pub mod experiment;
 pub mod fuzz;
-pub mod metrics;
-pub mod network;
 pub mod presets;
-pub(crate) mod pretty_json;
-pub mod protocol;
-pub(crate) mod queue;
-pub(crate) mod rng;
 pub mod scenario;
 pub mod script;
 pub mod session;
 pub mod share;
 pub mod sim;
 pub mod stats;
-pub mod time;
-pub mod trace;
 pub mod tradeoffs;
-pub mod travel;
-pub(crate) mod vec_map;
 pub mod workloads;
 
-pub use scenario::{Scenario, ScenarioError};
+pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
+pub use election_model::{protocol, time};
+
+pub(crate) use election_model::{decimal, pretty_json, rng, script_error, vec_map};
+
+pub use scenario::{Scenario, ScenarioError, ScenarioExt};
 
 /// How the CLI reads a number a person typed (`--until-ms 1.5`): with
 /// serde_json's number parser, as scenario files are read and as the page

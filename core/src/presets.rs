@@ -12,6 +12,7 @@
 //! tests below check that every step's time is the time of an event of the
 //! run, so jumping to a step shows the moment it describes.
 
+use crate::ScenarioExt;
 use crate::scenario::{Scenario, ScenarioError};
 use serde::Serialize;
 

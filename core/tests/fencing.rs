@@ -2,6 +2,7 @@
 //! resource's highest token is durable, so even a crash and restart of the
 //! resource while an old leader is paused does not let its stale write in.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, sim};
 
 fn paused_leader_with_resource_restart(algorithm: &str, fencing: bool) -> sim::RunSummary {

@@ -4,6 +4,7 @@
 //! `core/src/engine/travel_tests.rs`; seeking through them is
 //! `tests/session/`.)
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::sim::Simulation;
 use election_core::trace::Event;

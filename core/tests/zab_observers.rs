@@ -9,6 +9,7 @@
 //! servers, core/tests/zab.rs) + k v asks + k v answers; FOLLOWERINFO v-1;
 //! LEADERINFO and ACKEPOCH v-1+k; OBSERVERINFO k.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::scenario::query::{apply_query_pairs, from_query_pairs, to_query};
 use election_core::trace::Event;

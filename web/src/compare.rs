@@ -11,6 +11,7 @@
 //! same scenario, because a playground moved to `t` has run exactly that.
 
 use crate::{js, playground::Playground};
+use election_core::ScenarioExt;
 use election_core::algorithms;
 use election_core::time::to_ms;
 use election_core::{Scenario, ScenarioError};
@@ -184,6 +185,7 @@ fn parse_compare_one(id: &str) -> Result<(), ScenarioError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use election_core::ScenarioExt;
     use election_core::sim;
 
     #[test]

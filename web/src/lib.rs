@@ -217,7 +217,7 @@ mod tests {
     fn properties_are_the_ones_the_core_checks() {
         // Every `property: "..."` the checker can report, read from its
         // source, so a new property cannot go unlisted here.
-        let source = include_str!("../../core/src/checks.rs");
+        let source = include_str!("../../core/engine/src/checks.rs");
         let mut checked: Vec<&str> = source
             .split("property: \"")
             .skip(1)

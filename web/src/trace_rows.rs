@@ -377,6 +377,7 @@ pub fn trace_types() -> Vec<String> {
 mod tests {
     use super::*;
     use election_core::Scenario;
+    use election_core::ScenarioExt;
 
     fn col(row: &[f64], name: &str) -> f64 {
         row[TRACE_FIELDS.iter().position(|f| *f == name).unwrap()]

@@ -20,7 +20,7 @@
 
 use super::resource::Resource;
 use super::service::{Service, Store};
-use crate::protocol::{Boot, Config, Ctx, NodeId, Protocol, Role, Safety, TimerClass};
+use crate::protocol::{Boot, Config, Ctx, Extra, NodeId, Protocol, Role, Safety, TimerClass};
 
 /// What an algorithm with extra nodes tells them about its messages.
 pub trait Participant: Protocol {
@@ -99,6 +99,7 @@ impl<P: Participant> Protocol for Node<P> {
     type Persistent = Durable<P::Persistent>;
     const KINDS: &'static [&'static str] = P::KINDS;
     const SAFETY: Safety = P::SAFETY;
+    const EXTRAS: &'static [Extra] = P::EXTRAS;
     const WANTS_UNDELIVERABLE: bool = P::WANTS_UNDELIVERABLE;
 
     fn new(id: NodeId, config: &Config, stored: &Self::Persistent) -> Self {

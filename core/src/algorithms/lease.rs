@@ -86,7 +86,7 @@ pub const ENTRY: Entry = Entry {
     summary: "Kubernetes client-go leaderelection: candidates take a Lease object by compare-and-swap on its version when it looks expired by their own clock; the holder renews every retry period and gives up after the renew deadline; leaseTransitions fences",
     layout: Layout::Cluster,
     kinds: KINDS,
-    extras: &[Extra::Service, Extra::Resource],
+    extras: Lease::EXTRAS,
     claims: Lease::SAFETY,
     builder: Some(engine::<Lease>),
     theory: None,
@@ -398,6 +398,7 @@ impl Protocol for Elector {
     type Persistent = u64;
     const KINDS: &'static [&'static str] = KINDS;
     const SAFETY: Safety = Safety::Consensus;
+    const EXTRAS: &'static [Extra] = &[Extra::Service, Extra::Resource];
 
     fn new(id: NodeId, config: &Config, term: &u64) -> Self {
         let t = &config.timing;
@@ -603,6 +604,7 @@ mod tests {
     //! One event in, the exact commands out (client-go
     //! `tools/leaderelection`, `tryAcquireOrRenew` and the `renew` loop).
     use super::*;
+    use crate::ScenarioExt;
     use crate::protocol::Command;
     use crate::protocol::testing::{commands, ctx_commands, sends};
     use crate::scenario::Scenario;
@@ -611,7 +613,7 @@ mod tests {
     /// renew deadline 800 ms, retry 200 ms.
     fn config(n: u32) -> Config {
         let json = format!(r#"{{"algorithm":"lease","nodes":{n}}}"#);
-        Config::from_scenario(&Scenario::from_json(&json).unwrap())
+        Config::from_scenario(&Scenario::from_json(&json).unwrap(), Lease::EXTRAS)
     }
 
     fn on(

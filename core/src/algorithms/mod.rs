@@ -32,7 +32,7 @@ pub mod zookeeper;
 
 use crate::engine::Engine;
 use crate::protocol::{Extra, Protocol, Safety};
-use crate::scenario::{Scenario, ScenarioError, StartSet};
+use crate::scenario::{Catalog, Scenario, ScenarioError, ScenarioExt, StartSet};
 use crate::sim::Simulation;
 use serde::Serialize;
 
@@ -232,6 +232,45 @@ pub fn info(id: &str) -> Option<&'static Entry> {
         return Some(&SCRIPT);
     }
     ALL.iter().find(|a| a.id == id)
+}
+
+/// The registry as the scenario format's [`Catalog`]: every scenario is
+/// validated against it (through [`ScenarioExt`], [`crate::share`] and
+/// [`crate::scenario::query`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Registry;
+
+impl Catalog for Registry {
+    fn extras(&self, id: &str) -> Option<&'static [Extra]> {
+        info(id).map(|a| a.extras)
+    }
+
+    fn unknown(&self, s: &Scenario) -> ScenarioError {
+        if s.algorithm == crate::script::ALGORITHM {
+            let mut err = ScenarioError::new(
+                "algorithm",
+                "this build runs no scripts (the page runs them in its tools module, the CLI always)",
+            );
+            err.needs = Some(crate::script::ALGORITHM);
+            return err;
+        }
+        let mut known = ids();
+        if crate::script::AVAILABLE {
+            known.push(crate::script::ALGORITHM);
+        }
+        ScenarioError::new(
+            "algorithm",
+            format!(
+                "unknown algorithm {:?}; known: {}",
+                s.algorithm,
+                known.join(", ")
+            ),
+        )
+    }
+
+    fn check(&self, s: &Scenario) -> Result<(), ScenarioError> {
+        crate::script::validate(s)
+    }
 }
 
 /// The safety property the algorithm `id` claims.

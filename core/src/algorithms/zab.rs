@@ -213,7 +213,7 @@ pub const ENTRY: Entry = Entry {
     summary: "Apache ZooKeeper FastLeaderElection and Zab discovery (Junqueira et al., DSN 2011): votes ordered by (epoch, zxid, id) spread until a quorum agrees; the winner leads once a quorum promises it a new epoch, the fencing token of its writes",
     layout: Layout::Cluster,
     kinds: KINDS,
-    extras: &[Extra::Resource],
+    extras: Zab::EXTRAS,
     claims: Zab::SAFETY,
     builder: Some(engine::<Zab>),
     theory: None,
@@ -1372,6 +1372,7 @@ impl Protocol for Server {
     type Persistent = Stored;
     const KINDS: &'static [&'static str] = KINDS;
     const SAFETY: Safety = Safety::Consensus;
+    const EXTRAS: &'static [Extra] = &[Extra::Resource];
 
     fn new(id: NodeId, config: &Config, stored: &Stored) -> Self {
         Server::new(id, config, *stored)

@@ -98,7 +98,7 @@ pub const ENTRY: Entry = Entry {
     summary: "ZooKeeper leader election recipe (Apache ZooKeeper recipes; Hunt et al., USENIX ATC 2010): ephemeral sequential znodes on a coordination service, the lowest leads, each client watches its predecessor (or everyone the leader: the herd effect); sessions expire, sequence numbers fence",
     layout: Layout::Cluster,
     kinds: KINDS,
-    extras: &[Extra::Service, Extra::Resource],
+    extras: ZooKeeper::EXTRAS,
     claims: ZooKeeper::SAFETY,
     builder: Some(engine::<ZooKeeper>),
     theory: None,
@@ -527,6 +527,7 @@ impl Protocol for Client {
     type Persistent = u64;
     const KINDS: &'static [&'static str] = KINDS;
     const SAFETY: Safety = Safety::Consensus;
+    const EXTRAS: &'static [Extra] = &[Extra::Service, Extra::Resource];
 
     fn new(id: NodeId, config: &Config, term: &u64) -> Self {
         let session_us = config.timing.session_timeout_us;
@@ -823,6 +824,7 @@ mod tests {
     //! One event in, the exact commands out (the ZooKeeper recipe, "Leader
     //! Election"; the session rules of the ZooKeeper Programmer's Guide).
     use super::*;
+    use crate::ScenarioExt;
     use crate::protocol::Command;
     use crate::protocol::testing::{commands, ctx_commands, sends};
     use crate::scenario::Scenario;
@@ -830,7 +832,7 @@ mod tests {
     /// n clients: the service is n, the resource n + 1.
     fn config(n: u32, watch: &str) -> Config {
         let json = format!(r#"{{"algorithm":"zookeeper","nodes":{n},"watch":"{watch}"}}"#);
-        Config::from_scenario(&Scenario::from_json(&json).unwrap())
+        Config::from_scenario(&Scenario::from_json(&json).unwrap(), ZooKeeper::EXTRAS)
     }
 
     fn z(seq: u64, owner: NodeId) -> Znode {

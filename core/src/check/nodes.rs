@@ -113,6 +113,7 @@ pub fn remove_node(s: &Scenario, gone: u32) -> Option<Scenario> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ScenarioExt;
 
     #[test]
     fn renumbers_and_drops() {

@@ -5,6 +5,7 @@
 //! PCG stream; the scenario's `seed` is the seed too).
 
 use super::spec::{CheckSpec, FaultKind};
+use crate::ScenarioExt;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{Fault, FaultAction, NetworkSpec, RingOrder, Scenario, StartSet, Target};
 use crate::time::{Micros, ms};

@@ -21,6 +21,7 @@ use super::Counterexample;
 use super::nodes::remove_node;
 use super::spec::CheckSpec;
 use super::verdict::{self, Finding};
+use crate::ScenarioExt;
 use crate::scenario::{FaultAction, NetworkSpec, Scenario};
 use crate::time::{Micros, ms};
 

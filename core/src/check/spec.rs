@@ -4,6 +4,7 @@
 //! page sends for it.
 
 use super::schedule;
+use crate::ScenarioExt;
 use crate::algorithms;
 use crate::experiment::seeds::{SeedRange, parse_seeds};
 use crate::scenario::{Fault, Scenario, ScenarioError};

@@ -25,6 +25,7 @@ pub mod report;
 pub mod seeds;
 pub mod theory;
 
+use crate::ScenarioExt;
 use crate::algorithms;
 use crate::scenario::{Scenario, ScenarioError};
 pub use record::RunRecord;
@@ -387,6 +388,7 @@ impl Experiment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ScenarioExt;
 
     fn base() -> Scenario {
         Scenario::from_json(r#"{"algorithm":"raft","nodes":5}"#).unwrap()

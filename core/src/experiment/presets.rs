@@ -11,6 +11,7 @@
 
 use super::seeds::parse_seeds;
 use super::{Experiment, ExperimentError, parse_param};
+use crate::ScenarioExt;
 use crate::scenario::{Scenario, ScenarioError};
 use serde::Serialize;
 
@@ -103,6 +104,7 @@ impl ExperimentPreset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ScenarioExt;
 
     #[test]
     fn every_preset_builds_and_its_json_gives_the_same_experiment() {

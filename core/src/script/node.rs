@@ -10,7 +10,9 @@ use super::{ScriptError, intern};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
+use crate::scenario::Scenario;
 use rhai::{Dynamic, INT, Map};
+use std::any::Any;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -163,6 +165,11 @@ impl ScriptNode {
     }
 }
 
+/// The run's compiled program, as [`ScriptNode::prepare`] left it.
+fn program_of(config: &Config) -> Option<Rc<Program>> {
+    config.prepared.clone()?.downcast::<Program>().ok()
+}
+
 impl Protocol for ScriptNode {
     type Msg = ScriptMsg;
     type Timer = ScriptTimer;
@@ -171,12 +178,22 @@ impl Protocol for ScriptNode {
     const SAFETY: Safety = Safety::OneLeaderPerComponent;
 
     fn safety(config: &Config) -> Safety {
-        config.script.as_ref().map_or(Self::SAFETY, |p| p.claims)
+        program_of(config).map_or(Self::SAFETY, |p| p.claims)
+    }
+
+    /// Compiles the scenario's script once per run, for every node.
+    fn prepare(scenario: &Scenario) -> Option<Rc<dyn Any>> {
+        match &scenario.script {
+            Some(source) if scenario.algorithm == super::ALGORITHM => Program::compile(source)
+                .ok()
+                .map(|p| Rc::new(p) as Rc<dyn Any>),
+            _ => None,
+        }
     }
 
     fn new(_: NodeId, config: &Config, persistent: &ScriptPersist) -> Self {
         Self {
-            program: config.script.clone(),
+            program: program_of(config),
             state: empty_state(),
             persist: persistent.0.clone(),
             role: START_ROLE,

@@ -4,8 +4,8 @@
 //! handler call and limits on sizes and depths; and how a handler is
 //! called and how its failure becomes a [`ScriptError`].
 
+use super::ScriptError;
 use super::api::{self, Call, NodeCtx, Shared};
-use super::error::ScriptError;
 use super::node::{ScriptNode, ScriptTimer};
 use crate::protocol::{Boot, Config, Ctx, Role, Safety};
 use rhai::{AST, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
@@ -317,8 +317,8 @@ impl Program {
         if !self.defined[i] {
             return;
         }
-        let config: &Config = ctx.config;
-        let id = ctx.id;
+        let config: &Config = ctx.config();
+        let id = ctx.id();
         *self.shared.call.borrow_mut() = Some(Call {
             id,
             n: config.n,
@@ -326,17 +326,17 @@ impl Program {
             prev: config.ring_prev(id, 1),
             starts: matches!(boot, Some(Boot::Fresh { initiate: true })),
             recovered: matches!(boot, Some(Boot::Recover)),
-            local_us: ctx.local_now_us,
+            local_us: ctx.local_now_us(),
             election_timeout_us: config.election_timeout_us,
             heartbeat_us: config.heartbeat_us,
             reply_timeout_us: config.reply_timeout_us,
             latency_max_us: config.latency_max_us,
-            rng: ctx.rng.clone(),
+            rng: ctx.rng_mut().clone(),
             out: Vec::new(),
             role: node.role,
             term: node.term,
             persist: std::mem::take(&mut node.persist),
-            recording: ctx.recording,
+            recording: ctx.recording(),
         });
         let name = HANDLERS[i].0;
         args.insert(0, Dynamic::from(NodeCtx(Rc::clone(&self.shared))));
@@ -354,7 +354,7 @@ impl Program {
         let Some(call) = self.shared.call.borrow_mut().take() else {
             return;
         };
-        *ctx.rng = call.rng;
+        *ctx.rng_mut() = call.rng;
         node.persist = call.persist;
         match result {
             Ok(_) if !node.state.is_map() => {
@@ -373,7 +373,7 @@ impl Program {
             Ok(_) => {
                 node.role = call.role;
                 node.term = call.term;
-                ctx.out.extend(call.out);
+                ctx.commands_mut().extend(call.out);
             }
             Err(e) => node.error = Some(handler_error(name, *e, self.lines[i])),
         }

@@ -95,6 +95,7 @@ pub fn to_json() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ScenarioExt;
 
     #[test]
     fn every_template_compiles_and_its_scenario_is_valid() {

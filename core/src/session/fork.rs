@@ -4,6 +4,7 @@
 //! the faults injected live after now (the old future).
 
 use super::{EndSearch, Session, Timeline};
+use crate::ScenarioExt;
 use crate::algorithms;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::time::{Micros, to_ms};

@@ -37,6 +37,8 @@ mod end;
 mod fork;
 mod landmarks;
 mod timeline;
+#[cfg(test)]
+mod travel_tests;
 
 pub use fork::Fork;
 pub use landmarks::{LandmarkAt, MAX_LANDMARK_EVENTS};

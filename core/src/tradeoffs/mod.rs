@@ -29,6 +29,7 @@ pub mod growth;
 mod markdown;
 pub mod spec;
 
+use crate::ScenarioExt;
 pub use markdown::markdown;
 pub use spec::Spec;
 

@@ -107,7 +107,7 @@ pub use messages::Msg;
 
 use super::extras::{Node, Participant};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Ctx, Extra, NodeId, Protocol};
+use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
 
@@ -128,7 +128,7 @@ pub const ENTRY: Entry = Entry {
     summary: "Lamport 2001, Paxos Made Live 2007: a suspecting replica sends PREPARE with a ballot above any seen, a majority of persisted PROMISEs makes it leader for that ballot (the epoch and fencing token), heartbeats keep it; options backoff and Chubby's master lease (Burrows 2006)",
     layout: Layout::Cluster,
     kinds: KINDS,
-    extras: &[Extra::Resource],
+    extras: MultiPaxos::EXTRAS,
     claims: MultiPaxos::SAFETY,
     builder: Some(engine::<MultiPaxos>),
     theory: None,

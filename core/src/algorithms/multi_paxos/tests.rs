@@ -1,6 +1,7 @@
 //! One event in, the exact commands out (Lamport 2001, 2.2 and 2.4;
 //! Chubby 2.12 for the master lease).
 use super::*;
+use crate::ScenarioExt;
 use crate::protocol::testing::{commands, sends};
 use crate::protocol::{Boot, Command, Config, Role};
 use crate::scenario::Scenario;
@@ -10,7 +11,7 @@ fn config(extra: &str) -> Config {
         r#"{{"algorithm":"multi-paxos","nodes":5{extra}}}"#
     ))
     .unwrap();
-    Config::from_scenario(&s)
+    Config::from_scenario(&s, MultiPaxos::EXTRAS)
 }
 
 fn replica(id: NodeId, c: &Config) -> Replica {

@@ -17,7 +17,7 @@
 
 use super::{C, KINDS, Msg, Persistent, Phase, Server, Timer};
 use crate::algorithms::detector::leader_timeout;
-use crate::protocol::{Boot, Config, NodeId, Protocol, Role, Safety, TimerClass};
+use crate::protocol::{Boot, Config, Extra, NodeId, Protocol, Role, Safety, TimerClass};
 use std::collections::VecDeque;
 
 impl Protocol for Server {
@@ -26,6 +26,7 @@ impl Protocol for Server {
     type Persistent = Persistent;
     const KINDS: &'static [&'static str] = KINDS;
     const SAFETY: Safety = Safety::Consensus;
+    const EXTRAS: &'static [Extra] = &[Extra::Resource];
 
     fn new(id: NodeId, config: &Config, p: &Persistent) -> Self {
         let n = config.n as usize;

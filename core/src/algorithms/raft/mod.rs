@@ -100,7 +100,7 @@ pub use messages::Msg;
 
 use super::extras::{Node, Participant};
 use super::{Entry, Layout, engine};
-use crate::protocol::{Ctx, Extra, NodeId, Protocol};
+use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
 
@@ -122,7 +122,7 @@ pub const ENTRY: Entry = Entry {
     summary: "Ongaro & Ousterhout 2014: terms, randomized election timeouts, one persisted vote per term, a majority and the log up-to-date check elect the leader; options pre-vote, check-quorum and a leader lease (Ongaro 2014, 6.2, 6.4.1, 9.6)",
     layout: Layout::Cluster,
     kinds: KINDS,
-    extras: &[Extra::Resource],
+    extras: Raft::EXTRAS,
     claims: Raft::SAFETY,
     builder: Some(engine::<Raft>),
     theory: None,

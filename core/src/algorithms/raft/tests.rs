@@ -1,6 +1,7 @@
 //! One event in, the exact commands out (Raft paper, figure 2 and
 //! sections 5.2, 5.4.1; dissertation 9.6).
 use super::*;
+use crate::ScenarioExt;
 use crate::protocol::Command;
 use crate::protocol::testing::{commands, sends};
 use crate::protocol::{Boot, Config, Role};
@@ -8,7 +9,7 @@ use crate::scenario::Scenario;
 
 fn config(extra: &str) -> Config {
     let s = Scenario::from_json(&format!(r#"{{"algorithm":"raft","nodes":5{extra}}}"#)).unwrap();
-    Config::from_scenario(&s)
+    Config::from_scenario(&s, Raft::EXTRAS)
 }
 
 fn server(id: NodeId, c: &Config) -> Server {

@@ -2,10 +2,11 @@
 //! (docs/ARCHITECTURE.md, Scenarios and links; the fields for users:
 //! README.md, Scenarios).
 //!
-//! [`Scenario::from_json`] is the one parser and validator shared by the CLI
+//! [`Scenario::parse_json`] is the one parser and validator shared by the CLI
 //! and the page; [`Scenario::to_json`] writes the canonical form back, so a
 //! scenario survives a round trip through a file or a share link unchanged.
 
+mod catalog;
 mod fault;
 mod fields;
 pub mod observers;
@@ -13,12 +14,19 @@ mod parse;
 pub mod query;
 mod write;
 
+pub use catalog::Catalog;
+#[cfg(test)]
+pub(crate) use catalog::TestCatalog;
 pub use fault::{Fault, FaultAction, Target};
 
 use crate::time::{Micros, ms};
 use serde::Serialize;
 use std::fmt;
 
+/// The algorithm id of a scripted scenario, the one whose `script` field
+/// holds its source: the field belongs to it, so picking another
+/// algorithm drops the script ([`Scenario::set_algorithm`]).
+pub const SCRIPTED: &str = "script";
 /// The only scenario format version so far.
 pub const VERSION: u32 = 1;
 /// Largest accepted scenario text, in bytes.
@@ -278,14 +286,18 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 impl Scenario {
-    /// Parses and validates scenario JSON text.
-    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
-        parse::parse_text(text)
+    /// Parses scenario JSON text and validates it against `catalog`.
+    pub fn parse_json(text: &str, catalog: &dyn Catalog) -> Result<Self, ScenarioError> {
+        parse::parse_text(text, catalog)
     }
 
-    /// Parses and validates an already-decoded JSON value.
-    pub fn from_value(value: &serde_json::Value) -> Result<Self, ScenarioError> {
-        parse::parse_value(value)
+    /// Parses an already-decoded JSON value and validates it against
+    /// `catalog`.
+    pub fn parse_value(
+        value: &serde_json::Value,
+        catalog: &dyn Catalog,
+    ) -> Result<Self, ScenarioError> {
+        parse::parse_value(value, catalog)
     }
 
     /// The canonical JSON form (every field written out).
@@ -298,10 +310,13 @@ impl Scenario {
         crate::pretty_json::to_string_pretty(&self.to_json()).unwrap_or_default()
     }
 
-    /// Participants plus the algorithm's extra nodes (a coordination
-    /// service, a resource); fault ids run up to this.
-    pub fn total_nodes(&self) -> u32 {
-        self.nodes + crate::algorithms::info(&self.algorithm).map_or(0, |a| a.extras.len() as u32)
+    /// Participants plus the algorithm's extra nodes in `catalog` (a
+    /// coordination service, a resource); fault ids run up to this.
+    pub fn total_nodes_in(&self, catalog: &dyn Catalog) -> u32 {
+        self.nodes
+            + catalog
+                .extras(&self.algorithm)
+                .map_or(0, |e| e.len() as u32)
     }
 
     /// The candidate set in force, ascending: the explicit list, or the
@@ -326,14 +341,15 @@ impl Scenario {
     /// run one scenario under several algorithms).
     pub fn set_algorithm(&mut self, id: &str) {
         self.algorithm = id.to_string();
-        if id != crate::script::ALGORITHM {
+        if id != SCRIPTED {
             self.script = None;
         }
     }
 
-    /// Checks the cross-field rules (ids in range, algorithm known, ...).
-    /// Call it again after changing fields, as the CLI's overrides do.
-    pub fn validate(&self) -> Result<(), ScenarioError> {
-        parse::validate(self)
+    /// Checks the cross-field rules (ids in range, algorithm known in
+    /// `catalog`, ...). Call it again after changing fields, as the CLI's
+    /// overrides do.
+    pub fn validate_in(&self, catalog: &dyn Catalog) -> Result<(), ScenarioError> {
+        parse::validate(self, catalog)
     }
 }

@@ -6,7 +6,7 @@
 //! the same message as in a scenario file. Parameters this module does not
 //! know are left to the caller (the page's own `at`, `compare`, ...).
 
-use super::{Scenario, ScenarioError};
+use super::{Catalog, Scenario, ScenarioError};
 use serde_json::{Map, Value, json};
 
 /// Query parameters that set scenario fields.
@@ -73,8 +73,11 @@ fn range(key: &str, text: &str) -> Result<Value, ScenarioError> {
 
 /// Builds a scenario from `(key, value)` pairs (already percent-decoded),
 /// starting from the defaults. Unknown keys are ignored here.
-pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, ScenarioError> {
-    apply_query_pairs(&Scenario::default(), pairs)
+pub fn from_query_pairs(
+    pairs: &[(String, String)],
+    catalog: &dyn Catalog,
+) -> Result<Scenario, ScenarioError> {
+    apply_query_pairs(&Scenario::default(), pairs, catalog)
 }
 
 /// `base` with the fields named by `(key, value)` pairs replaced, checked
@@ -83,6 +86,7 @@ pub fn from_query_pairs(pairs: &[(String, String)]) -> Result<Scenario, Scenario
 pub fn apply_query_pairs(
     base: &Scenario,
     pairs: &[(String, String)],
+    catalog: &dyn Catalog,
 ) -> Result<Scenario, ScenarioError> {
     let Value::Object(mut root) = base.to_json() else {
         return Err(ScenarioError::new("", "the base scenario is not an object"));
@@ -157,10 +161,10 @@ pub fn apply_query_pairs(
     }
     // A script belongs to a scripted scenario: picking another algorithm
     // drops it.
-    if algorithm.is_some_and(|(_, a)| a != crate::script::ALGORITHM) {
+    if algorithm.is_some_and(|(_, a)| a != super::SCRIPTED) {
         root.remove("script");
     }
-    Scenario::from_value(&Value::Object(root)).map_err(|mut e| {
+    Scenario::parse_value(&Value::Object(root), catalog).map_err(|mut e| {
         // Name the URL parameter, not the nested scenario field.
         if let Some(rest) = e
             .field
@@ -199,6 +203,7 @@ pub fn to_query(s: &Scenario) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::TestCatalog;
 
     fn pairs(q: &str) -> Vec<(String, String)> {
         q.split('&')
@@ -209,25 +214,31 @@ mod tests {
 
     #[test]
     fn readable_link() {
-        let s = from_query_pairs(&pairs(
-            "algorithm=bully&nodes=5&seed=3&ring=descending&start=0,2&latency_ms=1-4",
-        ))
+        let s = from_query_pairs(
+            &pairs("algorithm=bully&nodes=5&seed=3&ring=descending&start=0,2&latency_ms=1-4"),
+            &TestCatalog,
+        )
         .unwrap();
         assert_eq!((s.algorithm.as_str(), s.nodes, s.seed), ("bully", 5, 3));
         assert_eq!(s.start, super::super::StartSet::Ids(vec![0, 2]));
         assert_eq!(s.network.latency_us, (1000, 4000));
         assert_eq!(
-            from_query_pairs(&pairs(&to_query(&s))).unwrap().start,
+            from_query_pairs(&pairs(&to_query(&s)), &TestCatalog)
+                .unwrap()
+                .start,
             s.start
         );
     }
 
     #[test]
     fn applying_keeps_what_the_query_does_not_name() {
-        let mut base =
-            from_query_pairs(&pairs("algorithm=raft&nodes=5&drop=0.1&leader_lease=1")).unwrap();
+        let mut base = from_query_pairs(
+            &pairs("algorithm=raft&nodes=5&drop=0.1&leader_lease=1"),
+            &TestCatalog,
+        )
+        .unwrap();
         base.seed = 9;
-        let s = apply_query_pairs(&base, &pairs("nodes=7&pre_vote=true")).unwrap();
+        let s = apply_query_pairs(&base, &pairs("nodes=7&pre_vote=true"), &TestCatalog).unwrap();
         assert_eq!((s.algorithm.as_str(), s.nodes, s.seed), ("raft", 7, 9));
         assert!(s.options.pre_vote && s.options.leader_lease);
         assert_eq!(s.network.drop, 0.1);
@@ -236,19 +247,25 @@ mod tests {
     #[test]
     fn bad_values_name_the_parameter() {
         assert_eq!(
-            from_query_pairs(&pairs("nodes=abc")).unwrap_err().field,
+            from_query_pairs(&pairs("nodes=abc"), &TestCatalog)
+                .unwrap_err()
+                .field,
             "nodes"
         );
         assert_eq!(
-            from_query_pairs(&pairs("nodes=0")).unwrap_err().field,
+            from_query_pairs(&pairs("nodes=0"), &TestCatalog)
+                .unwrap_err()
+                .field,
             "nodes"
         );
         assert_eq!(
-            from_query_pairs(&pairs("drop=2")).unwrap_err().field,
+            from_query_pairs(&pairs("drop=2"), &TestCatalog)
+                .unwrap_err()
+                .field,
             "drop"
         );
         assert_eq!(
-            from_query_pairs(&pairs("algorithm=paxos"))
+            from_query_pairs(&pairs("algorithm=paxos"), &TestCatalog)
                 .unwrap_err()
                 .field,
             "algorithm"

@@ -86,7 +86,6 @@ pub fn reindent(compact: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::to_string_pretty;
-    use crate::{Scenario, algorithms, presets, sim};
     use serde_json::json;
 
     fn same<T: serde::Serialize + ?Sized>(value: &T) {
@@ -112,21 +111,6 @@ mod tests {
             json!({"": "", "\"": "\\", "{": "}", "[": "]", ",": ":"}),
         ] {
             same(&value);
-        }
-    }
-
-    /// Every preset's scenario, its run summary and its recorded trace:
-    /// the files the page and the CLI write.
-    #[test]
-    fn matches_serde_json_on_what_the_project_writes() {
-        for p in presets::ALL {
-            let scenario: Scenario = p.scenario().unwrap();
-            same(&scenario.to_json());
-            let mut run = algorithms::build(&scenario, true);
-            run.run_to_end();
-            same(&run.summary());
-            same(run.trace());
-            same(&sim::run(&scenario));
         }
     }
 }

@@ -1,19 +1,17 @@
 //! Scenario JSON -> [`Scenario`], with one clear error naming the field.
 
+use super::Catalog;
 use super::MAX_TIME_US;
 use super::fields::{Fields, describe, millis_value};
 use super::{
     Fault, FaultAction, MAX_FAULTS, MAX_NODES, MAX_SCENARIO_BYTES, NetworkSpec, RingOrder,
     Scenario, ScenarioError, StartSet, Target, TimingSpec, VERSION, WatchMode,
 };
-use crate::algorithms;
-use crate::script;
-use crate::share::MAX_LINK_CHARS;
 use crate::time::{MAX_TIME_US_F64, Micros};
 use serde_json::Value;
 
 /// Parses scenario text (at most [`MAX_SCENARIO_BYTES`]).
-pub fn parse_text(text: &str) -> Result<Scenario, ScenarioError> {
+pub fn parse_text(text: &str, catalog: &dyn Catalog) -> Result<Scenario, ScenarioError> {
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(ScenarioError::new(
             "",
@@ -26,11 +24,11 @@ pub fn parse_text(text: &str) -> Result<Scenario, ScenarioError> {
     }
     let value: Value = serde_json::from_str(text)
         .map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
-    parse_value(&value)
+    parse_value(&value, catalog)
 }
 
 /// Parses a decoded JSON value.
-pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
+pub fn parse_value(value: &Value, catalog: &dyn Catalog) -> Result<Scenario, ScenarioError> {
     let mut s = Scenario::default();
     let mut f = Fields::new(value, "")?;
     if let Some(v) = f.int("version", 0, u64::from(u32::MAX))? {
@@ -163,7 +161,7 @@ pub fn parse_value(value: &Value) -> Result<Scenario, ScenarioError> {
         }
     }
     f.finish()?;
-    validate(&s)?;
+    validate(&s, catalog)?;
     Ok(s)
 }
 
@@ -458,83 +456,15 @@ fn parse_fault(v: &Value, path: &str) -> Result<Fault, ScenarioError> {
     Ok(Fault { at_us, action })
 }
 
-/// A scripted scenario has a script that compiles; no other has one.
-fn validate_script(s: &Scenario) -> Result<(), ScenarioError> {
-    let scripted = s.algorithm == script::ALGORITHM;
-    match &s.script {
-        None if scripted => Err(ScenarioError::new(
-            "script",
-            "a scripted scenario (\"algorithm\": \"script\") needs the script's source",
-        )),
-        None => Ok(()),
-        Some(_) if !scripted => Err(ScenarioError::new(
-            "script",
-            format!(
-                "only a scripted scenario (\"algorithm\": \"script\") has a script; this one runs {:?}",
-                s.algorithm
-            ),
-        )),
-        Some(source) if source.len() > script::MAX_SCRIPT_BYTES => Err(ScenarioError::new(
-            "script",
-            format!(
-                "is {} bytes; the limit is {} bytes",
-                source.len(),
-                script::MAX_SCRIPT_BYTES
-            ),
-        )),
-        Some(source) if source.trim().is_empty() => Err(ScenarioError::new("script", "is empty")),
-        // A long script must still fit in a share link (which carries it
-        // whole): checked only for long ones, as deflating costs.
-        Some(source) if source.len() > 4096 && crate::share::encode(s).len() > MAX_LINK_CHARS => {
-            Err(ScenarioError::new(
-                "script",
-                format!(
-                    "makes the scenario's share link {} characters long; the limit is {MAX_LINK_CHARS}: shorten the script",
-                    crate::share::encode(s).len()
-                ),
-            ))
-        }
-        Some(source) => script::check(source).map_err(|e| {
-            let at = match (e.line, e.column) {
-                (Some(l), Some(c)) => format!("line {l}, column {c}: "),
-                (Some(l), None) => format!("line {l}: "),
-                _ => String::new(),
-            };
-            let mut err = ScenarioError::new("script", format!("{at}{}", e.message));
-            err.script_at = e.line.map(|l| (l, e.column));
-            err
-        }),
-    }
-}
-
 /// Cross-field rules.
-pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
+pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError> {
     if s.version != VERSION {
         return Err(ScenarioError::new("version", format!("must be {VERSION}")));
     }
-    if algorithms::info(&s.algorithm).is_none() {
-        if s.algorithm == script::ALGORITHM {
-            let mut err = ScenarioError::new(
-                "algorithm",
-                "this build runs no scripts (the page runs them in its tools module, the CLI always)",
-            );
-            err.needs = Some(script::ALGORITHM);
-            return Err(err);
-        }
-        let mut known = algorithms::ids();
-        if script::AVAILABLE {
-            known.push(script::ALGORITHM);
-        }
-        return Err(ScenarioError::new(
-            "algorithm",
-            format!(
-                "unknown algorithm {:?}; known: {}",
-                s.algorithm,
-                known.join(", ")
-            ),
-        ));
+    if catalog.extras(&s.algorithm).is_none() {
+        return Err(catalog.unknown(s));
     }
-    validate_script(s)?;
+    catalog.check(s)?;
     if s.nodes == 0 || s.nodes > MAX_NODES {
         return Err(ScenarioError::new(
             "nodes",
@@ -617,7 +547,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
         let field = format!("faults[{i}].{}", fault.action.key());
-        let total = s.total_nodes();
+        let total = s.total_nodes_in(catalog);
         let check = |id: u32| {
             if id < total {
                 Ok(())

@@ -12,6 +12,7 @@
 
 use crate::rng::SimRng;
 use crate::scenario::{Options, RingOrder, Scenario, TimingSpec};
+use crate::script_error::ScriptError;
 use crate::time::Micros;
 use serde::Serialize;
 use std::fmt::Debug;
@@ -223,15 +224,16 @@ pub struct Config {
     pub timing: TimingSpec,
     /// The scenario's algorithm options.
     pub options: Options,
-    /// The scenario's compiled script (`"algorithm": "script"`), shared by
-    /// every node of the run; `None` for the built-in algorithms.
-    #[cfg(feature = "script")]
-    pub script: Option<std::rc::Rc<crate::script::Program>>,
+    /// What an algorithm prepared once for the whole run and shares with
+    /// every node ([`Protocol::prepare`]; a scripted algorithm's compiled
+    /// program); `None` for the built-in algorithms.
+    pub prepared: Option<std::rc::Rc<dyn std::any::Any>>,
 }
 
 impl Config {
-    /// Resolves the settings of `scenario`.
-    pub fn from_scenario(s: &Scenario) -> Self {
+    /// Resolves the settings of `scenario` for an algorithm with the
+    /// extra nodes `extras` ([`Protocol::EXTRAS`]).
+    pub fn from_scenario(s: &Scenario, extras: &[Extra]) -> Self {
         let n = s.nodes;
         let ring: Vec<NodeId> = match s.ring {
             RingOrder::Ascending => (0..n).collect(),
@@ -242,7 +244,6 @@ impl Config {
                 ids
             }
         };
-        let extras = crate::algorithms::info(&s.algorithm).map_or(&[][..], |a| a.extras);
         let extra_id = |kind: Extra| {
             extras
                 .iter()
@@ -268,15 +269,7 @@ impl Config {
             resource: extra_id(Extra::Resource),
             timing: s.timing.clone(),
             options: s.options.clone(),
-            #[cfg(feature = "script")]
-            script: match &s.script {
-                Some(source) if s.algorithm == crate::script::ALGORITHM => {
-                    crate::script::Program::compile(source)
-                        .ok()
-                        .map(std::rc::Rc::new)
-                }
-                _ => None,
-            },
+            prepared: None,
         }
     }
 
@@ -355,7 +348,49 @@ pub struct Ctx<'a, M, T> {
     pub(crate) out: &'a mut Vec<Command<M, T>>,
 }
 
-impl<M, T> Ctx<'_, M, T> {
+impl<'a, M, T> Ctx<'a, M, T> {
+    /// The context of one handler call of node `id` at its local time
+    /// `local_now_us`, pushing into `out` (the engine's, and the handler
+    /// tests' of [`testing`]).
+    #[inline]
+    pub fn new(
+        id: NodeId,
+        config: &'a Config,
+        local_now_us: i64,
+        rng: &'a mut SimRng,
+        recording: bool,
+        out: &'a mut Vec<Command<M, T>>,
+    ) -> Self {
+        Self {
+            id,
+            config,
+            local_now_us,
+            rng,
+            recording,
+            out,
+        }
+    }
+
+    /// Whether the run records its trace (notes are kept only then).
+    pub fn recording(&self) -> bool {
+        self.recording
+    }
+
+    /// The node's random stream, whole: for a scripted algorithm's
+    /// interpreter, which hands it to the script and takes it back
+    /// (algorithms draw through [`Ctx::random_between`]).
+    #[doc(hidden)]
+    pub fn rng_mut(&mut self) -> &mut SimRng {
+        self.rng
+    }
+
+    /// The commands pushed so far, for a scripted algorithm's interpreter,
+    /// which collects a handler's commands itself and adds them at once.
+    #[doc(hidden)]
+    pub fn commands_mut(&mut self) -> &mut Vec<Command<M, T>> {
+        self.out
+    }
+
     /// This node's id.
     pub fn id(&self) -> NodeId {
         self.id
@@ -473,6 +508,16 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     const KINDS: &'static [&'static str];
     /// What counts as a violation for this algorithm.
     const SAFETY: Safety;
+    /// The non-participant nodes it needs, given ids `n`, `n+1`, ... in
+    /// this order (a coordination service, a resource).
+    const EXTRAS: &'static [Extra] = &[];
+    /// What the algorithm prepares once per run from `scenario` and shares
+    /// with every node through [`Config::prepared`] (a scripted
+    /// algorithm's compiled program); the built-in algorithms need none.
+    fn prepare(scenario: &Scenario) -> Option<std::rc::Rc<dyn std::any::Any>> {
+        let _ = scenario;
+        None
+    }
     /// What counts as a violation in a run with `config`: [`Protocol::SAFETY`],
     /// except for a script, which says what it claims.
     fn safety(config: &Config) -> Safety {
@@ -483,7 +528,7 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     /// script's handlers fail (a type error, the operation budget); the
     /// engine then stops the run (docs/ARCHITECTURE.md, Scripted
     /// algorithms, Errors).
-    fn take_error(&mut self) -> Option<crate::script::ScriptError> {
+    fn take_error(&mut self) -> Option<ScriptError> {
         None
     }
     /// Whether the engine should report messages that could not be
@@ -541,9 +586,10 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     fn inspect(&self) -> Vec<(&'static str, String)>;
 }
 
-/// Helpers for handler unit tests: feed one event, get the commands.
-#[cfg(test)]
-pub(crate) mod testing {
+/// Helpers for handler unit tests: feed one event, get the commands (the
+/// algorithms' tests use them; generic, so nothing of them is compiled
+/// into a build that does not call them).
+pub mod testing {
     use super::*;
     use crate::rng::Stream;
 
@@ -603,8 +649,18 @@ pub(crate) mod testing {
 
     /// The config of an `n`-node default scenario with the given ring.
     pub fn config(n: u32, ring: &str) -> Config {
-        let s = Scenario::from_json(&format!(r#"{{"nodes":{n},"ring":"{ring}"}}"#)).unwrap();
-        Config::from_scenario(&s)
+        let ring = match ring {
+            "ascending" => RingOrder::Ascending,
+            "descending" => RingOrder::Descending,
+            "random" => RingOrder::Random,
+            other => panic!("no ring order {other:?}"),
+        };
+        let s = Scenario {
+            nodes: n,
+            ring,
+            ..Scenario::default()
+        };
+        Config::from_scenario(&s, &[])
     }
 }
 

@@ -1,6 +1,6 @@
 //! Time travel on the engine: checkpoints without the trace, restore,
 //! spreading a coming burst ahead for runs made in slices (all three
-//! crate-internal, for [`crate::session::Session`]), and running to the
+//! for `election-core`'s `session::Session`; tested there), and running to the
 //! next landmark (see [`crate::travel`]).
 
 use super::*;
@@ -157,7 +157,3 @@ impl<P: Protocol> Engine<P> {
         None
     }
 }
-
-#[cfg(test)]
-#[path = "travel_tests.rs"]
-mod tests;

@@ -1,11 +1,12 @@
-//! Checkpoints and the queue's spreading, tested inside the crate (both
-//! are crate-internal; [`crate::session::Session`] is their one user): a
+//! Checkpoints and the queue's spreading, tested beside the session, their
+//! one user (both are the hidden `TimeTravel` side of a simulation): a
 //! checkpoint restored and run on gives exactly the run that never
 //! stopped (trace, hash and summary), for every algorithm under faults,
 //! backward and forward, recording or not, across the trace's cap; a
 //! checkpoint of another history is refused; spreading a burst ahead
 //! between steps changes nothing.
 
+use crate::ScenarioExt;
 use crate::engine::MAX_TRACE_EVENTS;
 use crate::scenario::{RingOrder, StartSet};
 use crate::sim::{RunSummary, Simulation};
@@ -72,7 +73,7 @@ fn a_restored_checkpoint_replays_the_same_run() {
             for cp in [&mid_instant, &at_start, &at_two_thirds, &at_third] {
                 assert!(sim.restore(cp), "{context}: restore at {}", cp.now_us());
                 assert_eq!(sim.now_us(), cp.now_us(), "{context}");
-                assert_eq!(sim.trace().len(), cp.trace_len, "{context}");
+                assert_eq!(sim.trace().len(), cp.trace_len(), "{context}");
                 assert_eq!(sim.metrics().events, cp.events(), "{context}");
                 assert_eq!(
                     outcome(sim.as_mut()),
@@ -142,7 +143,7 @@ fn restoring_before_the_trace_cap_replays_the_same_capped_history() {
     sim.run_until(1_000_000);
     let early = sim.checkpoint();
     assert!(
-        early.trace_len < MAX_TRACE_EVENTS,
+        early.trace_len() < MAX_TRACE_EVENTS,
         "checkpoint taken before the cap"
     );
     sim.run_to_end();

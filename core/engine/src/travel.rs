@@ -25,16 +25,17 @@
 //! scenario (a changed scenario, such as one with a new fault, is a new
 //! history; restoring refuses a checkpoint of another scenario).
 //!
-//! Checkpoints are crate-internal: [`crate::session::Session`] takes,
-//! thins and restores them, and is the public way to travel in time.
+//! Checkpoints are for time travel only: `election-core`'s `session`
+//! takes, thins and restores them, and is the public way to travel in
+//! time.
 
 use crate::time::Micros;
 use serde::Serialize;
 use std::any::Any;
 
 /// A saved moment of one simulation (taken and restored through the
-/// crate-internal `TimeTravel` side of [`crate::sim::Simulation`]).
-pub(crate) struct Checkpoint {
+/// [`crate::sim::TimeTravel`] side of [`crate::sim::Simulation`]).
+pub struct Checkpoint {
     /// The engine, copied without its trace.
     pub(crate) engine: Box<dyn Any>,
     /// Its time.
@@ -56,6 +57,11 @@ impl Checkpoint {
     /// Events processed up to the saved moment.
     pub fn events(&self) -> u64 {
         self.events
+    }
+
+    /// Trace events recorded up to the saved moment.
+    pub fn trace_len(&self) -> usize {
+        self.trace_len
     }
 
     /// Estimated memory the checkpoint holds, in bytes: the engine, its

@@ -250,14 +250,14 @@ impl<P: Protocol> Engine<P> {
             return;
         };
         let mut out = std::mem::take(&mut self.outbox);
-        let mut ctx = Ctx {
-            id: node,
-            config: &self.config,
-            local_now_us: slot.clock.local(self.now),
-            rng: &mut self.rng,
-            recording: self.record,
-            out: &mut out,
-        };
+        let mut ctx = Ctx::new(
+            node,
+            &self.config,
+            slot.clock.local(self.now),
+            &mut self.rng,
+            self.record,
+            &mut out,
+        );
         handler(state, &mut ctx);
         if let Some(error) = state.take_error() {
             out.clear();

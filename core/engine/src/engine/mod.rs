@@ -19,9 +19,9 @@ use crate::protocol::{
 use crate::queue::EventQueue;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{DEFAULT_RUN_LIMIT_US, FaultAction, Scenario, StartSet, Target};
-use crate::script::ScriptError;
 use crate::time::{Micros, to_ms};
 use crate::trace::{Event, HashTag, TraceEvent, TraceHasher};
+use election_model::script_error::ScriptError;
 use std::hash::{Hash, Hasher};
 
 /// Records a trace event when the run keeps a trace: `emit!(self,
@@ -311,7 +311,8 @@ impl<P: Protocol> Engine<P> {
     /// A simulation of `scenario` (already validated) that keeps its trace
     /// events when `record` is set (the hash is computed either way).
     pub fn new(scenario: &Scenario, record: bool) -> Self {
-        let config = Config::from_scenario(scenario);
+        let mut config = Config::from_scenario(scenario, P::EXTRAS);
+        config.prepared = P::prepare(scenario);
         let n = config.total;
         let slots = (0..n)
             .map(|id| {
