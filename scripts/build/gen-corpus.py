@@ -26,14 +26,23 @@ wasm, whatever it holds).
 
 import json
 import os
+import subprocess
 
-ALGORITHMS = [
-    "bully", "chang-roberts", "lelann", "hirschberg-sinclair", "next-in-line",
-    "candidate-ordinary", "invitation", "raft", "zab", "zookeeper", "lease",
-    "multi-paxos",
-]
-RING = {"chang-roberts", "lelann", "hirschberg-sinclair"}
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def registry():
+    """The registry's entries, as `election algorithms --json` lists them
+    (the one list of algorithms; the CLI is built if need be)."""
+    out = subprocess.run(
+        ["cargo", "run", "--quiet", "-p", "election-cli", "--", "algorithms", "--json"],
+        cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+ENTRIES = registry()
+ALGORITHMS = [a["id"] for a in ENTRIES]
+RING = {a["id"] for a in ENTRIES if a["layout"] == "ring"}
 OUT = os.path.join(ROOT, "scenarios", "corpus")
 TEMPLATES = os.path.join(ROOT, "core", "src", "script", "templates")
 # Templates run as scripts, with the shapes of the built-in they copy.

@@ -11,12 +11,69 @@ use crate::time::Micros;
 use crate::vec_map::VecMap;
 use serde::Serialize;
 
+/// A safety property the checker reports: its `id` (the `property` of a
+/// [`Violation`]) and a short `label` for people ("Split brain").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Property {
+    /// Stable id, as in JSON.
+    pub id: &'static str,
+    /// A short title for the page's lists and legends.
+    pub label: &'static str,
+}
+
+/// `one_leader_per_term`: two leaders in one term.
+pub const ONE_LEADER_PER_TERM: Property = Property {
+    id: "one_leader_per_term",
+    label: "Two leaders in one term",
+};
+/// `split_brain`: split brain.
+pub const SPLIT_BRAIN: Property = Property {
+    id: "split_brain",
+    label: "Split brain",
+};
+/// `one_leader_per_component`: two leaders that can reach each other.
+pub const ONE_LEADER_PER_COMPONENT: Property = Property {
+    id: "one_leader_per_component",
+    label: "Two leaders that can reach each other",
+};
+/// `stale_write_accepted`: a stale write got through.
+pub const STALE_WRITE_ACCEPTED: Property = Property {
+    id: "stale_write_accepted",
+    label: "A stale write got through",
+};
+/// `lease_overlap`: two lease holders at once.
+pub const LEASE_OVERLAP: Property = Property {
+    id: "lease_overlap",
+    label: "Two lease holders at once",
+};
+/// `terms_never_decrease`: a term went backwards.
+pub const TERMS_NEVER_DECREASE: Property = Property {
+    id: "terms_never_decrease",
+    label: "A term went backwards",
+};
+/// `one_vote_per_term`: two votes in one term.
+pub const ONE_VOTE_PER_TERM: Property = Property {
+    id: "one_vote_per_term",
+    label: "Two votes in one term",
+};
+
+/// Every property the checker reports, in the order the page lists them.
+pub const PROPERTIES: [Property; 7] = [
+    ONE_LEADER_PER_TERM,
+    SPLIT_BRAIN,
+    ONE_LEADER_PER_COMPONENT,
+    STALE_WRITE_ACCEPTED,
+    LEASE_OVERLAP,
+    TERMS_NEVER_DECREASE,
+    ONE_VOTE_PER_TERM,
+];
+
 /// A failed property check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Violation {
     /// When it began, microseconds.
     pub at_us: Micros,
-    /// Which property.
+    /// Which property (a [`Property::id`]).
     pub property: &'static str,
     /// What happened, in words.
     pub detail: String,
@@ -98,7 +155,7 @@ impl Checker {
         if same_component && !self.same_component {
             new.push(Violation {
                 at_us: now,
-                property: "one_leader_per_component",
+                property: ONE_LEADER_PER_COMPONENT.id,
                 detail: format!(
                     "{} all lead while they can reach each other",
                     names(&shared)
@@ -111,7 +168,7 @@ impl Checker {
         if split && !self.split {
             new.push(Violation {
                 at_us: now,
-                property: "split_brain",
+                property: SPLIT_BRAIN.id,
                 detail: format!(
                     "{} each lead their own side of the partition (split brain)",
                     names(leaders)
@@ -147,7 +204,7 @@ impl Checker {
             let detail = format!("n{node} went back from term {last} to term {term}");
             out.extend(self.report(Violation {
                 at_us: now,
-                property: "terms_never_decrease",
+                property: TERMS_NEVER_DECREASE.id,
                 detail,
                 nodes: vec![node],
             }));
@@ -158,7 +215,7 @@ impl Checker {
                 Some(&other) if other != node => {
                     out.extend(self.report(Violation {
                         at_us: now,
-                        property: "one_leader_per_term",
+                        property: ONE_LEADER_PER_TERM.id,
                         detail: format!("n{node} and n{other} both became leader of term {term}"),
                         nodes: vec![other, node],
                     }));
@@ -183,7 +240,7 @@ impl Checker {
         match previous {
             Some((t, c)) if t == term && c != candidate => self.report(Violation {
                 at_us: now,
-                property: "one_vote_per_term",
+                property: ONE_VOTE_PER_TERM.id,
                 detail: format!("n{node} voted for both n{c} and n{candidate} in term {term}"),
                 nodes: vec![node, c, candidate],
             }),
@@ -208,7 +265,7 @@ impl Checker {
         if token < max {
             return self.report(Violation {
                 at_us: now,
-                property: "stale_write_accepted",
+                property: STALE_WRITE_ACCEPTED.id,
                 detail: format!(
                     "the resource applied n{writer}'s write with token {token} after token {max}: an old leader's write got through (fencing would have rejected it)"
                 ),
@@ -232,7 +289,7 @@ impl Checker {
                 .collect();
             return self.report(Violation {
                 at_us: now,
-                property: "lease_overlap",
+                property: LEASE_OVERLAP.id,
                 detail: format!(
                     "{} both believe they hold the lease: their clocks disagree by more than the lease allows for (drift or a pause beyond the bound)",
                     names(&holders)

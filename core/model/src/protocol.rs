@@ -50,6 +50,37 @@ pub enum Role {
     Observer,
 }
 
+impl Role {
+    /// Every role, in code order: the role whose [`Role::code`] is `i` is
+    /// at index `i` (the page decodes the role column of its node and
+    /// trace rows with this, never with a copy of its own).
+    pub const ALL: [Role; 5] = [
+        Role::Follower,
+        Role::Candidate,
+        Role::Leader,
+        Role::Service,
+        Role::Observer,
+    ];
+
+    /// Its number in the page's node and trace rows: its index in
+    /// [`Role::ALL`] (follower 0, candidate 1, leader 2, service 3,
+    /// observer 4).
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// Its name, as in JSON (`follower`, `candidate`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Follower => "follower",
+            Role::Candidate => "candidate",
+            Role::Leader => "leader",
+            Role::Service => "service",
+            Role::Observer => "observer",
+        }
+    }
+}
+
 /// Which safety property an algorithm claims, so the checker knows what a
 /// violation is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -667,6 +698,21 @@ pub mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn role_codes_are_their_place_in_the_list_and_names_their_json() {
+        for (i, role) in Role::ALL.iter().enumerate() {
+            assert_eq!(role.code(), i as u32, "{role:?}");
+            assert_eq!(
+                serde_json::to_value(role).unwrap(),
+                serde_json::json!(role.name())
+            );
+        }
+        // Fails to compile when `Role` gains a variant `ALL` may lack.
+        match Role::Follower {
+            Role::Follower | Role::Candidate | Role::Leader | Role::Service | Role::Observer => {}
+        }
+    }
 
     #[test]
     fn timer_class_codes_are_their_place_in_the_list() {

@@ -254,23 +254,28 @@ impl Catalog for Registry {
             err.needs = Some(crate::script::ALGORITHM);
             return err;
         }
-        let mut known = ids();
-        if crate::script::AVAILABLE {
-            known.push(crate::script::ALGORITHM);
-        }
-        ScenarioError::new(
-            "algorithm",
-            format!(
-                "unknown algorithm {:?}; known: {}",
-                s.algorithm,
-                known.join(", ")
-            ),
-        )
+        ScenarioError::new("algorithm", unknown(&s.algorithm))
     }
 
     fn check(&self, s: &Scenario) -> Result<(), ScenarioError> {
         crate::script::validate(s)
     }
+}
+
+/// The one message for an algorithm id the registry does not know: the
+/// id, and every id [`info`] knows (the built-in algorithms, and a
+/// script's with the `script` feature).
+pub fn unknown(id: &str) -> String {
+    let mut known = ids();
+    if crate::script::AVAILABLE {
+        known.push(crate::script::ALGORITHM);
+    }
+    format!("unknown algorithm {id:?}; known: {}", known.join(", "))
+}
+
+/// The registry entry for `id`, or the one [`unknown`] message.
+pub fn lookup(id: &str) -> Result<&'static Entry, String> {
+    info(id).ok_or_else(|| unknown(id))
 }
 
 /// The safety property the algorithm `id` claims.
@@ -316,7 +321,7 @@ pub fn runnable(scenario: &Scenario) -> Result<(), ScenarioError> {
         }
         None => Err(ScenarioError::new(
             "algorithm",
-            format!("unknown algorithm {:?}", scenario.algorithm),
+            unknown(&scenario.algorithm),
         )),
     }
 }

@@ -57,19 +57,7 @@ impl FaultKind {
         FaultKind::Network,
     ];
     /// The names, as the scenario's fault keys.
-    pub const NAMES: [&'static str; 11] = [
-        "crash",
-        "recover",
-        "pause",
-        "clock",
-        "partition",
-        "heal",
-        "slow",
-        "flaky",
-        "cut",
-        "uncut",
-        "network",
-    ];
+    pub const NAMES: [&'static str; 11] = crate::scenario::FAULT_KINDS;
 
     /// The kind's name.
     pub fn name(self) -> &'static str {
@@ -181,15 +169,7 @@ impl CheckSpec {
             probe.script = script.clone();
             probe.validate()?;
         }
-        if algorithms::info(algorithm).is_none() {
-            return Err(ScenarioError::new(
-                "algorithm",
-                format!(
-                    "unknown algorithm {algorithm:?}; known: {}",
-                    algorithms::ids().join(", ")
-                ),
-            ));
-        }
+        algorithms::lookup(algorithm).map_err(|e| ScenarioError::new("algorithm", e))?;
         if kinds.is_empty() {
             return Err(ScenarioError::new("faults", "names no fault kind"));
         }

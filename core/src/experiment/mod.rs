@@ -179,15 +179,7 @@ impl Experiment {
             algorithms.to_vec()
         };
         for (i, a) in algorithms.iter().enumerate() {
-            if algorithms::info(a).is_none() {
-                return Err(ScenarioError::new(
-                    "algorithms",
-                    format!(
-                        "unknown algorithm {a:?}; known: {}",
-                        algorithms::ids().join(", ")
-                    ),
-                ));
-            }
+            algorithms::lookup(a).map_err(|e| ScenarioError::new("algorithms", e))?;
             if algorithms[..i].contains(a) {
                 return Err(ScenarioError::new(
                     "algorithms",

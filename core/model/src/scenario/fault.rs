@@ -88,6 +88,23 @@ pub struct Fault {
     pub action: FaultAction,
 }
 
+/// The fault kinds, as their keys in a scenario's faults (`{"at_ms": 5,
+/// "crash": 2}`), in [`FaultAction`]'s order: the one list the parser,
+/// the failure finder's fault kinds and the docs share.
+pub const FAULT_KINDS: [&str; 11] = [
+    "crash",
+    "recover",
+    "pause",
+    "clock",
+    "partition",
+    "heal",
+    "slow",
+    "flaky",
+    "cut",
+    "uncut",
+    "network",
+];
+
 impl FaultAction {
     /// The JSON key that names this kind of fault.
     pub fn key(&self) -> &'static str {

@@ -17,7 +17,7 @@ mod write;
 pub use catalog::Catalog;
 #[cfg(test)]
 pub(crate) use catalog::TestCatalog;
-pub use fault::{Fault, FaultAction, Target};
+pub use fault::{FAULT_KINDS, Fault, FaultAction, Target};
 
 use crate::time::{Micros, ms};
 use serde::Serialize;

@@ -2,6 +2,7 @@
 
 use super::Catalog;
 use super::MAX_TIME_US;
+use super::fault::FAULT_KINDS;
 use super::fields::{Fields, describe, millis_value};
 use super::{
     Fault, FaultAction, MAX_FAULTS, MAX_NODES, MAX_SCENARIO_BYTES, NetworkSpec, RingOrder,
@@ -274,21 +275,6 @@ fn parse_timing(v: &Value, path: &str, base: &TimingSpec) -> Result<TimingSpec, 
     f.finish()?;
     Ok(t)
 }
-
-/// The fault kinds and the keys each one takes besides `at_ms`.
-const FAULT_KINDS: &[&str] = &[
-    "crash",
-    "recover",
-    "pause",
-    "clock",
-    "partition",
-    "heal",
-    "slow",
-    "flaky",
-    "cut",
-    "uncut",
-    "network",
-];
 
 fn parse_target(f: &Fields<'_>, key: &str, v: &Value) -> Result<Target, ScenarioError> {
     match v {
