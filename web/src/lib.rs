@@ -77,7 +77,7 @@ pub fn algorithms() -> Result<JsValue, JsValue> {
 }
 
 /// The ids of the algorithms this module runs (its families'; the tools
-/// module: every one and `script`). [`algorithms`] lists every algorithm
+/// module: every one and `script`). [`algorithms()`] lists every algorithm
 /// in every module; a scenario of one not listed here gets an error with
 /// a `needs` property (see [`js::scenario_error`]). scripts/build/build-wasm.sh
 /// reads this to write the page's table of modules (www/pkg/modules.js).

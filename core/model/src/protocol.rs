@@ -526,7 +526,7 @@ impl<'a, M, T> Ctx<'a, M, T> {
 /// One algorithm: the state of one node and its handlers.
 ///
 /// `Clone` so that a whole simulation can be copied for time travel
-/// (checkpoints, see [`crate::travel`]).
+/// (checkpoints: `election-engine`'s `travel`).
 pub trait Protocol: Sized + Clone + Debug + 'static {
     /// Messages this algorithm sends.
     type Msg: Message;

@@ -1,7 +1,7 @@
 //! The extra nodes, added once for every algorithm that needs them.
 //!
 //! Consensus and coordination algorithms run beside nodes that are not
-//! participants ([`Extra`](crate::protocol::Extra) in the registry entry):
+//! participants ([`Extra`] in the registry entry):
 //! the fenced [`Resource`] the leader writes to and, for the recipes, the
 //! coordination [`Service`]. Their ids follow the `n` participants (see
 //! [`Config`]). [`Node`] is one node of such a cluster: a participant,

@@ -72,7 +72,7 @@ pub struct Session {
 
 impl Session {
     /// A session at time 0 of a validated scenario (see
-    /// [`Scenario::validate`]; every parsed scenario is).
+    /// [`ScenarioExt::validate`](crate::ScenarioExt::validate); every parsed scenario is).
     ///
     /// # Panics
     /// Never for a scenario that passed validation (see

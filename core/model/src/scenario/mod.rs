@@ -178,7 +178,8 @@ impl Default for Options {
 pub struct Scenario {
     /// Format version; always [`VERSION`].
     pub version: u32,
-    /// Algorithm id, one of [`crate::algorithms::ids`].
+    /// Algorithm id: one the [`Catalog`] knows (`election-core`'s
+    /// `algorithms::ids`).
     pub algorithm: String,
     /// Number of nodes; ids are `0..nodes` and the id is the rank.
     pub nodes: u32,
@@ -204,7 +205,7 @@ pub struct Scenario {
     pub until_us: Option<Micros>,
     /// The script's source when `algorithm` is `"script"`
     /// (docs/ARCHITECTURE.md, Scripted algorithms); at most
-    /// [`crate::script::MAX_SCRIPT_BYTES`].
+    /// `script::MAX_SCRIPT_BYTES` (`election-core`).
     pub script: Option<std::sync::Arc<str>>,
 }
 
