@@ -70,26 +70,22 @@
 //! `decimal` and `pretty_json` (number parsing and JSON layout that keep
 //! the wasm small).
 
-pub mod algorithms;
 pub mod check;
 pub mod experiment;
 pub mod fuzz;
 pub mod presets;
-pub mod scenario;
-pub mod script;
 pub mod session;
-pub mod share;
-pub mod sim;
 pub mod stats;
 pub mod tradeoffs;
 pub mod workloads;
 
+pub use election_algorithms::{algorithms, scenario, script, share, sim};
 pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
 pub use election_model::{protocol, time};
 
-pub(crate) use election_model::{decimal, pretty_json, rng, script_error, vec_map};
+pub(crate) use election_model::{decimal, pretty_json, rng, vec_map};
 
-pub use scenario::{Scenario, ScenarioError, ScenarioExt};
+pub use election_algorithms::{Scenario, ScenarioError, ScenarioExt};
 
 /// How the CLI reads a number a person typed (`--until-ms 1.5`): with
 /// serde_json's number parser, as scenario files are read and as the page

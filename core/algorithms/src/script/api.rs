@@ -11,9 +11,9 @@
 use super::node::{ScriptMsg, ScriptTimer};
 use super::value;
 use crate::protocol::{Command, NodeId, Role};
-use crate::rng::SimRng;
 use crate::scenario::MAX_TIME_US;
 use crate::time::Micros;
+use election_model::rng::SimRng;
 use rhai::{Array, Dynamic, EvalAltResult, INT, ImmutableString, Map};
 use std::cell::RefCell;
 use std::rc::Rc;

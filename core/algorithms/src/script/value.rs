@@ -121,7 +121,7 @@ pub fn approx_bytes(v: &Dynamic) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::TraceHasher;
+    use election_engine::trace::TraceHasher;
 
     fn h(v: &Dynamic) -> u64 {
         let mut hasher = TraceHasher::default();
