@@ -18,23 +18,19 @@
 //! 2. `election-engine` (core/engine): the event queue, the network and
 //!    clocks, the engine, metrics, checks, the trace and the
 //!    [`sim::Simulation`] handle; no algorithm.
-//! 3. this crate: the algorithms and their one registry
-//!    ([`algorithms::Registry`] is the catalog every scenario is
-//!    validated against), scripted algorithms, and the tools built on
-//!    runs (time travel, experiments, the failure finder, fuzzing, the
-//!    trade-off table, presets, workloads). It re-exports the layers
-//!    below under the paths callers have always used
-//!    (`election_core::protocol`, `::engine`, `::trace`, ...), and its
-//!    own files name them as `crate::protocol`, `crate::time`, ...
+//! 3. `election-algorithms` (core/algorithms): the algorithms and their one
+//!    registry ([`algorithms::Registry`] is the catalog every scenario is
+//!    validated against), scripted algorithms (feature `script`), and
+//!    [`sim::run`].
+//! 4. `election-tools` (core/tools): what is built on runs: time travel,
+//!    experiments, the failure finder, fuzzing, the trade-off table,
+//!    presets, workloads.
 //!
-//! ```
-//! use election_core::{Scenario, ScenarioExt, sim};
-//! let scenario = Scenario::from_json(r#"{"algorithm": "chang-roberts",
-//!     "nodes": 8, "ring": "ascending", "start": "all"}"#).unwrap();
-//! let summary = sim::run(&scenario);
-//! assert_eq!(summary.leader, Some(7));
-//! assert_eq!(summary.messages.by_kind["ELECTION"], 2 * 8 - 1);
-//! ```
+//! It re-exports them under the paths callers have always used
+//! (`election_core::scenario`, `::protocol`, `::algorithms`, `::sim`,
+//! `::session`, ...) and forwards the `family-*` and `script` features.
+//! It holds the integration tests (core/tests) that run across the
+//! layers.
 //!
 //! # Reading order
 //!
@@ -70,20 +66,10 @@
 //! `decimal` and `pretty_json` (number parsing and JSON layout that keep
 //! the wasm small).
 
-pub mod check;
-pub mod experiment;
-pub mod fuzz;
-pub mod presets;
-pub mod session;
-pub mod stats;
-pub mod tradeoffs;
-pub mod workloads;
-
 pub use election_algorithms::{algorithms, scenario, script, share, sim};
 pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
 pub use election_model::{protocol, time};
-
-pub(crate) use election_model::{decimal, pretty_json, rng, vec_map};
+pub use election_tools::{check, experiment, fuzz, presets, session, stats, tradeoffs, workloads};
 
 pub use election_algorithms::{Scenario, ScenarioError, ScenarioExt};
 
@@ -91,10 +77,10 @@ pub use election_algorithms::{Scenario, ScenarioError, ScenarioExt};
 /// serde_json's number parser, as scenario files are read and as the page
 /// reads URL parameters, so the same text gives the same number
 /// everywhere. The rest of the `decimal` helper module stays internal.
-pub use decimal::parse_decimal;
+pub use election_model::decimal::parse_decimal;
 
 /// Pretty JSON exactly as `serde_json::to_string_pretty` writes it, without
 /// a second serializer per type in the wasm: the page's exports (trace and
 /// report files) use it. The rest of the `pretty_json` helper module stays
 /// internal.
-pub use pretty_json::to_string_pretty;
+pub use election_model::pretty_json::to_string_pretty;

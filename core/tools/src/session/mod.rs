@@ -23,7 +23,8 @@
 //! the new scenario ([`Session::inject_fault`], [`Fork`]).
 //!
 //! ```
-//! use election_core::{Scenario, session::Session};
+//! use election_algorithms::{Scenario, ScenarioExt};
+//! use election_tools::session::Session;
 //! let scenario = Scenario::from_json(
 //!     r#"{"algorithm": "bully", "nodes": 6, "seed": 3, "until_ms": 3000}"#).unwrap();
 //! let mut session = Session::new(&scenario);

@@ -42,7 +42,7 @@ pub const ALL: &[ExperimentPreset] = &[
         name: "raft-fig16",
         title: "Raft paper figure 16: time to elect after a leader crash",
         summary: "5 servers, latency 1-5 ms, heartbeat 75 ms; the leader crashes at 1 s. The CDF of the time until every live server follows the new leader (recovery_ms), one curve per election timeout range: without randomness split votes drag on for seconds or forever, a few ms of randomness already helps.",
-        scenario_json: include_str!("../../../scenarios/raft-fig16-150-300.json"),
+        scenario_json: include_str!("../../../../scenarios/raft-fig16-150-300.json"),
         seeds: "1..1000",
         algorithms: &[],
         param: "timing.election_timeout_ms=150-150,150-151,150-155,150-175,150-200,150-300",
@@ -130,8 +130,10 @@ mod tests {
         // README: `election sweep --scenario scenarios/raft-fig16-150-300.json
         // --param timing.election_timeout_ms=150-150,...,150-300 --seeds 1..1000`.
         let fig16 = Experiment::new(
-            &Scenario::from_json(include_str!("../../../scenarios/raft-fig16-150-300.json"))
-                .unwrap(),
+            &Scenario::from_json(include_str!(
+                "../../../../scenarios/raft-fig16-150-300.json"
+            ))
+            .unwrap(),
             parse_seeds("1..1000").unwrap(),
             &[],
             parse_param(

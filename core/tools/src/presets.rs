@@ -93,7 +93,7 @@ pub static ALL: &[Preset] = &[
                 "n2 hears the heartbeat of the higher leader n5 and steps down; everyone follows n5 again, after about 1.7 s of split brain.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/bully-partition.json"),
+        scenario_json: include_str!("../../../scenarios/presets/bully-partition.json"),
     },
     Preset {
         name: "bully-flapping",
@@ -127,7 +127,7 @@ pub static ALL: &[Preset] = &[
                 "The last return: from here n5 stays up and leads. Eight leader changes in four seconds, for one unreliable node.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/bully-flapping.json"),
+        scenario_json: include_str!("../../../scenarios/presets/bully-flapping.json"),
     },
     Preset {
         name: "ring-dead-successor",
@@ -164,7 +164,7 @@ pub static ALL: &[Preset] = &[
                 "Everyone follows n4 (most from its first heartbeat, which overtakes the ELECTED lap). Each lap that crosses a dead node pays one reply timeout; several dead nodes in a row add up.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/ring-dead-successor.json"),
+        scenario_json: include_str!("../../../scenarios/presets/ring-dead-successor.json"),
     },
     Preset {
         name: "chang-roberts-best",
@@ -189,7 +189,7 @@ pub static ALL: &[Preset] = &[
                 "Done: 15 ELECTION + 8 ELECTED = 23 messages, exactly the best case 2n-1 + n for n = 8. Open the worst case (descending ring) to compare.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/chang-roberts-best.json"),
+        scenario_json: include_str!("../../../scenarios/presets/chang-roberts-best.json"),
     },
     Preset {
         name: "chang-roberts-worst",
@@ -214,7 +214,7 @@ pub static ALL: &[Preset] = &[
                 "Done: 36 ELECTION + 8 ELECTED = 44 messages, the worst case n(n+1)/2 + n. Same nodes, same algorithm: only the arrangement changed. A random ring costs n·H_n (about 21.7 ELECTION for n = 8) on average.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/chang-roberts-worst.json"),
+        scenario_json: include_str!("../../../scenarios/presets/chang-roberts-worst.json"),
     },
     Preset {
         name: "raft-minority",
@@ -251,7 +251,7 @@ pub static ALL: &[Preset] = &[
                 "n2 wins term 12 with votes from n2, n1 and n3. One leader per term throughout: no violation.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/raft-minority.json"),
+        scenario_json: include_str!("../../../scenarios/presets/raft-minority.json"),
     },
     Preset {
         name: "raft-split-votes",
@@ -274,7 +274,7 @@ pub static ALL: &[Preset] = &[
                 "n2 finally wins term 92, after 13.7 s without a leader and about 2,400 election messages. With the paper's 150-300 ms (add &election_timeout_ms=150-300 to the address) the same crash costs one term (Raft paper, figure 16).",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/raft-split-votes.json"),
+        scenario_json: include_str!("../../../scenarios/presets/raft-split-votes.json"),
     },
     Preset {
         name: "multi-paxos-duel",
@@ -307,7 +307,7 @@ pub static ALL: &[Preset] = &[
                 "Two seconds after the crash, ballot 984 and still no leader that lasts: duelling proposers (Lamport, Paxos Made Simple, 2.4). Add &backoff=true to the address: each pre-empted proposer waits a random 0-150 ms, one completes its ballot and heartbeats first, and the others follow it about 160 ms after the crash.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/multi-paxos-duel.json"),
+        scenario_json: include_str!("../../../scenarios/presets/multi-paxos-duel.json"),
     },
     Preset {
         name: "multi-paxos-master-lease",
@@ -344,7 +344,7 @@ pub static ALL: &[Preset] = &[
                 "n2 leads ballot 3 with promises from n2, n1 and n4, 58 ms after n0 stopped: never two masters. A clock drifting past the bound breaks this (scenarios/multi-paxos-lease-drift.json: lease_overlap, and fencing rejects the old master's writes).",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/multi-paxos-master-lease.json"),
+        scenario_json: include_str!("../../../scenarios/presets/multi-paxos-master-lease.json"),
     },
     Preset {
         name: "lease-drift",
@@ -385,7 +385,7 @@ pub static ALL: &[Preset] = &[
                 "After the heal at 2000 ms, n0 learns that n1 holds the lease and follows it.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/lease-drift.json"),
+        scenario_json: include_str!("../../../scenarios/presets/lease-drift.json"),
     },
     Preset {
         name: "zookeeper-herd",
@@ -415,7 +415,7 @@ pub static ALL: &[Preset] = &[
                 "n7, owner of #1, leads. Compare with predecessor watches: one WATCH_EVENT for the same failure.",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/zookeeper-herd.json"),
+        scenario_json: include_str!("../../../scenarios/presets/zookeeper-herd.json"),
     },
     Preset {
         name: "zookeeper-predecessor",
@@ -441,7 +441,7 @@ pub static ALL: &[Preset] = &[
                 "n7 lists the children, finds its #1 lowest and leads. The other watches never fired: a failure costs O(1) notifications instead of O(n).",
             ),
         ],
-        scenario_json: include_str!("../../scenarios/presets/zookeeper-predecessor.json"),
+        scenario_json: include_str!("../../../scenarios/presets/zookeeper-predecessor.json"),
     },
 ];
 
