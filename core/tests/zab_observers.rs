@@ -264,7 +264,7 @@ fn the_settings_form_drops_observers_for_an_algorithm_without_them() {
     assert_eq!(e.field, "observers");
 }
 
-/// The random fault schedules of `election fuzz-faults` (core/src/fuzz.rs)
+/// The random fault schedules of `election fuzz-faults` (core/tools/src/fuzz.rs)
 /// with observers added: k = seed mod n, so from none to all but one.
 /// Once the faults are over one leader is followed by every server,
 /// observers included, and no consensus property breaks. Seeds 1..=200

@@ -1,5 +1,5 @@
 //! The check of one run, as the failure finder counts it: the violations
-//! of the safety properties the algorithm claims (`core/src/checks.rs`
+//! of the safety properties the algorithm claims (`core/engine/src/checks.rs`
 //! reports only those that apply to its claims), except the two failures
 //! a scenario may show on purpose: `lease_overlap` when the schedule
 //! breaks the clock assumption leases rest on (a clock fault, a pause or
