@@ -73,7 +73,7 @@ fn experiment(args: &SweepArgs) -> Result<Experiment, CliError> {
             || !o.faults.is_empty()
         {
             return Err(CliError::input(format!(
-                "--experiment {name} takes only --seeds; to change its scenario, use --scenario with --param (see README, Experiments)"
+                "--experiment {name} takes only --seeds; to change its scenario, use --scenario with --param (see docs/guide.md, Experiments)"
             )));
         }
         let preset = presets::lookup(name)
