@@ -249,3 +249,45 @@ fn finish(
         )))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_results_of_the_slices_add_up_to_the_results_of_all_seeds() {
+        let outcome = |seed: u64| {
+            if seed % 5 == 3 {
+                Err(fuzz::Failure {
+                    seed,
+                    problem: format!("problem {seed}"),
+                    scenario: format!("scenario {seed}"),
+                })
+            } else {
+                Ok(seed % 4 == 0)
+            }
+        };
+        let run = |from: u64, count: u64| {
+            let mut r = Results::default();
+            for seed in from..from + count {
+                r.add(outcome(seed));
+            }
+            r
+        };
+        let whole = run(0, 30);
+        assert_eq!(whole.first_scenario.as_deref(), Some("scenario 3"));
+        assert_eq!((whole.failures.len(), whole.lease_overlaps), (6, 6));
+        for n in [1, 4, 7, 40] {
+            let mut merged = Results::default();
+            for k in 1..=n {
+                let (from, count) = Shard { k, n }.slice(30);
+                merged.extend(run(from, count));
+            }
+            assert_eq!(
+                serde_json::to_string(&merged).unwrap(),
+                serde_json::to_string(&whole).unwrap(),
+                "{n} shards"
+            );
+        }
+    }
+}
