@@ -238,7 +238,7 @@ pub fn check(args: &CheckArgs) -> Result<String, CliError> {
 /// Prints the merge of a check's shard reports: `job` and each shard's
 /// `results`, in slice order. The lowest failing seed is run and shrunk
 /// here, as the unsharded run does.
-pub fn merge(job: Value, results: &[merge::Results]) -> Result<String, CliError> {
+pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
     let job: Job = merge::job(job)?;
     let (spec, seeds) = job.spec()?;
     let mut failures = 0;

@@ -182,7 +182,7 @@ pub fn fuzz_faults(args: &FuzzArgs) -> Result<String, CliError> {
 /// shard's `results`, in slice order; `save` is the merge's `--save`.
 pub fn merge(
     job: Value,
-    results: &[merge::Results],
+    results: Vec<merge::Results>,
     save: Option<&Path>,
 ) -> Result<String, CliError> {
     let job: Job = merge::job(job)?;

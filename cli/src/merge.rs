@@ -219,10 +219,10 @@ pub fn merge(args: &MergeArgs) -> Result<String, CliError> {
         });
     }
     match command.as_str() {
-        "sweep" => crate::sweep::merge(job, &results),
-        "check" => crate::check::merge(job, &results),
-        "fuzz-faults" => crate::fuzz::merge(job, &results, args.save.as_deref()),
-        "tradeoffs" => crate::tradeoffs::merge(job, &results),
+        "sweep" => crate::sweep::merge(job, results),
+        "check" => crate::check::merge(job, results),
+        "fuzz-faults" => crate::fuzz::merge(job, results, args.save.as_deref()),
+        "tradeoffs" => crate::tradeoffs::merge(job, results),
         other => Err(CliError::input(format!(
             "{}: shards of {other:?}; election merge reads shards of sweep, check, fuzz-faults and tradeoffs",
             results[0].file

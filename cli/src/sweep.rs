@@ -330,7 +330,7 @@ pub fn sweep(args: &SweepArgs) -> Result<String, CliError> {
 
 /// Prints the merge of a sweep's shard reports: `job` and each shard's
 /// `results`, in slice order.
-pub fn merge(job: Value, results: &[merge::Results]) -> Result<String, CliError> {
+pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
     let job: Job = merge::job(job)?;
     let e = job.experiment()?;
     let mut records = Vec::new();

@@ -176,7 +176,7 @@ fn row_text(spec: &Spec, head: &str, link_base: &str, row: Row) -> Result<RowTex
 
 /// Prints the merge of a trade-off table's shard reports: `job` and each
 /// shard's `results`, in slice order.
-pub fn merge(job: Value, results: &[merge::Results]) -> Result<String, CliError> {
+pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
     let job: Job = merge::job(job)?;
     let spec = job.spec()?;
     let mut rows = Vec::new();
