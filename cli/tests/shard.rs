@@ -140,6 +140,30 @@ fn a_scripted_sweep_and_a_scenario_file_travel_in_the_job() {
 }
 
 #[test]
+fn a_sweep_some_script_errors_stopped_merges_to_its_report_and_exit_2() {
+    // Node 0 fails on some seeds only (cli/tests/script.rs has the same).
+    let file = scenario_file(
+        "sometimes.rhai",
+        b"fn on_start(ctx) {\n    if ctx.id == 0 && ctx.random(0, 2) == 0 {\n        let x = ();\n        x.missing();\n    }\n    ctx.become_leader();\n}\nfn on_message(ctx, from, msg) {}\nfn on_timer(ctx, name) {}\n",
+    );
+    for format in [&["--json"][..], &[]] {
+        let mut args = vec![
+            "sweep",
+            "--script",
+            arg(&file),
+            "--nodes",
+            "3",
+            "--seeds",
+            "1..8",
+        ];
+        args.extend(format);
+        let (_, err, code) = merges_to_unsharded(&args, &[3, 8]);
+        assert_eq!(code, Some(2));
+        assert!(err.contains("stopped by a script error"), "{err}");
+    }
+}
+
+#[test]
 fn check_merges_to_the_counterexample_of_the_lowest_failing_seed() {
     // Bully splits under a partition: every seed fails; exit 1, the
     // lowest seed shrunk.
