@@ -41,6 +41,8 @@ run_step fmt cargo fmt --all --check || true
 run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
 run_step vendor bash scripts/build/vendor.sh --check || true
+# The workflows (.github/workflows/), with shellcheck on their run: scripts.
+run_step actionlint "$ACTIONLINT_BIN" -shellcheck "$SHELLCHECK_BIN" -pyflakes= .github/workflows/*.yml || true
 
 SERVER_PID=""
 SITE_PID=""
