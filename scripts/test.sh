@@ -55,7 +55,9 @@ browser_tests() {
     fi
     serve_site_for_tests "$REPO_ROOT/target/site-tests" || return 1
     log "dist/ alone on $BASE_URL (pid $SITE_PID); the repository on $DEV_URL (pid $SERVER_PID)"
-    node --test tests/browser/
+    # The files, not the folder: Node 22 and later take `--test` arguments
+    # as file patterns and fail on a folder.
+    node --test tests/browser/*.test.js
 }
 
 mkdir -p target
@@ -63,7 +65,7 @@ mkdir -p target
 # page's calls into the module: the type check runs after it.
 if run_step build-wasm bash scripts/build/build-wasm.sh; then
     run_step tsc node_modules/.bin/tsc --noEmit -p . || true
-    run_step node-tests node --test tests/node/ || true
+    run_step node-tests node --test tests/node/*.test.js || true
     # The wasm is built and www/vendor checked just above.
     if run_step site env SKIP_PREPARE=1 bash scripts/build-site.sh; then
         run_step browser-tests browser_tests || true
