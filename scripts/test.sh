@@ -41,6 +41,8 @@ run_step fmt cargo fmt --all --check || true
 run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
 run_step vendor bash scripts/build/vendor.sh --check || true
+# The workflows (.github/workflows/), with shellcheck on their run: scripts.
+run_step actionlint "$ACTIONLINT_BIN" -shellcheck "$SHELLCHECK_BIN" -pyflakes= .github/workflows/*.yml || true
 
 SERVER_PID=""
 SITE_PID=""
@@ -53,7 +55,9 @@ browser_tests() {
     fi
     serve_site_for_tests "$REPO_ROOT/target/site-tests" || return 1
     log "dist/ alone on $BASE_URL (pid $SITE_PID); the repository on $DEV_URL (pid $SERVER_PID)"
-    node --test tests/browser/
+    # The files, not the folder: Node 22 and later take `--test` arguments
+    # as file patterns and fail on a folder.
+    node --test tests/browser/*.test.js
 }
 
 mkdir -p target
@@ -61,7 +65,7 @@ mkdir -p target
 # page's calls into the module: the type check runs after it.
 if run_step build-wasm bash scripts/build/build-wasm.sh; then
     run_step tsc node_modules/.bin/tsc --noEmit -p . || true
-    run_step node-tests node --test tests/node/ || true
+    run_step node-tests node --test tests/node/*.test.js || true
     # The wasm is built and www/vendor checked just above.
     if run_step site env SKIP_PREPARE=1 bash scripts/build-site.sh; then
         run_step browser-tests browser_tests || true
