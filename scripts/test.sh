@@ -2,9 +2,9 @@
 # The project's full check, as CI runs it (.ci/run):
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
 #   wasm build -> tsc --noEmit (the page's JSDoc types, against the wasm
-#   module's generated .d.ts) -> Node tests (node --test tests/node/, no
+#   module's generated .d.ts) -> Node tests (node --test tests/node/*.test.js, no
 #   browser) -> the site build (scripts/build-site.sh: dist/) -> browser
-#   tests (node --test tests/browser/ against a copy of dist/ served alone
+#   tests (node --test tests/browser/*.test.js against a copy of dist/ served alone
 #   under a sub-path by python's http.server, with the repository root on
 #   a second server for the tests that need the unbundled modules; see
 #   serve_site_for_tests in lib.sh).
