@@ -254,7 +254,9 @@ async function lighthouse(url, formFactor) {
 /**
  * The figures, in the order of the table: each with both sides' values
  * run by run (the same index is the same run, so interleaved pairs).
- * @typedef {{label: string, format: (x: number) => string, ours: number[], theirs: number[]}} Figure
+ * `ratio` false where a ratio says nothing (a layout shift near 0 on
+ * both sides).
+ * @typedef {{label: string, format: Format, ratio: boolean, ours: number[], theirs: number[]}} Figure
  */
 
 /** @type {Map<string, Figure>} */
@@ -263,33 +265,46 @@ const figures = new Map();
 /**
  * Adds a run's value of one figure for one side.
  * @param {string} label
- * @param {(x: number) => string} format
+ * @param {Format} format
  * @param {'ours' | 'theirs'} side
  * @param {number} value
+ * @param {boolean} [ratio] whether the table gives ours / RaftScope
  */
-function note(label, format, side, value) {
+function note(label, format, side, value, ratio = true) {
   let f = figures.get(label);
   if (!f) {
-    f = { label, format, ours: [], theirs: [] };
+    f = { label, format, ratio, ours: [], theirs: [] };
     figures.set(label, f);
   }
   f[side].push(value);
 }
 
-const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
-const kilobytes = (/** @type {number} */ b) => `${(b / 1000).toFixed(1)} KB`;
-const score = (/** @type {number} */ x) => x.toFixed(0);
-const shift = (/** @type {number} */ x) => x.toFixed(3);
+/**
+ * A figure's number format: the number alone, and with its unit.
+ * @typedef {{(x: number): string, unit: string}} Format
+ */
 
 /**
- * Median and range of `xs` as `median (min-max)`.
- * @param {number[]} xs
- * @param {(x: number) => string} format
+ * @param {(x: number) => string} number
+ * @param {string} unit
+ * @returns {Format}
  */
-function spread(xs, format) {
+const withUnit = (number, unit) => Object.assign(number, { unit });
+const seconds = withUnit((ms) => (ms / 1000).toFixed(2), ' s');
+const kilobytes = withUnit((b) => (b / 1000).toFixed(1), ' KB');
+const score = withUnit((x) => x.toFixed(0), '');
+const shift = withUnit((x) => x.toFixed(3), '');
+const factor = withUnit((x) => x.toFixed(2), '');
+
+/**
+ * Median and range of `xs` as `median unit (min-max)`.
+ * @param {number[]} xs
+ * @param {Format} f
+ */
+function spread(xs, f) {
   if (!xs.length) return 'n/a';
-  if (xs.length === 1) return format(xs[0]);
-  return `${format(median(xs))} (${format(Math.min(...xs))}-${format(Math.max(...xs))})`;
+  if (xs.length === 1) return f(xs[0]) + f.unit;
+  return `${f(median(xs))}${f.unit} (${f(Math.min(...xs))}-${f(Math.max(...xs))})`;
 }
 
 /** The table, in Markdown. @returns {string[]} */
@@ -298,9 +313,8 @@ function table() {
   for (const f of figures.values()) {
     const n = Math.min(f.ours.length, f.theirs.length);
     const ratios = [];
-    for (let i = 0; i < n; i++) if (f.theirs[i] > 0) ratios.push(f.ours[i] / f.theirs[i]);
-    const ratio = ratios.length ? spread(ratios, (x) => x.toFixed(2)) : '-';
-    rows.push(`| ${f.label} | ${spread(f.ours, f.format)} | ${spread(f.theirs, f.format)} | ${ratio} |`);
+    for (let i = 0; i < n; i++) if (f.ratio && f.theirs[i] > 0) ratios.push(f.ours[i] / f.theirs[i]);
+    rows.push(`| ${f.label} | ${spread(f.ours, f.format)} | ${spread(f.theirs, f.format)} | ${ratios.length ? spread(ratios, factor) : '-'} |`);
   }
   return rows;
 }
@@ -311,10 +325,10 @@ function table() {
  * @param {Load} load
  */
 function listRequests(title, load) {
-  console.log(`${title}: first picture at ${seconds(load.pictureMs)}, ${kilobytes(load.bytes)} in ${load.requests.length} requests before it:`);
+  console.log(`${title}: first picture at ${seconds(load.pictureMs)} s, ${kilobytes(load.bytes)} KB in ${load.requests.length} requests before it:`);
   for (const r of [...load.requests].sort((a, b) => a.endMs - b.endMs)) {
     console.log(
-      `  ${kilobytes(r.bytes).padStart(9)}  ${seconds(r.startMs - load.start)} to ${seconds(r.endMs - load.start)}  ${short(r.url)}`,
+      `  ${kilobytes(r.bytes).padStart(6)} KB  ${seconds(r.startMs - load.start)} to ${seconds(r.endMs - load.start)} s  ${short(r.url)}`,
     );
   }
 }
@@ -355,7 +369,7 @@ async function main() {
             const s = await lighthouse(urls[i], formFactor);
             if (!s) continue;
             note(`Lighthouse ${formFactor} performance`, score, sides[i], s.performance);
-            note(`Lighthouse ${formFactor} CLS`, shift, sides[i], s.cls);
+            note(`Lighthouse ${formFactor} CLS`, shift, sides[i], s.cls, false);
             note(`Lighthouse ${formFactor} accessibility`, score, sides[i], s.accessibility);
           }
         }
@@ -370,8 +384,9 @@ async function main() {
   for (const line of table()) console.log(line);
   console.log('');
   console.log(
-    `median (min-max) over ${RUNS} runs; the ratio run by run. RaftScope's ready to play is its first picture ` +
-      `(it plays at once). Load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}.`,
+    `median (min-max) over ${RUNS} runs; ours / RaftScope run by run (times and bytes: below 1 is ours ahead; ` +
+      `scores: above 1). RaftScope's ready to play is its first picture (it plays at once). ` +
+      `Load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}.`,
   );
   if (VERBOSE) for (const [title, l] of last) listRequests(title, l);
 }
