@@ -14,21 +14,21 @@
 
 pub mod bully;
 pub mod candidate_ordinary;
-pub mod chang_roberts;
 mod detector;
 pub mod extras;
-pub mod hirschberg_sinclair;
 pub mod invitation;
 pub mod lease;
-pub mod lelann;
 pub mod multi_paxos;
 pub mod next_in_line;
 pub mod raft;
 pub mod resource;
+pub mod ring;
 mod rounds;
 pub mod service;
 pub mod zab;
 pub mod zookeeper;
+
+pub use ring::{chang_roberts, hirschberg_sinclair, lelann};
 
 use crate::engine::Engine;
 use crate::protocol::{Extra, Protocol, Safety};

@@ -47,8 +47,9 @@
 //! a partition leaves each side collecting and electing its own maximum
 //! (split brain).
 
-use super::detector::{heartbeat_round, leader_timeout};
-use super::{Entry, Layout, engine};
+use super::watchdog::{self, Around};
+use crate::algorithms::detector::{heartbeat_round, say_leader_silent};
+use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -59,7 +60,7 @@ use std::fmt;
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "COORDINATOR", "HEARTBEAT"];
 
-/// This algorithm's entry in the registry ([`super::ALL`]).
+/// This algorithm's entry in the registry ([`crate::algorithms::ALL`]).
 pub const ENTRY: Entry = Entry {
     id: "lelann",
     name: "LeLann ring (collect live ids)",
@@ -197,8 +198,7 @@ fn list(ids: &[NodeId]) -> String {
 
 impl LeLann {
     fn arm_follower_watchdog(&self, ctx: &mut C<'_>) {
-        let t = leader_timeout(ctx);
-        ctx.set_timer(Timer::Watchdog, t);
+        watchdog::arm_follower(ctx, Timer::Watchdog);
     }
 
     fn arm_lap_watchdog(&self, ctx: &mut C<'_>) {
@@ -371,12 +371,7 @@ impl Protocol for LeLann {
                 if self.participant {
                     ctx.note("the election has not finished within a lap bound; starts again");
                 } else {
-                    match self.leader {
-                        Some(l) => ctx.note_with(|| format!(
-                            "heard nothing from leader n{l}; presumes it dead and starts an election"
-                        )),
-                        None => ctx.note("knows no leader; starts an election"),
-                    }
+                    say_leader_silent(ctx, self.leader);
                 }
                 self.start_election(ctx);
             }
@@ -422,21 +417,16 @@ impl Protocol for LeLann {
             return;
         }
         let next = ctx.config().ring_next(to, 1);
-        if next == self.id && origin == self.id {
+        match watchdog::pass_around(ctx, self.id, to, next, origin, msg) {
+            Around::Passed => {}
             // Our own message, and everyone else is down: it has gone round.
-            self.on_message(ctx, self.id, msg);
-        } else if next == self.id {
-            ctx.note_with(|| format!(
-                "n{to} does not answer and nobody else is up on the way; starts its own election"
-            ));
-            if !self.leading {
-                self.start_election(ctx);
+            Around::Returned(msg) => self.on_message(ctx, self.id, msg),
+            Around::Stranded(_) => {
+                watchdog::say_stranded(ctx, to);
+                if !self.leading {
+                    self.start_election(ctx);
+                }
             }
-        } else {
-            ctx.note_with(|| {
-                format!("n{to} does not answer; skips it and passes the message to n{next}")
-            });
-            ctx.send(next, msg);
         }
     }
 

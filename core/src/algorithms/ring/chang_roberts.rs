@@ -33,8 +33,9 @@
 //! Safety claimed: one leader on a reliable ring without partitions. Known
 //! failure: a partition leaves each side electing its own maximum.
 
-use super::detector::{heartbeat_round, leader_timeout};
-use super::{Entry, Layout, engine};
+use super::watchdog::{self, Around};
+use crate::algorithms::detector::{heartbeat_round, say_leader_silent};
+use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -44,7 +45,7 @@ use crate::time::Micros;
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "ELECTED", "HEARTBEAT"];
 
-/// This algorithm's entry in the registry ([`super::ALL`]).
+/// This algorithm's entry in the registry ([`crate::algorithms::ALL`]).
 pub const ENTRY: Entry = Entry {
     id: "chang-roberts",
     name: "Chang-Roberts ring",
@@ -152,8 +153,7 @@ impl ChangRoberts {
     }
 
     fn arm_follower_watchdog(&self, ctx: &mut C<'_>) {
-        let t = leader_timeout(ctx);
-        ctx.set_timer(Timer::Watchdog, t);
+        watchdog::arm_follower(ctx, Timer::Watchdog);
     }
 
     fn arm_participant_watchdog(&self, ctx: &mut C<'_>) {
@@ -301,12 +301,7 @@ impl Protocol for ChangRoberts {
                 if self.participant {
                     ctx.note("the election made no progress for several ring laps; starts again");
                 } else {
-                    match self.leader {
-                        Some(l) => ctx.note_with(|| format!(
-                            "heard nothing from leader n{l}; presumes it dead and starts an election"
-                        )),
-                        None => ctx.note("knows no leader; starts an election"),
-                    }
+                    say_leader_silent(ctx, self.leader);
                 }
                 self.start_election(ctx);
             }
@@ -337,23 +332,18 @@ impl Protocol for ChangRoberts {
             return;
         }
         let next = ctx.config().ring_next(to, 1);
-        if next == self.id && origin != self.id {
-            // Everyone else on the way is down and the message is not ours.
-            ctx.note_with(|| format!(
-                "n{to} does not answer and nobody else is up on the way; starts its own election"
-            ));
-            if !self.leading {
-                self.participant = false;
-                self.start_election(ctx);
-            }
-        } else if next == self.id {
+        match watchdog::pass_around(ctx, self.id, to, next, origin, msg) {
+            Around::Passed => {}
             // Our own message, and we are alone: it has gone round.
-            self.on_message(ctx, self.id, msg);
-        } else {
-            ctx.note_with(|| {
-                format!("n{to} does not answer; skips it and passes the message to n{next}")
-            });
-            ctx.send(next, msg);
+            Around::Returned(msg) => self.on_message(ctx, self.id, msg),
+            // Everyone else on the way is down and the message is not ours.
+            Around::Stranded(_) => {
+                watchdog::say_stranded(ctx, to);
+                if !self.leading {
+                    self.participant = false;
+                    self.start_election(ctx);
+                }
+            }
         }
     }
 
