@@ -19,6 +19,13 @@ pub fn leader_timeout<M, T>(ctx: &mut Ctx<'_, M, T>) -> Micros {
     ctx.random_between(lo, hi)
 }
 
+/// Arms `timer` with a fresh failure-detection timeout: a follower
+/// waiting to hear from its leader.
+pub fn arm_leader_timeout<M, T>(ctx: &mut Ctx<'_, M, T>, timer: T) {
+    let t = leader_timeout(ctx);
+    ctx.set_timer(timer, t);
+}
+
 /// Notes why a watchdog that ran out outside an election starts one: the
 /// leader it followed went silent, or it knows none.
 pub fn say_leader_silent<M, T>(ctx: &mut Ctx<'_, M, T>, leader: Option<NodeId>) {

@@ -13,13 +13,11 @@
 //! boundary). [`runnable`] says whether this build runs an algorithm.
 
 pub mod bully;
-pub mod candidate_ordinary;
+pub mod bully_variants;
 mod detector;
 pub mod extras;
-pub mod invitation;
 pub mod lease;
 pub mod multi_paxos;
-pub mod next_in_line;
 pub mod raft;
 pub mod resource;
 pub mod ring;
@@ -28,6 +26,7 @@ pub mod service;
 pub mod zab;
 pub mod zookeeper;
 
+pub use bully_variants::{candidate_ordinary, invitation, next_in_line};
 pub use ring::{chang_roberts, hirschberg_sinclair, lelann};
 
 use crate::engine::Engine;

@@ -34,7 +34,7 @@
 //! failure: a partition leaves each side electing its own maximum.
 
 use super::watchdog::{self, Around};
-use crate::algorithms::detector::{heartbeat_round, say_leader_silent};
+use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
 use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
@@ -153,7 +153,7 @@ impl ChangRoberts {
     }
 
     fn arm_follower_watchdog(&self, ctx: &mut C<'_>) {
-        watchdog::arm_follower(ctx, Timer::Watchdog);
+        arm_leader_timeout(ctx, Timer::Watchdog);
     }
 
     fn arm_participant_watchdog(&self, ctx: &mut C<'_>) {

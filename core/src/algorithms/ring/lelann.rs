@@ -48,7 +48,7 @@
 //! (split brain).
 
 use super::watchdog::{self, Around};
-use crate::algorithms::detector::{heartbeat_round, say_leader_silent};
+use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
 use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
@@ -198,7 +198,7 @@ fn list(ids: &[NodeId]) -> String {
 
 impl LeLann {
     fn arm_follower_watchdog(&self, ctx: &mut C<'_>) {
-        watchdog::arm_follower(ctx, Timer::Watchdog);
+        arm_leader_timeout(ctx, Timer::Watchdog);
     }
 
     fn arm_lap_watchdog(&self, ctx: &mut C<'_>) {

@@ -1,5 +1,6 @@
 //! The ring algorithms' one watchdog and their handling of undeliverable
-//! messages, shared by Chang-Roberts, LeLann and Hirschberg-Sinclair.
+//! messages, shared by Chang-Roberts, LeLann and Hirschberg-Sinclair (a
+//! follower's watchdog is armed with `detector::arm_leader_timeout`).
 //!
 //! Each ring node has one watchdog timer: a follower's waits a randomized
 //! failure-detection timeout for the leader's heartbeat, a node in an
@@ -10,14 +11,7 @@
 //! the message has either gone round (it is the node's own) or is
 //! stranded.
 
-use crate::algorithms::detector::leader_timeout;
 use crate::protocol::{Ctx, NodeId};
-
-/// Arms `timer` for a follower: a fresh failure-detection timeout.
-pub(super) fn arm_follower<M, T>(ctx: &mut Ctx<'_, M, T>, timer: T) {
-    let t = leader_timeout(ctx);
-    ctx.set_timer(timer, t);
-}
 
 /// Where a message that could not reach its dead neighbour ends up.
 pub(super) enum Around<M> {

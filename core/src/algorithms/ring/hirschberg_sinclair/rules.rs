@@ -4,7 +4,7 @@
 
 use super::super::watchdog::{self, Around};
 use super::{C, Dir, HirschbergSinclair, KINDS, Msg, Status, Timer};
-use crate::algorithms::detector::{heartbeat_round, say_leader_silent};
+use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
 use crate::protocol::{Boot, Config, NodeId, Protocol, Role, Safety, TimerClass};
 use crate::time::Micros;
 
@@ -44,7 +44,7 @@ impl HirschbergSinclair {
     }
 
     fn arm_follower_watchdog(&self, ctx: &mut C<'_>) {
-        watchdog::arm_follower(ctx, Timer::Watchdog);
+        arm_leader_timeout(ctx, Timer::Watchdog);
     }
 
     fn arm_candidate_watchdog(&self, ctx: &mut C<'_>) {

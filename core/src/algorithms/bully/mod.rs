@@ -32,8 +32,12 @@
 //! highest node (split brain); a flapping top node forces an election
 //! every time it comes back.
 
-use super::detector::{heartbeat_round, leader_timeout};
-use super::{Entry, Layout, engine};
+pub(crate) mod election;
+#[cfg(test)]
+mod tests;
+
+use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
+use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -41,7 +45,7 @@ use crate::protocol::{
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTION", "OK", "COORDINATOR", "HEARTBEAT"];
 
-/// This algorithm's entry in the registry ([`super::ALL`]).
+/// This algorithm's entry in the registry ([`crate::algorithms::ALL`]).
 pub const ENTRY: Entry = Entry {
     id: "bully",
     name: "Bully",
@@ -131,8 +135,7 @@ impl Bully {
         ctx.cancel_timer(Timer::Heartbeat);
         ctx.set_role(Role::Follower, None);
         ctx.set_leader(Some(leader));
-        let t = leader_timeout(ctx);
-        ctx.set_timer(Timer::LeaderTimeout, t);
+        arm_leader_timeout(ctx, Timer::LeaderTimeout);
     }
 
     fn start_election(&mut self, ctx: &mut C<'_>) {
@@ -146,16 +149,9 @@ impl Bully {
         ctx.cancel_timer(Timer::LeaderTimeout);
         ctx.cancel_timer(Timer::Heartbeat);
         ctx.set_leader(None);
-        if self.id + 1 == self.n {
+        if !election::ask_higher(ctx, self.id, self.n, Msg::Election, Timer::AwaitOk) {
             self.become_leader(ctx);
-            return;
         }
-        ctx.set_role(Role::Candidate, None);
-        for higher in self.id + 1..self.n {
-            ctx.send(higher, Msg::Election);
-        }
-        let wait = ctx.config().reply_timeout_us;
-        ctx.set_timer(Timer::AwaitOk, wait);
     }
 
     fn become_leader(&mut self, ctx: &mut C<'_>) {
@@ -195,10 +191,7 @@ impl Protocol for Bully {
         ctx.set_role(Role::Follower, None);
         match boot {
             Boot::Fresh { initiate: true } => self.start_election(ctx),
-            Boot::Fresh { initiate: false } => {
-                let t = leader_timeout(ctx);
-                ctx.set_timer(Timer::LeaderTimeout, t);
-            }
+            Boot::Fresh { initiate: false } => arm_leader_timeout(ctx, Timer::LeaderTimeout),
             Boot::Recover => {
                 ctx.note("recovered; holds an election to find (or become) the leader");
                 self.start_election(ctx);
@@ -255,8 +248,7 @@ impl Protocol for Bully {
                     self.become_leader(ctx);
                 }
                 Phase::Idle if self.leader == Some(from) => {
-                    let t = leader_timeout(ctx);
-                    ctx.set_timer(Timer::LeaderTimeout, t);
+                    arm_leader_timeout(ctx, Timer::LeaderTimeout);
                 }
                 Phase::Idle if self.leader.is_none_or(|l| from > l) => self.follow(ctx, from),
                 _ => {}
@@ -281,12 +273,7 @@ impl Protocol for Bully {
             }
             Timer::LeaderTimeout => {
                 if self.phase == Phase::Idle {
-                    match self.leader {
-                        Some(l) => ctx.note_with(|| format!(
-                            "heard nothing from leader n{l}; presumes it dead and starts an election"
-                        )),
-                        None => ctx.note("knows no leader; starts an election"),
-                    }
+                    say_leader_silent(ctx, self.leader);
                     self.start_election(ctx);
                 }
             }
@@ -318,115 +305,5 @@ impl Protocol for Bully {
             ("higher ids", format!("{}", self.n - 1 - self.id)),
             ("elections started", self.elections_started.to_string()),
         ]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    //! One event in, the exact commands out (Garcia-Molina 1982, section 4).
-    use super::*;
-    use crate::protocol::Command;
-    use crate::protocol::testing::{commands, config, sends};
-
-    fn node(id: NodeId, n: u32) -> (Bully, Config) {
-        let c = config(n, "ascending");
-        (Bully::new(id, &c, &()), c)
-    }
-
-    #[test]
-    fn starting_an_election_asks_every_higher_node() {
-        let (mut b, c) = node(2, 5);
-        let out = commands(&mut b, 2, &c, |b, ctx| b.start_election(ctx));
-        assert_eq!(sends(&out), vec![(3, Msg::Election), (4, Msg::Election)]);
-        assert!(out.iter().any(|c| matches!(
-            c,
-            Command::SetTimer {
-                timer: Timer::AwaitOk,
-                ..
-            }
-        )));
-        assert!(out.iter().any(|c| matches!(c, Command::ElectionStarted)));
-        assert_eq!(b.phase, Phase::Electing);
-    }
-
-    #[test]
-    fn the_highest_node_wins_at_once_and_tells_every_lower_node() {
-        let (mut b, c) = node(4, 5);
-        let out = commands(&mut b, 4, &c, |b, ctx| b.start_election(ctx));
-        let to: Vec<NodeId> = sends(&out)
-            .into_iter()
-            .map(|(to, m)| {
-                assert_eq!(m, Msg::Coordinator);
-                to
-            })
-            .collect();
-        assert_eq!(to, vec![0, 1, 2, 3]);
-        assert_eq!(b.phase, Phase::Leading);
-    }
-
-    #[test]
-    fn election_from_below_is_answered_ok_and_starts_one_election() {
-        let (mut b, c) = node(2, 5);
-        let out = commands(&mut b, 2, &c, |b, ctx| b.on_message(ctx, 0, Msg::Election));
-        assert_eq!(sends(&out)[0], (0, Msg::Ok));
-        assert_eq!(sends(&out).len(), 3, "OK + ELECTION to n3 and n4");
-        // A second ELECTION while electing: OK only.
-        let out = commands(&mut b, 2, &c, |b, ctx| b.on_message(ctx, 1, Msg::Election));
-        assert_eq!(sends(&out), vec![(1, Msg::Ok)]);
-    }
-
-    #[test]
-    fn ok_makes_the_node_wait_for_the_coordinator() {
-        let (mut b, c) = node(1, 4);
-        commands(&mut b, 1, &c, |b, ctx| b.start_election(ctx));
-        let out = commands(&mut b, 1, &c, |b, ctx| b.on_message(ctx, 3, Msg::Ok));
-        assert!(sends(&out).is_empty());
-        assert_eq!(b.phase, Phase::AwaitingCoordinator);
-        assert!(out.iter().any(|c| matches!(
-            c,
-            Command::SetTimer {
-                timer: Timer::AwaitCoordinator,
-                ..
-            }
-        )));
-    }
-
-    #[test]
-    fn no_ok_in_time_means_victory() {
-        let (mut b, c) = node(2, 4);
-        commands(&mut b, 2, &c, |b, ctx| b.start_election(ctx));
-        let out = commands(&mut b, 2, &c, |b, ctx| b.on_timer(ctx, Timer::AwaitOk));
-        assert_eq!(
-            sends(&out),
-            vec![(0, Msg::Coordinator), (1, Msg::Coordinator)]
-        );
-        assert_eq!(b.leader, Some(2));
-    }
-
-    #[test]
-    fn coordinator_from_a_lower_node_is_challenged() {
-        let (mut b, c) = node(3, 4);
-        let out = commands(&mut b, 3, &c, |b, ctx| {
-            b.on_message(ctx, 1, Msg::Coordinator)
-        });
-        assert_eq!(
-            b.phase,
-            Phase::Leading,
-            "n3 is the top node: it wins at once"
-        );
-        assert_eq!(sends(&out).len(), 3);
-    }
-
-    #[test]
-    fn heartbeat_timeout_starts_an_election() {
-        let (mut b, c) = node(0, 3);
-        commands(&mut b, 0, &c, |b, ctx| {
-            b.on_message(ctx, 2, Msg::Coordinator)
-        });
-        assert_eq!(b.leader, Some(2));
-        let out = commands(&mut b, 0, &c, |b, ctx| {
-            b.on_timer(ctx, Timer::LeaderTimeout)
-        });
-        assert_eq!(sends(&out), vec![(1, Msg::Election), (2, Msg::Election)]);
     }
 }

@@ -68,8 +68,8 @@
 //! side with none stays leaderless; a node far down the order waits many
 //! deltas, which matters only when every node above it is silent.
 
-use super::detector::{heartbeat_round, leader_timeout};
-use super::{Entry, Layout, engine};
+use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
+use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -78,7 +78,7 @@ use crate::time::Micros;
 /// Message kind names.
 pub const KINDS: &[&str] = &["ELECTING", "QUERY", "ALIVE", "COORDINATOR", "HEARTBEAT"];
 
-/// This algorithm's entry in the registry ([`super::ALL`]).
+/// This algorithm's entry in the registry ([`crate::algorithms::ALL`]).
 pub const ENTRY: Entry = Entry {
     id: "candidate-ordinary",
     name: "Candidate/ordinary",
@@ -209,8 +209,7 @@ impl CandidateOrdinary {
         ctx.cancel_timer(Timer::Heartbeat);
         ctx.set_role(Role::Follower, None);
         ctx.set_leader(Some(leader));
-        let t = leader_timeout(ctx);
-        ctx.set_timer(Timer::LeaderTimeout, t);
+        arm_leader_timeout(ctx, Timer::LeaderTimeout);
     }
 
     fn forget_leader(&mut self, ctx: &mut C<'_>) {
@@ -281,8 +280,7 @@ impl CandidateOrdinary {
         let Some(best) = self.answered.iter().copied().max() else {
             ctx.note("no candidate answered, and only a candidate may lead; tries again later");
             self.phase = Phase::Idle;
-            let t = leader_timeout(ctx);
-            ctx.set_timer(Timer::LeaderTimeout, t);
+            arm_leader_timeout(ctx, Timer::LeaderTimeout);
             return;
         };
         self.answered.clear();
@@ -381,13 +379,11 @@ impl Protocol for CandidateOrdinary {
         match boot {
             Boot::Fresh { initiate: true } => self.begin_wait(ctx),
             Boot::Fresh { initiate: false } => {
-                let t = leader_timeout(ctx);
-                ctx.set_timer(Timer::LeaderTimeout, t);
+                arm_leader_timeout(ctx, Timer::LeaderTimeout);
             }
             Boot::Recover => {
                 ctx.note("recovered; waits to hear the leader's heartbeat");
-                let t = leader_timeout(ctx);
-                ctx.set_timer(Timer::LeaderTimeout, t);
+                arm_leader_timeout(ctx, Timer::LeaderTimeout);
             }
         }
     }
@@ -445,8 +441,7 @@ impl Protocol for CandidateOrdinary {
                     ctx.send(from, Msg::Coordinator(self.id));
                 }
                 Phase::Idle if self.leader == Some(from) => {
-                    let t = leader_timeout(ctx);
-                    ctx.set_timer(Timer::LeaderTimeout, t);
+                    arm_leader_timeout(ctx, Timer::LeaderTimeout);
                 }
                 Phase::Idle if self.leader.is_some_and(|l| from < l) => {}
                 _ => {
