@@ -14,19 +14,14 @@
 
 pub mod bully;
 pub mod bully_variants;
+pub mod consensus;
 mod detector;
-pub mod extras;
-pub mod lease;
-pub mod multi_paxos;
 pub mod raft;
-pub mod resource;
 pub mod ring;
 mod rounds;
-pub mod service;
-pub mod zab;
-pub mod zookeeper;
 
 pub use bully_variants::{candidate_ordinary, invitation, next_in_line};
+pub use consensus::{extras, lease, multi_paxos, resource, service, zab, zookeeper};
 pub use ring::{chang_roberts, hirschberg_sinclair, lelann};
 
 use crate::engine::Engine;

@@ -105,8 +105,8 @@ mod tests;
 
 pub use messages::Msg;
 
-use super::extras::{Node, Participant};
-use super::{Entry, Layout, engine};
+use crate::algorithms::extras::{Node, Participant, write_token_of_msg_write};
+use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{Ctx, Extra, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
@@ -121,7 +121,7 @@ pub const KINDS: &[&str] = &[
     "WRITE",
 ];
 
-/// This algorithm's entry in the registry ([`super::ALL`]).
+/// This algorithm's entry in the registry ([`crate::algorithms::ALL`]).
 pub const ENTRY: Entry = Entry {
     id: "multi-paxos",
     name: "Multi-Paxos",
@@ -227,12 +227,7 @@ pub type MultiPaxos = Node<Replica>;
 
 /// The resource takes the leader's `WRITE`s.
 impl Participant for Replica {
-    fn write_token(msg: &Msg) -> Option<u64> {
-        match msg {
-            Msg::Write { token } => Some(*token),
-            _ => None,
-        }
-    }
+    write_token_of_msg_write!();
 }
 
 type C<'a> = Ctx<'a, Msg, Timer>;

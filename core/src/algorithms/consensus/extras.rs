@@ -64,6 +64,21 @@ pub trait Participant: Protocol {
     }
 }
 
+/// [`Participant::write_token`] for the algorithms whose resource write
+/// is `Msg::Write { token }` (`Msg` being the message type in scope):
+/// written once here, expanded in each `impl Participant`.
+macro_rules! write_token_of_msg_write {
+    () => {
+        fn write_token(msg: &Msg) -> Option<u64> {
+            match msg {
+                Msg::Write { token } => Some(*token),
+                _ => None,
+            }
+        }
+    };
+}
+pub(crate) use write_token_of_msg_write;
+
 /// One node of a cluster with extra nodes.
 #[derive(Debug, Clone)]
 pub enum Node<P> {
