@@ -16,9 +16,9 @@ pub mod bully;
 pub mod bully_variants;
 pub mod consensus;
 mod detector;
+mod quorum;
 pub mod raft;
 pub mod ring;
-mod rounds;
 
 pub use bully_variants::{candidate_ordinary, invitation, next_in_line};
 pub use consensus::{extras, lease, multi_paxos, resource, service, zab, zookeeper};

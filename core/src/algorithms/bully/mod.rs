@@ -208,19 +208,16 @@ impl Protocol for Bully {
                     (Phase::Leading, _) => ctx.send(from, Msg::Coordinator),
                     // Following a higher leader that the caller also asked:
                     // that leader answers the caller itself.
-                    (Phase::Idle, Some(l)) if l > self.id => ctx.note_with(|| format!(
-                        "answers OK to n{from}; its leader n{l} is higher and answers n{from} itself"
-                    )),
+                    (Phase::Idle, Some(l)) if l > self.id => {
+                        election::say_leader_answers(ctx, from, l)
+                    }
                     _ => self.start_election(ctx),
                 }
             }
             Msg::Ok => {
                 if self.phase == Phase::Electing {
                     self.phase = Phase::AwaitingCoordinator;
-                    ctx.cancel_timer(Timer::AwaitOk);
-                    ctx.set_role(Role::Follower, None);
-                    let wait = ctx.config().reply_timeout_us * 3;
-                    ctx.set_timer(Timer::AwaitCoordinator, wait);
+                    election::heard_ok(ctx, Timer::AwaitOk, Timer::AwaitCoordinator);
                 }
             }
             Msg::Coordinator => {

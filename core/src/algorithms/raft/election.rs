@@ -17,6 +17,7 @@
 
 use super::{C, KINDS, Msg, Persistent, Phase, Server, Timer};
 use crate::algorithms::detector::leader_timeout;
+use crate::algorithms::quorum;
 use crate::protocol::{Boot, Config, NodeId, Protocol, Role, Safety, TimerClass};
 use std::collections::VecDeque;
 
@@ -176,13 +177,12 @@ impl Protocol for Server {
 impl Server {
     /// A majority of the servers, this one included.
     pub(super) fn majority(&self) -> usize {
-        self.n as usize / 2 + 1
+        quorum::majority(self.n)
     }
 
     /// Every other server (never the resource).
     pub(super) fn peers(&self) -> impl Iterator<Item = NodeId> + use<> {
-        let id = self.id;
-        (0..self.n).filter(move |&p| p != id)
+        quorum::peers(self.id, self.n)
     }
 
     /// A fresh election timeout, drawn from `election_timeout_ms` on this

@@ -34,7 +34,7 @@
 //! failure: a partition leaves each side electing its own maximum.
 
 use super::watchdog::{self, Around};
-use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
+use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
 use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
@@ -295,15 +295,12 @@ impl Protocol for ChangRoberts {
     fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
         match timer {
             Timer::Watchdog => {
-                if self.leading {
-                    return;
+                let stalled = self
+                    .participant
+                    .then_some("the election made no progress for several ring laps; starts again");
+                if watchdog::fired(ctx, self.leading, stalled, self.leader) {
+                    self.start_election(ctx);
                 }
-                if self.participant {
-                    ctx.note("the election made no progress for several ring laps; starts again");
-                } else {
-                    say_leader_silent(ctx, self.leader);
-                }
-                self.start_election(ctx);
             }
             Timer::Heartbeat => {
                 if self.leading {

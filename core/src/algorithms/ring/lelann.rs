@@ -48,7 +48,7 @@
 //! (split brain).
 
 use super::watchdog::{self, Around};
-use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
+use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
 use crate::algorithms::{Entry, Layout, engine};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
@@ -365,15 +365,12 @@ impl Protocol for LeLann {
     fn on_timer(&mut self, ctx: &mut C<'_>, timer: Timer) {
         match timer {
             Timer::Watchdog => {
-                if self.leading {
-                    return;
+                let stalled = self
+                    .participant
+                    .then_some("the election has not finished within a lap bound; starts again");
+                if watchdog::fired(ctx, self.leading, stalled, self.leader) {
+                    self.start_election(ctx);
                 }
-                if self.participant {
-                    ctx.note("the election has not finished within a lap bound; starts again");
-                } else {
-                    say_leader_silent(ctx, self.leader);
-                }
-                self.start_election(ctx);
             }
             Timer::Heartbeat => {
                 if self.leading {

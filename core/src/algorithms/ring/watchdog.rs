@@ -11,7 +11,28 @@
 //! the message has either gone round (it is the node's own) or is
 //! stranded.
 
+use crate::algorithms::detector::say_leader_silent;
 use crate::protocol::{Ctx, NodeId};
+
+/// A ring node's watchdog fired. A leader ignores it (false); any other
+/// node notes why and is to start an election (true): the election it
+/// takes part in made no progress (`stalled`, in its algorithm's words)
+/// or, outside an election, its `leader` went silent.
+pub(super) fn fired<M, T>(
+    ctx: &mut Ctx<'_, M, T>,
+    leading: bool,
+    stalled: Option<&'static str>,
+    leader: Option<NodeId>,
+) -> bool {
+    if leading {
+        return false;
+    }
+    match stalled {
+        Some(why) => ctx.note(why),
+        None => say_leader_silent(ctx, leader),
+    }
+    true
+}
 
 /// Where a message that could not reach its dead neighbour ends up.
 pub(super) enum Around<M> {

@@ -3,6 +3,7 @@
 
 use super::line::names;
 use super::{Beat, C, KINDS, Msg, NextInLine, Phase, Timer};
+use crate::algorithms::bully::election;
 use crate::algorithms::detector::arm_leader_timeout;
 use crate::protocol::{Boot, Config, NodeId, Protocol, Role, Safety, TimerClass};
 
@@ -99,19 +100,16 @@ impl Protocol for NextInLine {
                     (Phase::Asking, _) => ctx.note_with(|| format!(
                         "answers OK to n{from}; its own walk of the line ends in an announcement to all"
                     )),
-                    (Phase::Idle, Some(l)) if l > self.id => ctx.note_with(|| format!(
-                        "answers OK to n{from}; its leader n{l} is higher and answers n{from} itself"
-                    )),
+                    (Phase::Idle, Some(l)) if l > self.id => {
+                        election::say_leader_answers(ctx, from, l)
+                    }
                     _ => self.start_election(ctx),
                 }
             }
             Msg::Ok => {
                 if self.phase == Phase::Electing {
                     self.phase = Phase::AwaitingCoordinator;
-                    ctx.cancel_timer(Timer::AwaitOk);
-                    ctx.set_role(Role::Follower, None);
-                    let wait = ctx.config().reply_timeout_us * 3;
-                    ctx.set_timer(Timer::AwaitCoordinator, wait);
+                    election::heard_ok(ctx, Timer::AwaitOk, Timer::AwaitCoordinator);
                 }
             }
             Msg::Heartbeat(beat) => match self.phase {

@@ -17,6 +17,7 @@
 
 use super::{C, KINDS, Msg, Persistent, Phase, Replica, Timer, next_ballot};
 use crate::algorithms::detector::leader_timeout;
+use crate::algorithms::quorum;
 use crate::protocol::{Boot, Config, NodeId, Protocol, Role, Safety, TimerClass};
 use std::collections::VecDeque;
 
@@ -149,13 +150,12 @@ impl Protocol for Replica {
 impl Replica {
     /// A majority of the replicas, this one included.
     pub(super) fn majority(&self) -> usize {
-        self.n as usize / 2 + 1
+        quorum::majority(self.n)
     }
 
     /// Every other replica (never the resource).
     pub(super) fn peers(&self) -> impl Iterator<Item = NodeId> + use<> {
-        let id = self.id;
-        (0..self.n).filter(move |&p| p != id)
+        quorum::peers(self.id, self.n)
     }
 
     fn role(&self) -> Role {

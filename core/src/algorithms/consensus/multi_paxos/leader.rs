@@ -5,6 +5,7 @@
 //! promise and follows its sender.
 
 use super::{C, Msg, Phase, Replica, Timer};
+use crate::algorithms::quorum;
 use crate::protocol::NodeId;
 
 impl Replica {
@@ -53,10 +54,7 @@ impl Replica {
         if self.master_lease || now - self.leader_since < window {
             return false;
         }
-        let heard = 1 + self
-            .peers()
-            .filter(|&p| self.last_ack_at[p as usize].is_some_and(|t| now - t < window))
-            .count();
+        let heard = quorum::heard_within(&self.last_ack_at, self.id, self.n, now, window);
         if heard >= self.majority() {
             return false;
         }

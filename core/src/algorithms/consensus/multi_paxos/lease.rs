@@ -19,6 +19,7 @@
 //!   refuses every proposer for one `lease_ms`.
 
 use super::{C, Phase, ROUNDS_KEPT, Replica, Timer};
+use crate::algorithms::quorum;
 use crate::protocol::NodeId;
 use crate::time::Micros;
 
@@ -46,12 +47,7 @@ impl Replica {
         if !self.master_lease {
             return;
         }
-        crate::algorithms::rounds::round_begins(
-            &mut self.round_started,
-            ROUNDS_KEPT,
-            self.round,
-            now,
-        );
+        quorum::round_begins(&mut self.round_started, ROUNDS_KEPT, self.round, now);
     }
 
     /// Extends the lease to the start of the newest round a majority
@@ -61,7 +57,7 @@ impl Replica {
             return;
         }
         let majority = self.majority();
-        let Some((r, start)) = crate::algorithms::rounds::majority_round_start(
+        let Some((r, start)) = quorum::majority_round_start(
             &mut self.round_started,
             &self.acked_round,
             self.id as usize,
