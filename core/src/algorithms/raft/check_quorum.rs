@@ -18,7 +18,7 @@ impl Server {
             return false;
         }
         let heard = quorum::heard_within(&self.last_ack_at, self.id, self.n, now, window);
-        if heard >= self.majority() {
+        if heard >= quorum::majority(self.n) {
             return false;
         }
         self.say_no_quorum(ctx, heard, window);

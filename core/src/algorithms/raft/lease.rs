@@ -49,7 +49,7 @@ impl Server {
         if !self.leader_lease {
             return;
         }
-        let majority = self.majority();
+        let majority = quorum::majority(self.n);
         let Some((r, start)) = quorum::majority_round_start(
             &mut self.round_started,
             &self.acked_round,

@@ -148,16 +148,6 @@ impl Protocol for Replica {
 }
 
 impl Replica {
-    /// A majority of the replicas, this one included.
-    pub(super) fn majority(&self) -> usize {
-        quorum::majority(self.n)
-    }
-
-    /// Every other replica (never the resource).
-    pub(super) fn peers(&self) -> impl Iterator<Item = NodeId> + use<> {
-        quorum::peers(self.id, self.n)
-    }
-
     fn role(&self) -> Role {
         match self.phase {
             Phase::Follower => Role::Follower,
@@ -224,11 +214,11 @@ impl Replica {
         ctx.cancel_timer(Timer::Grant);
         self.announce(ctx);
         self.say_prepare(ctx, seen);
-        if self.promises.len() >= self.majority() {
+        if self.promises.len() >= quorum::majority(self.n) {
             self.become_leader(ctx);
             return;
         }
-        for p in self.peers() {
+        for p in quorum::peers(self.id, self.n) {
             ctx.send(p, Msg::Prepare { ballot });
         }
         ctx.set_timer(Timer::Attempt, self.reply_timeout_us);
@@ -279,7 +269,7 @@ impl Replica {
         {
             self.promises.push(from);
             self.highest_accepted = self.highest_accepted.max(accepted);
-            if self.promises.len() >= self.majority() {
+            if self.promises.len() >= quorum::majority(self.n) {
                 self.become_leader(ctx);
             }
         }

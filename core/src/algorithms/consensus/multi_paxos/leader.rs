@@ -38,7 +38,7 @@ impl Replica {
         self.round += 1;
         self.round_begins(ctx.local_now_us());
         let (ballot, round) = (self.ballot, self.round);
-        for p in self.peers() {
+        for p in quorum::peers(self.id, self.n) {
             ctx.send(p, Msg::Heartbeat { ballot, round });
         }
         let every = ctx.config().heartbeat_us;
@@ -55,7 +55,7 @@ impl Replica {
             return false;
         }
         let heard = quorum::heard_within(&self.last_ack_at, self.id, self.n, now, window);
-        if heard >= self.majority() {
+        if heard >= quorum::majority(self.n) {
             return false;
         }
         self.say_no_majority(ctx, heard, window);

@@ -56,7 +56,7 @@ impl Replica {
         if !self.master_lease {
             return;
         }
-        let majority = self.majority();
+        let majority = quorum::majority(self.n);
         let Some((r, start)) = quorum::majority_round_start(
             &mut self.round_started,
             &self.acked_round,

@@ -3,6 +3,7 @@
 //! only built when recording) and are not part of the trace hash.
 
 use super::{C, Phase, Replica};
+use crate::algorithms::quorum;
 use crate::protocol::NodeId;
 use crate::time::Micros;
 
@@ -68,7 +69,7 @@ impl Replica {
     }
 
     pub(super) fn say_attempt_failed(&self, ctx: &mut C<'_>) {
-        let (b, got, need) = (self.ballot, self.promises.len(), self.majority());
+        let (b, got, need) = (self.ballot, self.promises.len(), quorum::majority(self.n));
         ctx.note_with(|| {
             format!("ballot {b}: {got} of the {need} promises a majority needs within the reply timeout; gives up")
         });
@@ -111,7 +112,7 @@ impl Replica {
     }
 
     pub(super) fn say_no_majority(&self, ctx: &mut C<'_>, heard: usize, window: i64) {
-        let need = self.majority();
+        let need = quorum::majority(self.n);
         ctx.note_with(|| {
             format!(
                 "only {heard} of the {need} replicas a majority needs acknowledged within {} ms: steps down",
