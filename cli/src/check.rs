@@ -6,16 +6,27 @@
 //! the same property (`election_core::check`). Prints `runs`, `failures`
 //! and the `counterexample` (null when none) with its scenario and the
 //! page link that opens it at the moment of the violation.
+//!
+//! With `--shard K/N` it checks only the K-th slice of the seeds and
+//! prints a shard report (`crate::shard`) whose `job` is the search as the
+//! page's finder request (`CheckSpec::from_request`) plus the output
+//! format, and whose `results` are `{"failures": F,
+//! "first_failing_seed": S or null}` for the slice; `election merge` adds
+//! the failures up, shrinks the lowest failing seed of all and prints
+//! what the unsharded run prints, with the same code ([`finish`]).
 
 use crate::error::CliError;
 use crate::load::load_scenario;
+use crate::merge;
 use crate::output::json;
 use crate::overrides::parse_ms;
 use crate::seeds::{SeedRange, parse_seeds};
+use crate::shard::{self, Format, Shard};
 use clap::Args;
-use election_core::check::{self, CheckSpec, Counterexample, FaultKind};
-use election_core::time::Micros;
-use serde::Serialize;
+use election_core::check::{self, CheckSpec, Counterexample, FaultKind, Finding};
+use election_core::time::{Micros, to_ms};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json as json_value};
 use std::path::PathBuf;
 
 /// Flags of `election check`.
@@ -51,6 +62,55 @@ pub struct CheckArgs {
     /// Worker threads (default: every available core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    /// Check only slice K of N of the seeds (K from 1) and print a shard
+    /// report (JSON) for `election merge`, which prints what this command
+    /// prints without --shard (see docs/scale.md).
+    #[arg(long, value_parser = shard::parse_shard, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+/// The `job` of a check's shard report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    /// The search and its seeds, as the page's finder request.
+    pub request: Value,
+    /// What the unsharded run prints.
+    pub output: Format,
+}
+
+impl Job {
+    /// The job of `spec` over `seeds`.
+    fn of(spec: &CheckSpec, seeds: SeedRange, output: Format) -> Self {
+        let kinds: Vec<&str> = spec.kinds.iter().map(|k| k.name()).collect();
+        Self {
+            request: json_value!({
+                "algorithm": spec.algorithm,
+                "script": spec.script.as_deref(),
+                "scenario": spec.base.as_ref().map(|s| s.to_json()),
+                "faults": kinds,
+                "liveness_ms": spec.liveness_us.map(to_ms),
+                "seeds": format!("{}..{}", seeds.from, seeds.to),
+            }),
+            output,
+        }
+    }
+
+    /// The spec and seeds again.
+    fn spec(&self) -> Result<(CheckSpec, SeedRange), CliError> {
+        CheckSpec::from_request(&self.request.to_string())
+            .map_err(|e| CliError::input(format!("shard job: {e}")))
+    }
+}
+
+/// The `results` of a check's shard report.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Results {
+    /// Failing seeds in the slice.
+    failures: u64,
+    /// The lowest of them.
+    first_failing_seed: Option<u64>,
 }
 
 /// `check --json`.
@@ -111,15 +171,15 @@ fn count(n: u64, what: &str) -> String {
 }
 
 /// The readable report.
-fn text(args: &CheckArgs, spec: &CheckSpec, failures: u64, c: Option<&Counterexample>) -> String {
+fn text(seeds: SeedRange, spec: &CheckSpec, failures: u64, c: Option<&Counterexample>) -> String {
     let kinds: Vec<&str> = spec.kinds.iter().map(|k| k.name()).collect();
     let mut out = format!(
         "{} random fault schedules of {} ({}), seeds {}..={}: {} failed\n",
-        args.seeds.count(),
+        seeds.count(),
         spec.algorithm,
         kinds.join(", "),
-        args.seeds.from,
-        args.seeds.to,
+        seeds.from,
+        seeds.to,
         failures
     );
     if let Some(c) = c {
@@ -139,29 +199,89 @@ fn text(args: &CheckArgs, spec: &CheckSpec, failures: u64, c: Option<&Counterexa
     out
 }
 
-/// Runs the seeds, shrinks the first failure and reports; exits 1 (after
-/// printing the report) when a failure was found.
+/// Runs the seeds (or the slice `--shard K/N` of them), shrinks the
+/// first failure and reports; exits 1 (after printing the report) when a
+/// failure was found. A shard exits 0 whatever it found.
 pub fn check(args: &CheckArgs) -> Result<String, CliError> {
     let spec = spec(args)?;
-    let found = crate::parallel::map(
-        args.seeds.count(),
-        crate::parallel::threads(args.threads),
-        |i| check::check_seed(&spec, args.seeds.from + i),
-    );
+    let seeds = args.seeds;
+    let threads = crate::parallel::threads(args.threads);
+    let output = Format::of(args.json, false);
+    let (from, count) = match args.shard {
+        Some(slice) => slice.slice(seeds.count()),
+        None => (0, seeds.count()),
+    };
+    let found = crate::parallel::map(count, threads, |i| {
+        check::check_seed(&spec, seeds.from + from + i)
+    });
     let failures = found.iter().filter(|f| f.is_some()).count() as u64;
     let first = found
-        .iter()
+        .into_iter()
         .enumerate()
-        .find_map(|(i, f)| f.as_ref().map(|f| (args.seeds.from + i as u64, f)));
-    let counterexample = first.map(|(seed, f)| check::shrink_seed(&spec, seed, f));
-    let out = if args.json {
+        .find_map(|(i, f)| f.map(|f| (seeds.from + from + i as u64, f)));
+    let Some(slice) = args.shard else {
+        return finish(&spec, seeds, output, failures, first);
+    };
+    let job = Job::of(&spec, seeds, output);
+    if job.spec()? != (spec, seeds) {
+        return Err(CliError::failure(
+            "--shard: this check does not survive its shard report's JSON form; run it without --shard",
+        ));
+    }
+    let results = Results {
+        failures,
+        first_failing_seed: first.map(|(seed, _)| seed),
+    };
+    shard::report("check", slice, seeds.count(), job, results)
+}
+
+/// Prints the merge of a check's shard reports: `job` and each shard's
+/// `results`, in slice order. The lowest failing seed is run and shrunk
+/// here, as the unsharded run does.
+pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
+    let job: Job = merge::job(job)?;
+    let (spec, seeds) = job.spec()?;
+    let mut failures = 0;
+    let mut first = None;
+    for r in results {
+        let part: Results = r.parse()?;
+        failures += part.failures;
+        if first.is_none() {
+            first = part.first_failing_seed;
+        }
+    }
+    let first = match first {
+        None => None,
+        Some(seed) => Some((
+            seed,
+            check::check_seed(&spec, seed).ok_or_else(|| {
+                CliError::input(format!(
+                    "the shards name seed {seed} as failing, but it passes here: were they written by another build?"
+                ))
+            })?,
+        )),
+    };
+    finish(&spec, seeds, job.output, failures, first)
+}
+
+/// What `election check` prints: `failures` failing seeds, the lowest
+/// `first` with what it broke (shrunk here).
+fn finish(
+    spec: &CheckSpec,
+    seeds: SeedRange,
+    output: Format,
+    failures: u64,
+    first: Option<(u64, Finding)>,
+) -> Result<String, CliError> {
+    let counterexample = first.map(|(seed, f)| check::shrink_seed(spec, seed, &f));
+    let out = if output == Format::Json {
         json(&Report {
-            runs: args.seeds.count(),
+            runs: seeds.count(),
             failures,
             counterexample: counterexample.as_ref().map(Counterexample::to_json),
         })?
     } else {
-        text(args, &spec, failures, counterexample.as_ref())
+        text(seeds, spec, failures, counterexample.as_ref())
     };
     match &counterexample {
         None => Ok(out),
@@ -169,7 +289,7 @@ pub fn check(args: &CheckArgs) -> Result<String, CliError> {
             print!("{out}");
             Err(CliError::failure(format!(
                 "{failures} of {} runs failed; the first ({}) shrinks to the scenario above",
-                args.seeds.count(),
+                seeds.count(),
                 c.property
             )))
         }

@@ -14,6 +14,8 @@
 //! election templates [ID | --json]
 //! election bench [--json]
 //! election html  [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--at MS|end] -o FILE [--template PATH]
+//! election sweep|check|fuzz-faults|tradeoffs ... --shard K/N > shard-K.json
+//! election merge shard-*.json [--save FILE]
 //! ```
 //!
 //! Bad input (a missing or invalid scenario, a bad flag value, a script
@@ -32,12 +34,14 @@ mod html;
 mod landmarks;
 mod list;
 mod load;
+mod merge;
 mod output;
 mod overrides;
 mod parallel;
 mod presets;
 mod run;
 mod seeds;
+mod shard;
 mod sweep;
 mod templates;
 mod tradeoffs;
@@ -104,6 +108,11 @@ enum Command {
     /// with no network and plays it (the page, its wasm and the scenario
     /// inline; for e-mail or a course page).
     Html(html::HtmlArgs),
+    /// Put the shard reports of one run (`sweep`, `check`, `fuzz-faults`
+    /// or `tradeoffs` with `--shard K/N`, every K of one N) back together
+    /// and print exactly what the run prints without --shard, with its
+    /// exit code (see docs/scale.md).
+    Merge(merge::MergeArgs),
 }
 
 fn dispatch(cli: &Cli) -> Result<String, CliError> {
@@ -120,6 +129,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Check(args) => check::check(args),
         Command::Templates(args) => templates::templates(args),
         Command::Html(args) => html::html(args),
+        Command::Merge(args) => merge::merge(args),
     }
 }
 

@@ -9,15 +9,29 @@
 //! Workers; this file only parses flags, spreads the runs over threads
 //! (results back in run order, whatever the thread timing) and draws the
 //! text table.
+//!
+//! With `--shard K/N` it runs only the K-th slice of the runs (groups x
+//! seeds, group by group) and prints a shard report (`crate::shard`)
+//! whose `job` is the experiment in the page's JSON form plus the output
+//! format, and whose `results` are `{"records": [RunRecord, ...]}`, one
+//! per run of the slice in run order; `election merge` puts the records
+//! back together and prints what the unsharded run prints, with the same
+//! code ([`finish`]).
 
 use crate::error::CliError;
+use crate::merge;
 use crate::output::{Table, num};
 use crate::overrides::ScenarioArgs;
 use crate::seeds::{SeedRange, parse_seeds};
+use crate::shard::{self, Format, Shard};
 use clap::Args;
+use election_core::Scenario;
+use election_core::ScenarioExt;
 use election_core::experiment::report::{ExperimentReport, SweepReport, json_text};
 use election_core::experiment::{Experiment, Param, RunRecord, csv, parse_param, presets};
 use election_core::stats::Stats;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Flags of `election sweep`.
 #[derive(Debug, Clone, Args)]
@@ -48,6 +62,66 @@ pub struct SweepArgs {
     /// Worker threads (default: every available core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    /// Run only slice K of N of the runs (K from 1) and print a shard
+    /// report (JSON) for `election merge`, which prints what this command
+    /// prints without --shard (see docs/scale.md).
+    #[arg(long, value_parser = shard::parse_shard, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+/// The `job` of a sweep's shard report: the experiment as the page
+/// writes it (`Experiment::from_json`'s fields) and the output format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    /// The base scenario.
+    pub scenario: Value,
+    /// The seed range, `A..B`.
+    pub seeds: String,
+    /// The algorithms, in group order.
+    pub algorithms: Vec<String>,
+    /// The varied parameter, `FIELD=V1,V2,...`.
+    pub param: Option<String>,
+    /// What the unsharded run prints.
+    pub output: Format,
+}
+
+impl Job {
+    /// The job of experiment `e` built on `base`.
+    fn of(e: &Experiment, base: &Scenario, output: Format) -> Self {
+        let seeds = e.seeds();
+        Self {
+            scenario: base.to_json(),
+            seeds: format!("{}..{}", seeds.from, seeds.to),
+            algorithms: e.algorithms().to_vec(),
+            param: e
+                .param()
+                .map(|p| format!("{}={}", p.field, p.values.join(","))),
+            output,
+        }
+    }
+
+    /// The experiment again.
+    fn experiment(&self) -> Result<Experiment, CliError> {
+        let bad = |e: String| CliError::input(format!("shard job: {e}"));
+        let base = Scenario::from_value(&self.scenario).map_err(|e| bad(e.to_string()))?;
+        let seeds = parse_seeds(&self.seeds).map_err(bad)?;
+        let param = self
+            .param
+            .as_deref()
+            .map(parse_param)
+            .transpose()
+            .map_err(bad)?;
+        Experiment::new(&base, seeds, &self.algorithms, param).map_err(|e| bad(e.to_string()))
+    }
+}
+
+/// The `results` of a sweep's shard report.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Records<T> {
+    /// One per run of the slice, in run order.
+    records: Vec<T>,
 }
 
 /// Every run of `e` on `threads` workers, in run order.
@@ -58,8 +132,8 @@ pub fn run_all(e: &Experiment, threads: usize) -> Vec<RunRecord> {
         .collect()
 }
 
-/// The experiment the flags describe.
-fn experiment(args: &SweepArgs) -> Result<Experiment, CliError> {
+/// The experiment the flags describe, and the scenario it is built on.
+fn experiment(args: &SweepArgs) -> Result<(Experiment, Scenario), CliError> {
     if let Some(name) = &args.experiment {
         let o = &args.scenario;
         if o.algorithm.is_some()
@@ -73,28 +147,30 @@ fn experiment(args: &SweepArgs) -> Result<Experiment, CliError> {
             || !o.faults.is_empty()
         {
             return Err(CliError::input(format!(
-                "--experiment {name} takes only --seeds; to change its scenario, use --scenario with --param (see README, Experiments)"
+                "--experiment {name} takes only --seeds; to change its scenario, use --scenario with --param (see docs/guide.md, Experiments)"
             )));
         }
         let preset = presets::lookup(name)
             .map_err(|e| CliError::input(format!("--experiment: {}", e.message)))?;
         let seeds = args.seeds.map(|s| format!("{}..{}", s.from, s.to));
-        return preset
-            .experiment(seeds.as_deref())
-            .map_err(|e| CliError::input(format!("--experiment {name}: {e}")));
+        let invalid =
+            |e: election_core::ScenarioError| CliError::input(format!("--experiment {name}: {e}"));
+        let e = preset.experiment(seeds.as_deref()).map_err(invalid)?;
+        return Ok((e, preset.scenario().map_err(invalid)?));
     }
     let base = args.scenario.build(None)?;
     let seeds = args
         .seeds
         .ok_or_else(|| CliError::input("--seeds is required (or --experiment NAME)"))?;
-    Experiment::new(&base, seeds, &args.algorithms, args.param.clone()).map_err(|e| {
+    let e = Experiment::new(&base, seeds, &args.algorithms, args.param.clone()).map_err(|e| {
         let flag = match e.field.as_str() {
             "algorithms" => "--algorithms",
             "seeds" => "--seeds",
             _ => "--param",
         };
         CliError::input(format!("{flag}: {e}"))
-    })
+    })?;
+    Ok((e, base))
 }
 
 /// The text table of one sweep report.
@@ -228,24 +304,58 @@ fn grouped_text(report: &ExperimentReport) -> String {
     out
 }
 
-/// Runs the sweep and returns the text to print.
+/// Runs the sweep (or its slice `--shard K/N`) and returns the text to
+/// print.
 pub fn sweep(args: &SweepArgs) -> Result<String, CliError> {
-    let e = experiment(args)?;
-    let records = run_all(&e, crate::parallel::threads(args.threads));
-    let failure = |err: election_core::ScenarioError| CliError::failure(err.to_string());
-    let out = if args.csv {
-        csv::csv_text(&e, &records).map_err(failure)?
-    } else if args.json {
-        json_text(&e, &records).map_err(failure)?
-    } else if e.is_grouped() {
-        grouped_text(&ExperimentReport::of(&e, &records))
-    } else {
-        report_text(
-            &SweepReport::of(&e.groups()[0].scenario, e.seeds(), &records),
-            "sweep",
-        )
+    let (e, base) = experiment(args)?;
+    let threads = crate::parallel::threads(args.threads);
+    let output = Format::of(args.json, args.csv);
+    let Some(slice) = args.shard else {
+        return finish(&e, output, &run_all(&e, threads));
     };
-    stopped_by_script(out, &records)
+    let job = Job::of(&e, &base, output);
+    if job.experiment()? != e {
+        return Err(CliError::failure(
+            "--shard: this sweep does not survive its shard report's JSON form; run it without --shard",
+        ));
+    }
+    let (from, count) = slice.slice(e.run_count());
+    let records = crate::parallel::map(count, threads, |i| {
+        e.run(from + i).map(|r| shard::one_line(&r))
+    })
+    .into_iter()
+    .flatten()
+    .collect::<Result<Vec<_>, _>>()?;
+    shard::report("sweep", slice, e.run_count(), job, Records { records })
+}
+
+/// Prints the merge of a sweep's shard reports: `job` and each shard's
+/// `results`, in slice order.
+pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
+    let job: Job = merge::job(job)?;
+    let e = job.experiment()?;
+    let mut records = Vec::new();
+    for r in results {
+        records.extend(r.parse::<Records<RunRecord>>()?.records);
+    }
+    e.check_records(&records)
+        .map_err(|err| CliError::input(format!("the shards' records: {err}")))?;
+    finish(&e, job.output, &records)
+}
+
+/// What `election sweep` prints for the `records` of every run of `e`.
+fn finish(e: &Experiment, output: Format, records: &[RunRecord]) -> Result<String, CliError> {
+    let failure = |err: election_core::ScenarioError| CliError::failure(err.to_string());
+    let out = match output {
+        Format::Csv => csv::csv_text(e, records).map_err(failure)?,
+        Format::Json => json_text(e, records).map_err(failure)?,
+        Format::Text if e.is_grouped() => grouped_text(&ExperimentReport::of(e, records)),
+        Format::Text => report_text(
+            &SweepReport::of(&e.groups()[0].scenario, e.seeds(), records),
+            "sweep",
+        ),
+    };
+    stopped_by_script(out, records)
 }
 
 /// `out` to print, or, when a script error stopped any run, `out`

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the web crate (package election-web) for wasm32-unknown-unknown with
 # the `wasm` profile (Cargo.toml: chosen by measurement, see
-# docs/PERFORMANCE.md, Size), generates the JS bindings with wasm-bindgen
-# and writes the modules into www/pkg/ with their functions ordered for
-# gzip and without the name and producers sections (see below). One build
-# of the crate per module (web/Cargo.toml, features `tools` and
-# `family-<id>`):
+# docs/PERFORMANCE.md, Size) and its JS bindings, with `wasm-pack build
+# --target web`, and writes the modules into www/pkg/ with their functions
+# ordered for gzip and without the name and producers sections
+# (wasm_finish in scripts/lib.sh). One wasm-pack build of the crate per
+# module (web/Cargo.toml, features `tools` and `family-<id>`):
 #   www/pkg/election_player_<family>.js, election_player_<family>_bg.wasm
 #       a player module per algorithm family (FAMILIES below; the core's
 #       core/src/algorithms/mod.rs FAMILIES): what the page's first render
@@ -23,7 +23,20 @@
 #
 # The wasm build uses its own target dir, target/wasm, and the toolchain that
 # setup.sh installed (rustup's wasm32 target, or Debian's rustc-web with the
-# rust-lld linker); see wasm_cargo in scripts/lib.sh.
+# rust-lld linker); see wasm_env in scripts/lib.sh.
+#
+# wasm-pack runs with everything of its own off: `--mode no-install` (no
+# download: the pinned wasm-bindgen CLI from PATH, which it checks against
+# Cargo.lock; no rustup call), `--no-opt` (wasm-pack's own wasm-opt -O
+# would run before the functions are ordered; the project's wasm-opt step,
+# wasm_finish, runs after wasm-pack instead), `--no-pack --no-gitignore` (no package.json,
+# README, LICENSE or .gitignore: www/pkg is not an npm package). With
+# `--profile wasm` it calls wasm-bindgen with exactly the flags the build
+# used before: `--typescript --target web --out-name NAME` (the custom
+# profile's defaults: no --debug, --keep-debug or --no-demangle), so the
+# modules are the same, byte for byte. Left on: once a day, wasm-pack asks
+# crates.io in the background whether there is a newer wasm-pack (where it
+# cannot, it warns "failed to get wasm-pack version"; the build goes on).
 set -euo pipefail
 LOG_TAG="build-wasm"
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -33,6 +46,7 @@ cd "$REPO_ROOT"
 T0=$SECONDS
 wasm_toolchain_detect || die "no wasm32 toolchain is set up; run scripts/setup.sh"
 command -v wasm-bindgen >/dev/null 2>&1 || die "wasm-bindgen not found; run scripts/setup.sh"
+command -v wasm-pack >/dev/null 2>&1 || die "wasm-pack not found; run scripts/setup.sh"
 [[ -x "$WASM_OPT_BIN" ]] || die "wasm-opt not found; run scripts/setup.sh (npm ci: package.json pins binaryen)"
 have="$(wasm-bindgen --version | awk '{print $2}')"
 [[ "$have" == "$WASM_BINDGEN_VERSION" ]] ||
@@ -52,7 +66,6 @@ case "$WASM_TOOLCHAIN" in
 esac
 rm -rf "$WASM_TARGET_DIR/pkg-out"
 mkdir -p "$WASM_TARGET_DIR/pkg-out"
-wasm="$WASM_TARGET_DIR/$WASM_TARGET/wasm/election_web.wasm"
 # The families of core/src/algorithms/mod.rs, FAMILIES (wasm-modules.mjs
 # fails when an algorithm is in no player module).
 FAMILIES="bully bully-variants ring raft consensus"
@@ -66,12 +79,16 @@ done
 # name  cargo feature flags
 for build in "${builds[@]}"; do
     read -r name flags <<<"$build"
-    log "cargo build --profile wasm --target $WASM_TARGET -p election-web ${flags:-} (CARGO_TARGET_DIR=target/wasm) -> $name"
+    work="$WASM_TARGET_DIR/bindgen-$name"
+    rm -rf "$work"
+    log "wasm-pack build --target web --profile wasm web -- ${flags:-} (CARGO_TARGET_DIR=target/wasm) -> $name"
     # shellcheck disable=SC2086  # no flags, or several words
-    CARGO_TARGET_DIR="$WASM_TARGET_DIR" wasm_cargo build --profile wasm --target "$WASM_TARGET" -p election-web ${flags:-}
-    [[ -f "$wasm" ]] || die "$wasm not found (is web/ a cdylib named election-web?)"
-    log "wasm_package: wasm-bindgen, wasm-order.py, wasm-opt (merge identical functions, drop unused ones, order by name, strip names) -> www/pkg/$name*"
-    wasm_package "$wasm" "$WASM_TARGET_DIR/pkg-out/$name" "$WASM_TARGET_DIR/bindgen-$name" "$name"
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" wasm_env wasm-pack --log-level warn build \
+        --target web --mode no-install --profile wasm --no-opt --no-pack --no-gitignore \
+        --out-dir "$work" --out-name "$name" web -- ${flags:-}
+    [[ -f "$work/${name}_bg.wasm" ]] || die "wasm-pack wrote no $work/${name}_bg.wasm"
+    log "wasm_finish: wasm-order.py, wasm-opt (merge identical functions, drop unused ones, order by name, strip names) -> www/pkg/$name*"
+    wasm_finish "$work" "$WASM_TARGET_DIR/pkg-out/$name" "$name"
 done
 rm -rf www/pkg
 mkdir -p www/pkg

@@ -1,7 +1,27 @@
-//! The election algorithms, one file each, and the registry: [`ALL`], one
-//! [`Entry`] per algorithm (its id, summary, message kinds, extra nodes,
-//! the safety it claims, its builder and its published cost formula). Each
-//! algorithm's file declares its own `ENTRY`; this file only lists them.
+//! The election algorithms, one folder per family, and the registry:
+//! [`ALL`], one [`Entry`] per algorithm (its id, summary, message kinds,
+//! extra nodes, the safety it claims, its builder and its published cost
+//! formula). Each algorithm declares its own `ENTRY` (in its file, or the
+//! `mod.rs` of its folder); this file only lists them.
+//!
+//! Files, by family (each folder's `mod.rs` has its own file map):
+//! - `bully/`: Bully, and `election.rs`, the Bully election its variants
+//!   share;
+//! - `bully_variants/`: `next_in_line/`, `candidate_ordinary.rs`,
+//!   `invitation/`;
+//! - `ring/`: `chang_roberts.rs`, `lelann.rs`, `hirschberg_sinclair/` and
+//!   `watchdog.rs`, their one watchdog and way round a dead neighbour;
+//! - `raft/`: Raft with its options, ten files by paper rule (the model
+//!   for a large algorithm);
+//! - `consensus/`: `zab/` (with observers), `zookeeper/`, `lease/`,
+//!   `multi_paxos/`, with `service.rs`, `resource.rs` and `extras.rs`
+//!   beside them.
+//!
+//! Beside this file, code that several families share: `detector.rs`
+//! (heartbeats and the leader timeout) and `quorum.rs` (majorities and
+//! the rounds of a majority-held lease, for Raft and Multi-Paxos). Every
+//! algorithm's module is re-exported here (`algorithms::bully`,
+//! `algorithms::zab`, ...), whatever its folder.
 //!
 //! It also groups them into [`FAMILIES`], one cargo feature each
 //! (`family-bully`, `family-bully-variants`, `family-ring`,
@@ -13,22 +33,16 @@
 //! boundary). [`runnable`] says whether this build runs an algorithm.
 
 pub mod bully;
-pub mod candidate_ordinary;
-pub mod chang_roberts;
+pub mod bully_variants;
+pub mod consensus;
 mod detector;
-pub mod extras;
-pub mod hirschberg_sinclair;
-pub mod invitation;
-pub mod lease;
-pub mod lelann;
-pub mod multi_paxos;
-pub mod next_in_line;
+mod quorum;
 pub mod raft;
-pub mod resource;
-mod rounds;
-pub mod service;
-pub mod zab;
-pub mod zookeeper;
+pub mod ring;
+
+pub use bully_variants::{candidate_ordinary, invitation, next_in_line};
+pub use consensus::{extras, lease, multi_paxos, resource, service, zab, zookeeper};
+pub use ring::{chang_roberts, hirschberg_sinclair, lelann};
 
 use crate::engine::Engine;
 use crate::protocol::{Extra, Protocol, Safety};

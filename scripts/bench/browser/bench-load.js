@@ -3,12 +3,11 @@
 // wire before it is ready (issue 17, docs/PERFORMANCE.md "First render
 // over the network").
 //
-// Each load is a cold one (a new browser context: empty cache, no
-// compiled-code cache) with the DevTools protocol's network and CPU
-// emulation set before navigating; the time is from navigation start
-// (the page's time origin) to `body[data-ready=true]`, stamped by the
-// page itself (a MutationObserver added before any script runs), so
-// polling does not add to it. Bytes are `encodedDataLength` of
+// Each load is a cold one (cold-load.js: a new browser context, the
+// DevTools protocol's network and CPU emulation); the time is from
+// navigation start (the page's time origin) to `body[data-ready=true]`,
+// stamped by the page itself (a MutationObserver added before any script
+// runs), so polling does not add to it. Bytes are `encodedDataLength` of
 // `Network.loadingFinished` (headers included, compressed as sent) of the
 // requests that finished before the page was ready, the page's workers
 // included (their requests share the page's emulated link; their CPU is not slowed).
@@ -37,14 +36,7 @@
 // CPU-throttled loads too: note the load average it prints.
 import { loadavg } from 'node:os';
 import { baseUrl, launchBrowser } from '../../../tests/browser/helpers.js';
-
-/** @typedef {{name: string, down: number, up: number, rttMs: number, cpu: number}} Profile */
-
-/** @type {Record<string, Profile>} */
-const PROFILES = {
-  slow: { name: 'slow (1.6 Mbps, 150 ms, CPU 4x)', down: 200_000, up: 93_750, rttMs: 150, cpu: 4 },
-  fast: { name: 'fast (5 Mbps, 28 ms, CPU 1x)', down: 625_000, up: 625_000, rttMs: 28, cpu: 1 },
-};
+import { median, openCold, profilesNamed, short, splitAt, stampReady } from './cold-load.js';
 
 const LOADS = Number(process.env.LOADS || 3);
 /** A load not ready by then is counted as stalled and made again. */
@@ -53,106 +45,13 @@ const PATH = process.argv[2] || '/';
 const VERBOSE = process.env.VERBOSE === '1';
 
 /**
- * In the page before any script: the time (ms from navigation start)
- * the body first says data-ready=true.
- */
-function stampReady() {
-  const w = /** @type {any} */ (window);
-  const check = () => {
-    if (w.__readyAt === undefined && document.body?.dataset.ready === 'true') {
-      w.__readyAt = performance.now();
-    }
-  };
-  new MutationObserver(check).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
-}
-
-/**
- * Records one session's requests into `requests`.
- * @param {(method: string, handler: (e: any) => void) => void} on
- *   subscribes to the session's events
- * @param {Map<string, {url: string, bytes: number, startMs: number, endMs: number}>} requests
- *   by request id; times on the monotonic clock of CDP, in ms
- * @param {string} prefix keeps ids of different sessions apart
- */
-function record(on, requests, prefix) {
-  on('Network.requestWillBeSent', (e) => {
-    requests.set(prefix + e.requestId, { url: e.request.url, bytes: 0, startMs: e.timestamp * 1000, endMs: Infinity });
-  });
-  on('Network.loadingFinished', (e) => {
-    const r = requests.get(prefix + e.requestId);
-    if (r) {
-      r.bytes = e.encodedDataLength;
-      r.endMs = e.timestamp * 1000;
-    }
-  });
-}
-
-/**
- * Emulates `profile` on the page and records the requests of the page
- * and of its workers. Chromium applies the page's network conditions to
- * its dedicated workers' requests too (checked: a page latency of 1 s
- * delays the cluster worker's imports by 1 s) but does not report them
- * on the page's session, nor can it slow a worker's CPU ("Operation is
- * only supported for pages"): each worker is attached (paused at start
- * until then) only to see its requests.
- * @param {import('playwright-core').CDPSession} cdp
- * @param {Profile} profile
- * @param {Map<string, any>} requests
- */
-async function emulate(cdp, profile, requests) {
-  record((m, h) => cdp.on(/** @type {any} */ (m), h), requests, 'page:');
-  /** @type {Map<string, Map<string, (e: any) => void>>} */
-  const children = new Map();
-  let id = 1;
-  /**
-   * @param {string} sessionId
-   * @param {string} method
-   * @param {object} [params]
-   */
-  const sendTo = (sessionId, method, params = {}) =>
-    cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: id++, method, params }) });
-  cdp.on('Target.attachedToTarget', async (e) => {
-    const handlers = new Map();
-    children.set(e.sessionId, handlers);
-    record((m, h) => handlers.set(m, h), requests, `${e.sessionId}:`);
-    try {
-      await sendTo(e.sessionId, 'Network.enable');
-      await sendTo(e.sessionId, 'Runtime.runIfWaitingForDebugger');
-    } catch {
-      // a worker gone before it was attached
-    }
-  });
-  cdp.on('Target.receivedMessageFromTarget', (e) => {
-    const m = JSON.parse(e.message);
-    if (m.method) children.get(e.sessionId)?.get(m.method)?.(m.params);
-  });
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: profile.rttMs,
-    downloadThroughput: profile.down,
-    uploadThroughput: profile.up,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
-  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
-}
-
-/**
  * One cold load.
  * @param {import('playwright-core').Browser} browser
- * @param {Profile} profile
+ * @param {import('./cold-load.js').Profile} profile
  * @param {string} url
  */
 async function load(browser, profile, url) {
-  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 1 });
-  await context.addInitScript(stampReady);
-  const page = await context.newPage();
-  /** @type {Map<string, any>} */
-  const requests = new Map();
-  const cdp = await context.newCDPSession(page);
-  await emulate(cdp, profile, requests);
-  // Monotonic start: the navigation request's timestamp.
-  await page.goto(url, { waitUntil: 'commit' });
+  const { context, page, requests } = await openCold(browser, profile, url, [stampReady]);
   try {
     await page.waitForFunction(() => /** @type {any} */ (window).__readyAt !== undefined, null, { timeout: STALL_MS, polling: 50 });
   } catch {
@@ -163,38 +62,19 @@ async function load(browser, profile, url) {
   const readyAt = await page.evaluate(() => /** @type {any} */ (window).__readyAt);
   // Let requests in flight at ready report their end.
   await page.waitForTimeout(300);
-  const all = [...requests.values()];
-  const nav = all.find((r) => r.url === url) ?? all[0];
-  const start = nav.startMs;
-  const before = all.filter((r) => r.endMs - start <= readyAt + 1);
-  const after = all.filter((r) => !(r.endMs - start <= readyAt + 1));
+  const { before, after } = splitAt(requests, url, readyAt);
   await context.close();
   return { readyMs: readyAt, before, after };
 }
 
-/** @param {number[]} xs */
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** @param {string} url */
-function short(url) {
-  const u = new URL(url);
-  return u.pathname + (u.search.length > 40 ? `${u.search.slice(0, 40)}…` : u.search);
-}
-
 async function main() {
   const url = new URL(PATH, `${baseUrl()}/`).href;
-  const wanted = (process.env.PROFILES || 'slow,fast').split(',');
+  const wanted = profilesNamed(process.env.PROFILES || 'slow,fast');
   const browser = await launchBrowser();
   const results = [];
   try {
     console.log(`bench-load: ${url}, ${LOADS} cold loads per profile; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    for (const key of wanted) {
-      const profile = PROFILES[key];
-      if (!profile) throw new Error(`unknown profile ${key} (slow, fast)`);
+    for (const [key, profile] of wanted) {
       const loads = [];
       let stalls = 0;
       while (loads.length < LOADS) {

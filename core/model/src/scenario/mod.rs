@@ -1,6 +1,6 @@
 //! The scenario: plain data that fully determines a run
 //! (docs/ARCHITECTURE.md, Scenarios and links; the fields for users:
-//! README.md, Scenarios).
+//! docs/guide.md, Scenarios).
 //!
 //! [`Scenario::parse_json`] is the one parser and validator shared by the CLI
 //! and the page; [`Scenario::to_json`] writes the canonical form back, so a

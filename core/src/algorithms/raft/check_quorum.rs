@@ -4,6 +4,7 @@
 //! instead of waiting to hear a higher term after the partition heals.
 
 use super::{C, Server};
+use crate::algorithms::quorum;
 
 impl Server {
     /// At a heartbeat, once it has led for a minimum election timeout:
@@ -16,11 +17,8 @@ impl Server {
         if !self.check_quorum || now - self.leader_since < window {
             return false;
         }
-        let heard = 1 + self
-            .peers()
-            .filter(|&p| self.last_ack_at[p as usize].is_some_and(|t| now - t < window))
-            .count();
-        if heard >= self.majority() {
+        let heard = quorum::heard_within(&self.last_ack_at, self.id, self.n, now, window);
+        if heard >= quorum::majority(self.n) {
             return false;
         }
         self.say_no_quorum(ctx, heard, window);

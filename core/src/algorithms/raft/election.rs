@@ -17,6 +17,7 @@
 
 use super::{C, KINDS, Msg, Persistent, Phase, Server, Timer};
 use crate::algorithms::detector::leader_timeout;
+use crate::algorithms::quorum;
 use crate::protocol::{Boot, Config, Extra, NodeId, Protocol, Role, Safety, TimerClass};
 use std::collections::VecDeque;
 
@@ -175,17 +176,6 @@ impl Protocol for Server {
 }
 
 impl Server {
-    /// A majority of the servers, this one included.
-    pub(super) fn majority(&self) -> usize {
-        self.n as usize / 2 + 1
-    }
-
-    /// Every other server (never the resource).
-    pub(super) fn peers(&self) -> impl Iterator<Item = NodeId> + use<> {
-        let id = self.id;
-        (0..self.n).filter(move |&p| p != id)
-    }
-
     /// A fresh election timeout, drawn from `election_timeout_ms` on this
     /// server's own clock.
     pub(super) fn arm_election_timer(&self, ctx: &mut C<'_>) {
@@ -269,13 +259,13 @@ impl Server {
         ctx.vote(self.term, self.id);
         self.say_candidate(ctx);
         self.arm_election_timer(ctx);
-        if self.votes.len() >= self.majority() {
+        if self.votes.len() >= quorum::majority(self.n) {
             self.become_leader(ctx);
             return;
         }
         let term = self.term;
         let (last_log_index, last_log_term) = self.last_log();
-        for p in self.peers() {
+        for p in quorum::peers(self.id, self.n) {
             ctx.send(
                 p,
                 Msg::RequestVote {
@@ -337,7 +327,7 @@ impl Server {
             && !self.votes.contains(&from)
         {
             self.votes.push(from);
-            if self.votes.len() >= self.majority() {
+            if self.votes.len() >= quorum::majority(self.n) {
                 self.become_leader(ctx);
             }
         }

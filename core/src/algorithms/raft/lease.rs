@@ -13,6 +13,7 @@
 //! of a higher term without moving to it.
 
 use super::{C, Msg, ROUNDS_KEPT, Server, Timer};
+use crate::algorithms::quorum;
 use crate::protocol::NodeId;
 use crate::time::Micros;
 
@@ -39,12 +40,7 @@ impl Server {
     /// A heartbeat round starts at local time `now`: remember when, for
     /// the lease (the last [`ROUNDS_KEPT`] rounds).
     pub(super) fn round_begins(&mut self, now: i64) {
-        crate::algorithms::rounds::round_begins(
-            &mut self.round_started,
-            ROUNDS_KEPT,
-            self.round,
-            now,
-        );
+        quorum::round_begins(&mut self.round_started, ROUNDS_KEPT, self.round, now);
     }
 
     /// Extends the read lease to the start of the newest round a majority
@@ -53,8 +49,8 @@ impl Server {
         if !self.leader_lease {
             return;
         }
-        let majority = self.majority();
-        let Some((r, start)) = crate::algorithms::rounds::majority_round_start(
+        let majority = quorum::majority(self.n);
+        let Some((r, start)) = quorum::majority_round_start(
             &mut self.round_started,
             &self.acked_round,
             self.id as usize,

@@ -9,6 +9,7 @@
 //! entry of its term; an `APPEND_ENTRIES` carries at most [`MAX_ENTRIES`].
 
 use super::{C, ENTRY_EVERY_ROUNDS, MAX_ENTRIES, Msg, Phase, Server, Timer};
+use crate::algorithms::quorum;
 use crate::protocol::NodeId;
 
 impl Server {
@@ -56,7 +57,7 @@ impl Server {
             self.advance_commit();
         }
         self.round_begins(ctx.local_now_us());
-        for p in self.peers() {
+        for p in quorum::peers(self.id, self.n) {
             self.send_append(ctx, p);
         }
         let every = ctx.config().heartbeat_us;
@@ -86,7 +87,7 @@ impl Server {
         // selection, not a sort (every reply of every follower asks).
         let mut matched = self.match_index.clone();
         let (_, &mut index, _) =
-            matched.select_nth_unstable_by(self.majority() - 1, |a, b| b.cmp(a));
+            matched.select_nth_unstable_by(quorum::majority(self.n) - 1, |a, b| b.cmp(a));
         if index > self.commit_index && self.term_at(index) == self.term {
             self.commit_index = index;
         }

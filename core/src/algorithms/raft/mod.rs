@@ -98,7 +98,7 @@ mod tests;
 
 pub use messages::Msg;
 
-use super::extras::{Node, Participant};
+use super::extras::{Node, Participant, write_token_of_msg_write};
 use super::{Entry, Layout, engine};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
@@ -222,12 +222,7 @@ pub type Raft = Node<Server>;
 
 /// The resource takes the leader's `WRITE`s.
 impl Participant for Server {
-    fn write_token(msg: &Msg) -> Option<u64> {
-        match msg {
-            Msg::Write { token } => Some(*token),
-            _ => None,
-        }
-    }
+    write_token_of_msg_write!();
 }
 
 type C<'a> = Ctx<'a, Msg, Timer>;

@@ -3,6 +3,7 @@
 //! when recording) and are not part of the trace hash.
 
 use super::{C, Phase, Server};
+use crate::algorithms::quorum;
 use crate::protocol::NodeId;
 
 /// `n1, n3, n4`.
@@ -123,7 +124,7 @@ impl Server {
     }
 
     pub(super) fn say_no_quorum(&self, ctx: &mut C<'_>, heard: usize, window: i64) {
-        let need = self.majority();
+        let need = quorum::majority(self.n);
         ctx.note_with(|| {
             format!(
                 "heard from only {heard} of the {need} servers a majority needs within {} ms: steps down (check-quorum)",

@@ -7,6 +7,7 @@
 //! back.
 
 use super::{C, Msg, Phase, Server};
+use crate::algorithms::quorum;
 use crate::protocol::NodeId;
 
 impl Server {
@@ -30,13 +31,13 @@ impl Server {
         self.announce(ctx);
         self.say_pre_vote(ctx);
         self.arm_election_timer(ctx);
-        if self.votes.len() >= self.majority() {
+        if self.votes.len() >= quorum::majority(self.n) {
             self.become_candidate(ctx);
             return;
         }
         let next = self.term + 1;
         let (last_log_index, last_log_term) = self.last_log();
-        for p in self.peers() {
+        for p in quorum::peers(self.id, self.n) {
             ctx.send(
                 p,
                 Msg::PreVote {
@@ -81,7 +82,7 @@ impl Server {
             && !self.votes.contains(&from)
         {
             self.votes.push(from);
-            if self.votes.len() >= self.majority() {
+            if self.votes.len() >= quorum::majority(self.n) {
                 self.say_pre_vote_won(ctx);
                 self.become_candidate(ctx);
             }

@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// A kind of fault a random schedule may contain: the scenario's fault
-/// keys (README.md, Faults).
+/// keys (docs/guide.md, Faults).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FaultKind {
     /// `crash` a node (or the leader).

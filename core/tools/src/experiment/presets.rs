@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn presets_are_the_documented_flags() {
-        // README: `election sweep --scenario scenarios/raft-fig16-150-300.json
+        // docs/guide.md, Experiments: `election sweep --scenario scenarios/raft-fig16-150-300.json
         // --param timing.election_timeout_ms=150-150,...,150-300 --seeds 1..1000`.
         let fig16 = Experiment::new(
             &Scenario::from_json(include_str!(
