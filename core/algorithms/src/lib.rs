@@ -5,6 +5,8 @@
 //!   (`family-*` features), and the registry ([`algorithms::ALL`],
 //!   [`algorithms::Registry`], [`algorithms::build`]) that everything
 //!   else asks about algorithms.
+//! - [`claims`]: what the textbook's trade-off table claims for each
+//!   family, carried by each registry entry.
 //! - [`script`]: scripted algorithms, one more registry entry that owns its
 //!   compiled program (the Rhai interpreter only with the `script`
 //!   feature).
@@ -23,6 +25,7 @@
 // their folders are settled; the module is this crate's all the same.
 #[path = "../../src/algorithms/mod.rs"]
 pub mod algorithms;
+pub mod claims;
 pub mod scenario;
 pub mod script;
 pub mod share;

@@ -95,6 +95,11 @@ pub struct Entry {
     /// Its published message count, where the literature gives one.
     #[serde(skip)]
     pub theory: Option<Theory>,
+    /// What the textbook's trade-off table claims for its family (the
+    /// trade-off table measures beside it); `None` where the table does
+    /// not name it, and in a build without its family (see [`ALL`]).
+    #[serde(skip)]
+    pub tradeoff: Option<crate::claims::Claim>,
 }
 
 /// The [`Builder`] of an algorithm: an [`Engine`] running `P`.
@@ -187,7 +192,9 @@ const fn family_index(id: &str) -> Option<usize> {
 }
 
 /// `entry` as this build has it: without its builder unless its family's
-/// feature is on (the engine is then not compiled in).
+/// feature is on (the engine is then not compiled in), and without its
+/// trade-off claim, which only the trade-off table beside a run reads (so
+/// a player module keeps only its own families' texts).
 const fn gate(entry: Entry) -> Entry {
     let built = match family_index(entry.id) {
         Some(f) => FAMILIES[f].built,
@@ -195,6 +202,7 @@ const fn gate(entry: Entry) -> Entry {
     };
     Entry {
         builder: if built { entry.builder } else { None },
+        tradeoff: if built { entry.tradeoff } else { None },
         ..entry
     }
 }
@@ -231,6 +239,7 @@ pub static SCRIPT: Entry = Entry {
     claims: Safety::OneLeaderPerComponent,
     builder: Some(engine::<crate::script::ScriptNode>),
     theory: None,
+    tradeoff: None,
 };
 
 /// Every built-in algorithm id (a script's id, `script`, is not listed).
@@ -402,6 +411,7 @@ mod tests {
     fn the_default_features_build_every_family() {
         assert!(FAMILIES.iter().all(|f| f.built));
         assert!(ALL.iter().all(|a| a.builder.is_some()));
+        assert!(ALL.iter().all(|a| a.tradeoff.is_some()));
         assert_eq!(
             runnable_ids().len(),
             ALL.len() + usize::from(cfg!(feature = "script"))

@@ -38,6 +38,7 @@ mod tests;
 
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::{Claim, Growth};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -56,6 +57,15 @@ pub const ENTRY: Entry = Entry {
     claims: Bully::SAFETY,
     builder: Some(engine::<Bully>),
     theory: None,
+    tradeoff: Some(Claim {
+        family: "bully",
+        messages: "O(n^2) worst case",
+        growth: Some(Growth::Quadratic),
+        latency: "a few round trips after detection (more when elections cascade)",
+        partition_safe: false,
+        partition: "no",
+        flaky_handled: Some(false),
+    }),
 };
 
 /// Bully messages.

@@ -70,6 +70,7 @@
 
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::Claim;
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -89,6 +90,15 @@ pub const ENTRY: Entry = Entry {
     claims: CandidateOrdinary::SAFETY,
     builder: Some(engine::<CandidateOrdinary>),
     theory: None,
+    tradeoff: Some(Claim {
+        family: "candidate/ordinary",
+        messages: "O(candidates)",
+        growth: None,
+        latency: "1 round trip after detection",
+        partition_safe: false,
+        partition: "no",
+        flaky_handled: None,
+    }),
 };
 
 /// Candidate/ordinary messages.

@@ -100,6 +100,7 @@ pub use messages::Msg;
 
 use super::extras::{Node, Participant, write_token_of_msg_write};
 use super::{Entry, Layout, engine};
+use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
@@ -126,6 +127,7 @@ pub const ENTRY: Entry = Entry {
     claims: Raft::SAFETY,
     builder: Some(engine::<Raft>),
     theory: None,
+    tradeoff: Some(CONSENSUS),
 };
 
 /// Most log entries one `APPEND_ENTRIES` carries.

@@ -36,6 +36,7 @@
 use super::watchdog::{self, Around};
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::RING;
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -56,6 +57,7 @@ pub const ENTRY: Entry = Entry {
     claims: ChangRoberts::SAFETY,
     builder: Some(engine::<ChangRoberts>),
     theory: Some(theory),
+    tradeoff: Some(RING),
 };
 
 /// Chang & Roberts 1979: the initial election's messages for the ring

@@ -50,6 +50,7 @@
 use super::watchdog::{self, Around};
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::RING;
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -71,6 +72,7 @@ pub const ENTRY: Entry = Entry {
     claims: LeLann::SAFETY,
     builder: Some(engine::<LeLann>),
     theory: Some(theory),
+    tradeoff: Some(RING),
 };
 
 /// LeLann 1977 (collect-ids ring): the initial election's messages.

@@ -3,54 +3,8 @@
 //! a failover that costs the same at any size), by least squares on a log
 //! scale with one free constant per law.
 
-use serde::Serialize;
-
-/// A growth law of messages against the number of nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Growth {
-    /// Constant: the same at any size.
-    #[serde(rename = "1")]
-    Constant,
-    /// Linear: `c n`.
-    #[serde(rename = "n")]
-    Linear,
-    /// `c n log2 n`.
-    #[serde(rename = "n log n")]
-    NLogN,
-    /// Quadratic: `c n^2`.
-    #[serde(rename = "n^2")]
-    Quadratic,
-}
-
-impl Growth {
-    /// Every law, in order of growth.
-    pub const ALL: [Growth; 4] = [
-        Growth::Constant,
-        Growth::Linear,
-        Growth::NLogN,
-        Growth::Quadratic,
-    ];
-
-    /// How it is written: `1`, `n`, `n log n`, `n^2`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Growth::Constant => "1",
-            Growth::Linear => "n",
-            Growth::NLogN => "n log n",
-            Growth::Quadratic => "n^2",
-        }
-    }
-
-    /// The law's shape at `n` (without its constant).
-    pub fn shape(self, n: f64) -> f64 {
-        match self {
-            Growth::Constant => 1.0,
-            Growth::Linear => n,
-            Growth::NLogN => n * n.log2().max(1.0),
-            Growth::Quadratic => n * n,
-        }
-    }
-}
+/// The growth laws, defined with the claims that name them.
+pub use election_algorithms::claims::Growth;
 
 /// The law that fits `points` (`(n, messages)`, messages > 0) best, with
 /// the exponent measured between the smallest and the largest n (the

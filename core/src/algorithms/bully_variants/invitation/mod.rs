@@ -141,6 +141,7 @@ mod tests;
 pub use messages::{Group, Msg};
 
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::{Claim, Growth};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::vec_map::VecMap;
 
@@ -167,6 +168,15 @@ pub const ENTRY: Entry = Entry {
     claims: Invitation::SAFETY,
     builder: Some(engine::<Invitation>),
     theory: None,
+    tradeoff: Some(Claim {
+        family: "invitation",
+        messages: "O(n) per merge",
+        growth: Some(Growth::Linear),
+        latency: "a round trip per merge",
+        partition_safe: true,
+        partition: "yes, by allowing several leaders (one per group)",
+        flaky_handled: None,
+    }),
 };
 /// Invitation timers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -102,6 +102,7 @@ mod tests;
 pub use messages::{Beat, Line, Msg};
 
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::{Claim, Growth};
 use crate::protocol::{Ctx, NodeId, Protocol};
 
 /// Message kind names.
@@ -126,6 +127,15 @@ pub const ENTRY: Entry = Entry {
     claims: NextInLine::SAFETY,
     builder: Some(engine::<NextInLine>),
     theory: None,
+    tradeoff: Some(Claim {
+        family: "next-in-line",
+        messages: "O(n)",
+        growth: Some(Growth::Linear),
+        latency: "1 round trip after detection",
+        partition_safe: false,
+        partition: "no",
+        flaky_handled: None,
+    }),
 };
 
 /// Next-in-line timers.

@@ -89,6 +89,7 @@ pub use messages::Msg;
 use crate::algorithms::extras::Node;
 use crate::algorithms::service::LeaseRecord;
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol, Role};
 
 /// Message kind names.
@@ -105,6 +106,7 @@ pub const ENTRY: Entry = Entry {
     claims: Lease::SAFETY,
     builder: Some(engine::<Lease>),
     theory: None,
+    tradeoff: Some(CONSENSUS),
 };
 
 /// Lease timers.

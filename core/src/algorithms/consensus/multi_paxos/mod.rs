@@ -107,6 +107,7 @@ pub use messages::Msg;
 
 use crate::algorithms::extras::{Node, Participant, write_token_of_msg_write};
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
@@ -132,6 +133,7 @@ pub const ENTRY: Entry = Entry {
     claims: MultiPaxos::SAFETY,
     builder: Some(engine::<MultiPaxos>),
     theory: None,
+    tradeoff: Some(CONSENSUS),
 };
 
 /// Heartbeat rounds a leader remembers the start time of (for the lease).

@@ -205,6 +205,7 @@ pub use messages::{Msg, Vote};
 
 use crate::algorithms::extras::{Node, Participant, write_token_of_msg_write};
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::CONSENSUS;
 use crate::protocol::{Boot, Config, Ctx, Extra, NodeId, Protocol, Safety, TimerClass};
 use crate::time::Micros;
 use crate::vec_map::VecMap;
@@ -232,6 +233,7 @@ pub const ENTRY: Entry = Entry {
     claims: Zab::SAFETY,
     builder: Some(engine::<Zab>),
     theory: None,
+    tradeoff: Some(CONSENSUS),
 };
 
 /// A zxid from its epoch and counter.

@@ -85,6 +85,7 @@ pub use messages::Msg;
 use crate::algorithms::extras::Node;
 use crate::algorithms::service::{ServiceTimer, SessionId, Znode};
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::scenario::WatchMode;
 
@@ -116,6 +117,7 @@ pub const ENTRY: Entry = Entry {
     claims: ZooKeeper::SAFETY,
     builder: Some(engine::<ZooKeeper>),
     theory: None,
+    tradeoff: Some(CONSENSUS),
 };
 
 /// ZooKeeper recipe timers.

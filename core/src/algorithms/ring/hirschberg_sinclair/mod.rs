@@ -92,6 +92,7 @@ mod tests;
 pub use messages::{Dir, Msg};
 
 use crate::algorithms::{Entry, Layout, engine};
+use crate::claims::{Claim, Growth, RING};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::scenario::Scenario;
 
@@ -109,6 +110,12 @@ pub const ENTRY: Entry = Entry {
     claims: HirschbergSinclair::SAFETY,
     builder: Some(engine::<HirschbergSinclair>),
     theory: Some(theory),
+    tradeoff: Some(Claim {
+        family: "ring (bidirectional, phases)",
+        messages: "O(n log n)",
+        growth: Some(Growth::NLogN),
+        ..RING
+    }),
 };
 
 /// Hirschberg & Sinclair 1980: the bound on the initial election's
