@@ -21,9 +21,6 @@
 //! `crate::protocol`, `crate::time`, `crate::engine`, ... as they did when
 //! the core was one crate.
 
-// The algorithms' files stay where they were (core/src/algorithms) until
-// their folders are settled; the module is this crate's all the same.
-#[path = "../../src/algorithms/mod.rs"]
 pub mod algorithms;
 pub mod claims;
 pub mod scenario;
