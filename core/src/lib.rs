@@ -66,7 +66,11 @@
 //! `decimal` and `pretty_json` (number parsing and JSON layout that keep
 //! the wasm small).
 
-pub use election_algorithms::{algorithms, scenario, script, share, sim};
+pub mod scenario;
+pub mod share;
+pub mod sim;
+
+pub use election_algorithms::{algorithms, script};
 pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
 pub use election_model::{protocol, time};
 pub use election_tools::{check, experiment, fuzz, presets, session, stats, tradeoffs, workloads};

@@ -10,9 +10,8 @@
 //! - [`script`]: scripted algorithms, one more registry entry that owns its
 //!   compiled program (the Rhai interpreter only with the `script`
 //!   feature).
-//! - [`scenario`], [`share`] and [`sim`]: the scenario format, share links
-//!   and simulations of the layers below with the registry filled in
-//!   ([`ScenarioExt`], `share::decode`, `sim::run`).
+//! - [`checked`]: the lower layers' entry points with the registry filled
+//!   in ([`ScenarioExt`], URL parameters, `decode` for share links, `run`).
 //!
 //! It builds on `election-model` and `election-engine` and knows nothing
 //! of the tools above it (`election-core`: time travel, experiments, the
@@ -22,13 +21,12 @@
 //! the core was one crate.
 
 pub mod algorithms;
+pub mod checked;
 pub mod claims;
-pub mod scenario;
 pub mod script;
-pub mod share;
-pub mod sim;
 
-pub use scenario::{Scenario, ScenarioError, ScenarioExt};
+pub use checked::ScenarioExt;
+pub use election_model::scenario::{Scenario, ScenarioError};
 
-pub(crate) use election_engine::engine;
-pub(crate) use election_model::{protocol, script_error, time, vec_map};
+pub(crate) use election_engine::{engine, sim};
+pub(crate) use election_model::{protocol, scenario, script_error, share, time, vec_map};

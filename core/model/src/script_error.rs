@@ -3,7 +3,6 @@
 //! summary has the same shape; only a build with the `script` feature
 //! ever makes one.
 
-use crate::protocol::NodeId;
 use serde::Serialize;
 use std::fmt;
 
@@ -14,8 +13,9 @@ use std::fmt;
 /// the JSON outputs carry it as the object `script_error`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScriptError {
-    /// The node whose handler failed; `None` for a syntax error.
-    pub node: Option<NodeId>,
+    /// The node whose handler failed (its `protocol::NodeId`); `None` for
+    /// a syntax error.
+    pub node: Option<u32>,
     /// The handler that failed (`on_start`, `on_message`, `on_timer`,
     /// `claims`); `None` for a syntax error.
     pub handler: Option<String>,

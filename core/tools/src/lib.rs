@@ -26,8 +26,15 @@ pub mod stats;
 pub mod tradeoffs;
 pub mod workloads;
 
-pub(crate) use election_algorithms::{
-    Scenario, ScenarioError, ScenarioExt, algorithms, scenario, script, share, sim,
-};
+pub(crate) use election_algorithms::{Scenario, ScenarioError, ScenarioExt, algorithms, script};
 pub(crate) use election_engine::{engine, trace, travel};
-pub(crate) use election_model::{decimal, pretty_json, protocol, rng, time, vec_map};
+pub(crate) use election_model::{
+    decimal, pretty_json, protocol, rng, scenario, share, time, vec_map,
+};
+
+/// Simulations as these tools use them: the engine's handle and summary,
+/// and a run built through the registry.
+pub(crate) mod sim {
+    pub use election_algorithms::checked::run;
+    pub use election_engine::sim::*;
+}

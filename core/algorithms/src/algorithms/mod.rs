@@ -46,7 +46,7 @@ pub use ring::{chang_roberts, hirschberg_sinclair, lelann};
 
 use crate::engine::Engine;
 use crate::protocol::{Extra, Protocol, Safety};
-use crate::scenario::{Catalog, Scenario, ScenarioError, ScenarioExt, StartSet};
+use crate::scenario::{Catalog, Scenario, ScenarioError, StartSet};
 use crate::sim::Simulation;
 use serde::Serialize;
 
@@ -258,14 +258,14 @@ pub fn info(id: &str) -> Option<&'static Entry> {
 }
 
 /// The registry as the scenario format's [`Catalog`]: every scenario is
-/// validated against it (through [`ScenarioExt`], [`crate::share`] and
-/// [`crate::scenario::query`]).
+/// validated against it (through [`crate::checked`]: `ScenarioExt`, URL
+/// parameters, share links).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Registry;
 
 impl Catalog for Registry {
-    fn extras(&self, id: &str) -> Option<&'static [Extra]> {
-        info(id).map(|a| a.extras)
+    fn extra_nodes(&self, id: &str) -> Option<u32> {
+        info(id).map(|a| a.extras.len() as u32)
     }
 
     fn unknown(&self, s: &Scenario) -> ScenarioError {
@@ -353,7 +353,7 @@ pub fn runnable(scenario: &Scenario) -> Result<(), ScenarioError> {
 /// built or changed a scenario in code), and that this build runs its
 /// algorithm ([`runnable`]).
 pub fn try_build(scenario: &Scenario, record: bool) -> Result<Box<dyn Simulation>, ScenarioError> {
-    scenario.validate()?;
+    scenario.validate_in(&Registry)?;
     runnable(scenario)?;
     Ok(build(scenario, record))
 }

@@ -5,16 +5,16 @@
 //! gives the familiar `Scenario::from_json`, `validate` and `total_nodes`.
 
 use super::{Scenario, ScenarioError};
-use crate::protocol::Extra;
 
 /// The algorithms a scenario may name, as the format's validation needs
-/// them: which ids exist, which extra nodes each has (fault ids run up to
-/// the participants plus these), and any check of the algorithm's own
+/// them: which ids exist, how many extra nodes each has (fault ids run up
+/// to the participants plus these), and any check of the algorithm's own
 /// (a script compiles, fits a link).
 pub trait Catalog {
-    /// The extra nodes of the algorithm `id` (ids `n`, `n+1`, ... in this
-    /// order); `None` when the catalog does not know `id`.
-    fn extras(&self, id: &str) -> Option<&'static [Extra]>;
+    /// How many extra nodes the algorithm `id` has (a coordination
+    /// service, a resource: ids `n`, `n+1`, ...); `None` when the catalog
+    /// does not know `id`.
+    fn extra_nodes(&self, id: &str) -> Option<u32>;
     /// The error for a scenario whose algorithm the catalog does not know
     /// (field `algorithm`).
     fn unknown(&self, scenario: &Scenario) -> ScenarioError;
@@ -30,7 +30,7 @@ pub(crate) struct TestCatalog;
 
 #[cfg(test)]
 impl Catalog for TestCatalog {
-    fn extras(&self, id: &str) -> Option<&'static [Extra]> {
+    fn extra_nodes(&self, id: &str) -> Option<u32> {
         [
             "bully",
             "chang-roberts",
@@ -40,7 +40,7 @@ impl Catalog for TestCatalog {
             "lease",
         ]
         .contains(&id)
-        .then_some(&[])
+        .then_some(0)
     }
     fn unknown(&self, s: &Scenario) -> ScenarioError {
         ScenarioError::new("algorithm", format!("unknown algorithm {:?}", s.algorithm))

@@ -314,10 +314,7 @@ impl Scenario {
     /// Participants plus the algorithm's extra nodes in `catalog` (a
     /// coordination service, a resource); fault ids run up to this.
     pub fn total_nodes_in(&self, catalog: &dyn Catalog) -> u32 {
-        self.nodes
-            + catalog
-                .extras(&self.algorithm)
-                .map_or(0, |e| e.len() as u32)
+        self.nodes + catalog.extra_nodes(&self.algorithm).unwrap_or(0)
     }
 
     /// The candidate set in force, ascending: the explicit list, or the

@@ -447,7 +447,7 @@ pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError
     if s.version != VERSION {
         return Err(ScenarioError::new("version", format!("must be {VERSION}")));
     }
-    if catalog.extras(&s.algorithm).is_none() {
+    if catalog.extra_nodes(&s.algorithm).is_none() {
         return Err(catalog.unknown(s));
     }
     catalog.check(s)?;

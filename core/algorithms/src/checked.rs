@@ -1,15 +1,13 @@
-//! The scenario, as every caller uses it: the format of `election-model`
-//! ([`election_model::scenario`], re-exported whole) validated against the
-//! one registry of algorithms ([`crate::algorithms::Registry`]).
-//!
-//! [`ScenarioExt`] gives [`Scenario`] its everyday methods
-//! (`Scenario::from_json`, `from_value`, `validate`, `total_nodes`);
-//! [`query`] and [`crate::share`] wrap the URL parameters and share links
-//! the same way.
-
-pub use election_model::scenario::*;
+//! The lower layers' entry points with the registry filled in: scenarios
+//! ([`ScenarioExt`]: `Scenario::from_json`, `from_value`, `validate`,
+//! `total_nodes`), URL parameters ([`query`]) and share links
+//! ([`decode`]) validated against [`Registry`], and [`run`], which builds
+//! a simulation through it. `election-core` puts them beside the model's
+//! and the engine's items in its `scenario`, `share` and `sim` modules.
 
 use crate::algorithms::Registry;
+use election_engine::sim::RunSummary;
+use election_model::scenario::{Scenario, ScenarioError};
 
 /// Parsing and validation of a [`Scenario`] against the registry of
 /// algorithms (ids, extra nodes, a script's own rules). Import it with
@@ -46,11 +44,9 @@ impl ScenarioExt for Scenario {
 }
 
 /// URL parameters (`?algorithm=raft&nodes=5`), validated against the
-/// registry: [`election_model::scenario::query`] with its catalog filled
-/// in.
+/// registry: [`election_model::scenario::query`]'s readers with their
+/// catalog filled in.
 pub mod query {
-    pub use election_model::scenario::query::{SCENARIO_PARAMS, to_query};
-
     use super::{Scenario, ScenarioError};
     use crate::algorithms::Registry;
     use election_model::scenario::query as format;
@@ -72,4 +68,18 @@ pub mod query {
     ) -> Result<Scenario, ScenarioError> {
         format::apply_query_pairs(base, pairs, &Registry)
     }
+}
+
+/// Decodes the value of an `s=` share-link parameter back into a
+/// validated scenario ([`election_model::share::decode`] against the
+/// registry).
+pub fn decode(text: &str) -> Result<Scenario, ScenarioError> {
+    election_model::share::decode(text, &Registry)
+}
+
+/// Builds and runs `scenario` to its end, returning the summary.
+pub fn run(scenario: &Scenario) -> RunSummary {
+    let mut sim = crate::algorithms::build(scenario, false);
+    sim.run_to_end();
+    sim.summary()
 }
