@@ -43,8 +43,8 @@ import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { el, messageOf, setAttr, setText } from '../shared/dom.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { CompareRuns, toolsPlayground } from './runs.js';
-import { addScrollCue } from './scroll-cue.js';
-import { targetOf, wireEmbedCode } from '../embed/snippet.js';
+import { addScrollCue } from '../shared/scroll-cue.js';
+import { targetOf, wireEmbedCode } from '../shared/embed-code.js';
 import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from './table.js';
 import { compareParam } from './entry.js';
 
@@ -510,7 +510,7 @@ export class CompareMode {
   /**
    * This comparison at this moment, paused, for "Copy embed code".
    * @private
-   * @returns {import('../embed/snippet.js').EmbedTarget}
+   * @returns {import('../shared/embed-code.js').EmbedTarget}
    */
   embedTarget() {
     const runs = /** @type {CompareRuns} */ (this.runs);

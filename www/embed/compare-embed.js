@@ -27,7 +27,7 @@ import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { CompareRuns, toolsPlayground } from '../compare/runs.js';
 import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow, msText } from '../compare/table.js';
-import { addScrollCue } from '../compare/scroll-cue.js';
+import { addScrollCue } from '../shared/scroll-cue.js';
 import { byTestId, h, messageOf, setAttr, setText, showProblems } from '../shared/dom.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { quietWords } from '../player/quiet.js';
