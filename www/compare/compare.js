@@ -38,31 +38,19 @@ import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED } from '../player/model.js';
 import { player } from '../player/player.js';
 import { keyBelongsTo } from '../player/shortcuts.js';
 import { quietWords, storedSkipQuiet, storeSkipQuiet } from '../player/quiet.js';
-import { ClusterView } from '../cluster/view.js';
-import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { el, messageOf, setAttr, setText } from '../shared/dom.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
-import { CompareRuns, toolsPlayground } from './runs.js';
+import { CompareRuns, runsFor, toolsPlayground } from '../stage/runs.js';
+import { makeLane, nodeFault, PAGE_LANE, renderLanes } from '../stage/lanes.js';
 import { addScrollCue } from '../shared/scroll-cue.js';
 import { targetOf, wireEmbedCode } from '../shared/embed-code.js';
-import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from './table.js';
-import { compareParam } from './entry.js';
-
-export { compareParam };
+import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from '../stage/compare-table.js';
+import { compareParam } from '../shared/url.js';
 
 /** Every column of the table, in display order. */
 const COLUMNS = columns();
 
-/**
- * One algorithm's view and row.
- * @typedef {object} Lane
- * @property {import('./runs.js').Run} run its run
- * @property {string} name human name
- * @property {ClusterView} view
- * @property {HTMLElement} caption the view's caption (name and leader)
- * @property {ClusterLegend} legend its message kinds and timers
- * @property {HTMLElement[]} cells the row's cells, in COLUMNS order
- */
+/** @typedef {import('../stage/lanes.js').Lane} Lane */
 
 /**
  * What compare mode needs from the page.
@@ -211,19 +199,15 @@ export class CompareMode {
     // tools module as its scenario (faults made by clicking included).
     const base = new this.wasm.Playground(single.playground.scenario_json());
     const baseAlgorithm = base.algorithm();
-    /** @type {import('../pkg/election_web.js').Playground[]} */
-    const pgs = [];
+    /** @type {CompareRuns} */
+    let runs;
     try {
-      for (const id of ids) pgs.push(base.for_algorithm(id));
-    } catch (e) {
-      for (const pg of pgs) pg.free();
-      throw e;
+      runs = runsFor(this.wasm, base, ids);
     } finally {
       base.free();
     }
     single.setPlaying(false);
     this.baseAlgorithm = baseAlgorithm;
-    const runs = new CompareRuns(this.wasm, ids, pgs);
     runs.speed = this.speed;
     this.runs = runs;
     this.lanes = runs.runs.map((run) => this.buildLane(run));
@@ -260,41 +244,18 @@ export class CompareMode {
   /**
    * One view and one table row for a run.
    * @private
-   * @param {import('./runs.js').Run} run
+   * @param {import('../stage/runs.js').Run} run
    * @returns {Lane}
    */
   buildLane(run) {
-    const id = run.id;
-    const name = this.algorithms.find((a) => a.id === id)?.name ?? id;
-    const figure = document.createElement('figure');
-    figure.className = 'compare-view';
-    figure.dataset.algorithm = id;
-    const caption = document.createElement('figcaption');
-    const wrap = document.createElement('div');
-    wrap.className = 'canvas-wrap';
-    const canvas = document.createElement('canvas');
-    canvas.className = 'compare-canvas';
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `${name}: the nodes and the messages between them; each node also has a button`);
-    const overlay = document.createElement('div');
-    overlay.className = 'node-layer';
-    wrap.append(canvas, overlay);
-    // Each algorithm has its own kinds and timers: a legend per view.
-    const lists = legendLists();
-    figure.append(caption, wrap, lists.box);
-    this.viewsBox.append(figure);
-
-    const view = new ClusterView(
-      canvas,
-      overlay,
-      (node) => this.toggleNode(lane, node),
-      () => {},
-      (node) => this.pick(node),
-    );
-    const { tr, cells } = makeRow(id, name, COLUMNS);
+    const name = this.algorithms.find((a) => a.id === run.id)?.name ?? run.id;
+    const lane = makeLane(run, name, this.viewsBox, PAGE_LANE, {
+      click: (l, node) => this.toggleNode(l, node),
+      pick: (node) => this.pick(node),
+    });
+    const { tr, cells } = makeRow(run.id, name, COLUMNS);
     this.rows.append(tr);
-    /** @type {Lane} */
-    const lane = { run, name, view, caption, legend: new ClusterLegend(lists.kinds, lists.timers), cells };
+    lane.cells = cells;
     return lane;
   }
 
@@ -459,16 +420,14 @@ export class CompareMode {
    * @param {number} id
    */
   toggleNode(lane, id) {
-    const { participants, model } = lane.run;
-    if (id >= participants) {
+    const fault = nodeFault(lane, id);
+    if (fault === null) {
       this.hooks.report(
-        `n${id} belongs to ${lane.name} only (a storage or coordination service); in compare mode a fault goes to every view, so pick one of n0 to n${participants - 1}.`,
+        `n${id} belongs to ${lane.name} only (a storage or coordination service); in compare mode a fault goes to every view, so pick one of n0 to n${lane.run.participants - 1}.`,
       );
       return;
     }
-    const node = model.nodes().find((n) => n.id === id);
-    if (!node) return;
-    this.injectAll(node.alive ? { crash: id } : { recover: id });
+    if (fault) this.injectAll(fault);
   }
 
   /**
@@ -581,17 +540,7 @@ export class CompareMode {
     // rewriting them every frame cost a layout of the table in every
     // frame; the drawings change every frame, and a pause writes all.
     const due = this.readouts.due(runs.playing, performance.now());
-    const figures = due[0] ? runs.figures() : [];
-    this.lanes.forEach((lane, i) => {
-      const snapshot = lane.run.model.snapshot();
-      lane.view.render(snapshot);
-      lane.legend.update(snapshot);
-      if (!due[0]) return;
-      const f = figures[i];
-      COLUMNS.forEach((c, j) => setText(lane.cells[j], c.text(f)));
-      const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;
-      setText(lane.caption, `${lane.name}: ${leaders}`);
-    });
+    renderLanes(this.lanes, COLUMNS, due[0] ? runs.figures() : null);
     this.writeNotes();
     setText(this.play, runs.playing ? 'Pause' : 'Play');
     setAttr(this.play, 'aria-pressed', String(runs.playing));

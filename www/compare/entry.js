@@ -11,15 +11,7 @@
 
 import { setText } from '../shared/dom.js';
 import { toolsWasm } from '../shared/tools-wasm.js';
-
-/**
- * The `compare` parameter of an address (null when there is none).
- * @param {string} search `location.search`
- * @returns {string | null}
- */
-export function compareParam(search) {
-  return new URLSearchParams(search).get('compare');
-}
+import { compareParam } from '../shared/url.js';
 
 export class LazyCompare {
   /**

@@ -25,6 +25,15 @@ export function isEmbed(search) {
 }
 
 /**
+ * The `compare` parameter of an address (null when there is none).
+ * @param {string} search `location.search`
+ * @returns {string | null}
+ */
+export function compareParam(search) {
+  return new URLSearchParams(search).get('compare');
+}
+
+/**
  * What the address asks for.
  * @typedef {object} PageRequest
  * @property {string} query `location.search`
