@@ -17,11 +17,12 @@
  */
 
 import { RANGE_PLAY_MS } from './params.js';
-import { compareState, fullCompareHref, openComparison } from './compare-runs.js';
-import { embedRoot, EmbedStage } from '../stage/embed-stage.js';
-import { EMBED_LANE, makeLane, nodeFault, renderLanes } from '../stage/lanes.js';
+import { compareApi, fullCompareHref, openComparison } from './compare-runs.js';
+import { embedRoot, EmbedStage, problemsOnly } from '../stage/embed-stage.js';
+import { compactTable, EMBED_LANE, makeLane, nodeFault, renderLanes } from '../stage/lanes.js';
 import { runsClock, Transport } from '../stage/transport.js';
-import { COMPACT, columns, fillHead, fixedCrashNotes, makeRow } from '../stage/compare-table.js';
+import { playRuns } from '../stage/runs.js';
+import { COMPACT, columns, fixedCrashNotes } from '../stage/compare-table.js';
 import { addScrollCue } from '../shared/scroll-cue.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
@@ -44,18 +45,13 @@ export async function startCompareEmbed(request, options, compareText, problems)
   try {
     wasm = await toolsWasm();
   } catch (e) {
-    showProblems([...problems, `The comparison could not load: ${messageOf(e)}`]);
-    document.body.dataset.ready = 'true';
+    problemsOnly([...problems, `The comparison could not load: ${messageOf(e)}`]);
     return;
   }
   const opened = openComparison(wasm, request, compareText, problems);
+  // A bad list: named, and nothing else shown in its place.
   if (!opened) {
-    // Named, and nothing else shown in its place.
-    const root = h('div', { id: 'embed-root', class: 'embed-root', 'data-testid': 'embed', 'data-mode': 'compare' });
-    root.append(byTestId('error'));
-    document.body.append(root);
-    showProblems(problems);
-    document.body.dataset.ready = 'true';
+    problemsOnly(problems, h('div', { id: 'embed-root', class: 'embed-root', 'data-testid': 'embed', 'data-mode': 'compare' }));
     return;
   }
   const { runs, ids, baseAlgorithm } = opened;
@@ -77,14 +73,8 @@ export async function startCompareEmbed(request, options, compareText, problems)
     render();
     return out;
   };
-  const refuse = () => {
-    throw Object.assign(new Error(`a compare embed (compare=${ids.join(',')}) cannot load another scenario; point the iframe at a new address instead`), { field: 'type' });
-  };
-  const describe = () => {
-    const scenario = JSON.parse(runs.runs[0].model.playground.scenario_json());
-    return { algorithm: null, compare: ids, nodes: scenario.nodes, seed: runs.runs[0].model.playground.seed(), controls: [...shows] };
-  };
-  const stage = new EmbedStage({ wasm, transport, options, compare: true, drawn, api: { load: refuse, state: () => compareState(runs, transport), describe } });
+  const api = compareApi(runs, ids, transport, shows);
+  const stage = new EmbedStage({ wasm, transport, options, compare: true, drawn, api });
   /** A click on a node: crash it in every run (or recover it). @type {(lane: import('../stage/lanes.js').Lane, node: number) => void} */
   const click = (lane, node) => {
     if (!shows.has('faults')) return;
@@ -97,20 +87,7 @@ export async function startCompareEmbed(request, options, compareText, problems)
   const lanes = runs.runs.map((run) => makeLane(run, names.get(run.id) ?? run.id, viewsBox, look, { click }));
   // Without the faults control the nodes are a picture, not buttons.
   for (const lane of lanes) lane.overlay.inert = !shows.has('faults');
-  const fixed = h('p', { class: 'compare-fixed embed-compare-fixed', 'data-testid': 'compare-fixed-crash', role: 'status' });
-  fixed.hidden = true;
-  const tableWrap = h('div', { class: 'embed-compare-table compare-scroll', 'data-testid': 'embed-compare-table' });
-  const table = h('table', { class: 'compare-table', 'data-testid': 'compare-table' });
-  const headRow = document.createElement('tr');
-  fillHead(headRow, COLUMNS);
-  const tbody = h('tbody', {});
-  for (const lane of lanes) {
-    const { tr, cells } = makeRow(lane.run.id, lane.name, COLUMNS);
-    tbody.append(tr);
-    lane.cells = cells;
-  }
-  table.append(h('thead', {}, headRow), tbody);
-  tableWrap.append(table);
+  const { fixed, wrap: tableWrap } = compactTable(lanes, COLUMNS);
   /** The fault count the note above the table was written for. */
   let notesFor = -1;
   // While playing, the table and the time readouts are written at most every READOUT_MS, taking turns (as on the page).
@@ -129,25 +106,15 @@ export async function startCompareEmbed(request, options, compareText, problems)
     stage.bar.render(transport, due[1]);
     root.dataset.playing = String(runs.playing);
     if (!due[1]) return;
+    const skipping = runs.skippingMs;
     const stop = runs.stopReason && !runs.playing ? `Paused: ${runs.stopReason}` : '';
-    setText(stage.bar.status, runs.skippingMs > 0 ? `Skipping ${quietWords(runs.skippingMs)} of quiet time…` : stop);
+    setText(stage.bar.status, skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : stop);
   };
   root.append(fixed, tableWrap, stage.bar.element, byTestId('error'));
   // A narrow frame: the algorithm column stays, a line says there is more.
   addScrollCue(tableWrap);
   stage.mark(root);
-  const part = {
-    playing: () => runs.playing,
-    advance: (/** @type {number} */ realMs, /** @type {number} */ budgetMs) => transport.advance(realMs, budgetMs),
-    flush: () => {
-      if (!runs.dirty) return false;
-      render();
-      return true;
-    },
-    failed: (/** @type {unknown} */ e) => {
-      runs.playing = false;
-      showProblems([`Something went wrong: ${messageOf(e)}`]);
-    },
-  };
+  const failed = (/** @type {unknown} */ e) => showProblems([`Something went wrong: ${messageOf(e)}`]);
+  const part = playRuns(runs, render, failed, { advance: (realMs, budgetMs) => transport.advance(realMs, budgetMs) });
   stage.start({ at: request.at, problems, render, href: () => fullCompareHref(runs, ids, baseAlgorithm, preset), part });
 }

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The compare embed's runs (compare-embed.js): opened from the address,
- * their state for the host's API, and the address of the same comparison
+ * what the host's API reads of them, and the address of the same comparison
  * at the same moment in the full playground.
  * @module embed/compare-runs
  */
@@ -41,27 +41,42 @@ export function openComparison(wasm, request, compareText, problems) {
 }
 
 /**
- * The state the API reports for a comparison.
+ * What the host's API reads of a comparison: its state (every run named
+ * in `runs`) and what `ready` says; `load` is refused, by name.
  * @param {import('../stage/runs.js').CompareRuns} runs
+ * @param {string[]} ids
  * @param {import('../stage/transport.js').Transport} transport
- * @returns {import('./api.js').EmbedState}
+ * @param {Set<string>} shows the controls shown
+ * @returns {Pick<import('./api.js').EmbedCommands, 'load' | 'state' | 'describe'>}
  */
-export function compareState(runs, transport) {
+export function compareApi(runs, ids, transport, shows) {
   return {
-    time_ms: runs.nowMs,
-    playing: runs.playing,
-    leader: null,
-    leaders: [],
-    violations: runs.figures().reduce((sum, f) => sum + f.violations, 0),
-    trace_hash: '',
-    from_ms: transport.range.fromMs,
-    to_ms: transport.toMs(),
-    runs: runs.runs.map((r) => ({
-      algorithm: r.id,
-      leaders: Array.from(r.model.playground.leaders()),
-      violations: r.model.playground.violation_count(),
-      trace_hash: r.model.playground.trace_hash(),
-    })),
+    load: () => {
+      throw Object.assign(
+        new Error(`a compare embed (compare=${ids.join(',')}) cannot load another scenario; point the iframe at a new address instead`),
+        { field: 'type' },
+      );
+    },
+    state: () => ({
+      time_ms: runs.nowMs,
+      playing: runs.playing,
+      leader: null,
+      leaders: [],
+      violations: runs.figures().reduce((sum, f) => sum + f.violations, 0),
+      trace_hash: '',
+      from_ms: transport.range.fromMs,
+      to_ms: transport.toMs(),
+      runs: runs.runs.map((r) => ({
+        algorithm: r.id,
+        leaders: Array.from(r.model.playground.leaders()),
+        violations: r.model.playground.violation_count(),
+        trace_hash: r.model.playground.trace_hash(),
+      })),
+    }),
+    describe: () => {
+      const scenario = JSON.parse(runs.runs[0].model.playground.scenario_json());
+      return { algorithm: null, compare: ids, nodes: scenario.nodes, seed: runs.runs[0].model.playground.seed(), controls: [...shows] };
+    },
   };
 }
 

@@ -13,7 +13,7 @@
 
 import { EmbedApi } from '../embed/api.js';
 import { player } from '../player/player.js';
-import { h, showProblems } from '../shared/dom.js';
+import { byTestId, h, showProblems } from '../shared/dom.js';
 import { EmbedBar } from './embed-bar.js';
 
 /**
@@ -26,6 +26,21 @@ export function embedRoot(compare) {
     ? h('div', { id: 'embed-root', class: 'embed-root embed-compare', 'data-testid': 'embed', 'data-mode': 'compare' })
     : h('div', { id: 'embed-root', class: 'embed-root', 'data-testid': 'embed' });
   return root;
+}
+
+/**
+ * An embed that shows only what went wrong (the comparison could not load,
+ * its list is bad), in `root` if given; ready all the same.
+ * @param {string[]} problems
+ * @param {HTMLElement} [root]
+ */
+export function problemsOnly(problems, root) {
+  if (root) {
+    root.append(byTestId('error'));
+    document.body.append(root);
+  }
+  showProblems(problems);
+  document.body.dataset.ready = 'true';
 }
 
 /**

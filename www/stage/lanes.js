@@ -11,7 +11,8 @@
 
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
-import { setText } from '../shared/dom.js';
+import { h, setText } from '../shared/dom.js';
+import { fillHead, makeRow } from './compare-table.js';
 
 /**
  * One algorithm's view and row.
@@ -133,4 +134,30 @@ export function renderLanes(lanes, columns, figures) {
     const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;
     setText(lane.caption, `${lane.name}: ${leaders}`);
   });
+}
+
+/**
+ * The compare embed's table under its lanes (a row each, its cells
+ * given to the lane) and the note above it about crashes of a fixed node
+ * (hidden until written).
+ * @param {Lane[]} lanes
+ * @param {import('./compare-table.js').Column[]} columns
+ * @returns {{fixed: HTMLElement, wrap: HTMLElement}}
+ */
+export function compactTable(lanes, columns) {
+  const fixed = h('p', { class: 'compare-fixed embed-compare-fixed', 'data-testid': 'compare-fixed-crash', role: 'status' });
+  fixed.hidden = true;
+  const wrap = h('div', { class: 'embed-compare-table compare-scroll', 'data-testid': 'embed-compare-table' });
+  const table = h('table', { class: 'compare-table', 'data-testid': 'compare-table' });
+  const headRow = document.createElement('tr');
+  fillHead(headRow, columns);
+  const tbody = h('tbody', {});
+  for (const lane of lanes) {
+    const { tr, cells } = makeRow(lane.run.id, lane.name, columns);
+    tbody.append(tr);
+    lane.cells = cells;
+  }
+  table.append(h('thead', {}, headRow), tbody);
+  wrap.append(table);
+  return { fixed, wrap };
 }

@@ -312,3 +312,30 @@ export function runsFor(wasm, base, ids) {
   }
   return new CompareRuns(wasm, ids, pgs);
 }
+
+/**
+ * A comparison's runs as the page's player plays them (player/player.js
+ * `Playable`), as `playModel` makes one of a Model.
+ * @param {CompareRuns} runs
+ * @param {() => void} draw draws the runs (once they changed)
+ * @param {(e: unknown) => void} failed says a failure (the runs are paused first)
+ * @param {{playing?: () => boolean, advance?: (realMs: number, budgetMs: number) => void}} [how]
+ *   whether they play (compare mode: only while it is on) and another
+ *   simulation step (the embed's range)
+ * @returns {import('../player/player.js').Playable}
+ */
+export function playRuns(runs, draw, failed, how = {}) {
+  return {
+    playing: how.playing ?? (() => runs.playing),
+    advance: how.advance ?? ((realMs, budgetMs) => runs.tick(realMs, budgetMs)),
+    flush: () => {
+      if (!runs.dirty) return false;
+      draw();
+      return true;
+    },
+    failed: (e) => {
+      runs.playing = false;
+      failed(e);
+    },
+  };
+}
