@@ -109,15 +109,25 @@ export class CompareMode extends PageComparison {
   }
 
   /**
+   * This moment, paused, every run's instant finished (so an address opens
+   * exactly what is shown), and the scenario compared, faults made here
+   * included, as a run of its own algorithm (the caller frees it).
+   * @private
+   */
+  here() {
+    const runs = /** @type {import('../stage/runs.js').CompareRuns} */ (this.runs);
+    this.setPlaying(false);
+    for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
+    return { runs, base: toolsPlayground(runs.runs[0]).for_algorithm(this.baseAlgorithm) };
+  }
+
+  /**
    * This comparison at this moment, paused, for "Copy embed code".
    * @private
    * @returns {import('../shared/embed-code.js').EmbedTarget}
    */
   embedTarget() {
-    const runs = /** @type {import('../stage/runs.js').CompareRuns} */ (this.runs);
-    this.setPlaying(false);
-    for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
-    const base = toolsPlayground(runs.runs[0]).for_algorithm(this.baseAlgorithm);
+    const { runs, base } = this.here();
     const target = targetOf(base, this.algorithms, runs.runs.map((r) => r.id));
     base.free();
     return { ...target, atMs: runs.nowMs, toMs: runs.nowMs > runs.endMs() ? runs.nowMs : null };
@@ -129,10 +139,7 @@ export class CompareMode extends PageComparison {
    * @private
    */
   async share() {
-    const runs = /** @type {import('../stage/runs.js').CompareRuns} */ (this.runs);
-    this.setPlaying(false);
-    for (const run of runs.runs) run.model.playground.run_until_ms(runs.nowMs);
-    const base = toolsPlayground(runs.runs[0]).for_algorithm(this.baseAlgorithm);
+    const { runs, base } = this.here();
     const url = new URL(window.location.pathname, window.location.href);
     url.searchParams.set('compare', runs.runs.map((r) => r.id).join(','));
     if (runs.nowMs > 0) url.searchParams.set('at', String(runs.nowMs));
@@ -147,7 +154,6 @@ export class CompareMode extends PageComparison {
       this.shareStatus.textContent = 'The link is in the address bar (copying was not allowed).';
     }
   }
-
 }
 
 /**

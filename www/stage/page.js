@@ -25,8 +25,7 @@ import { EventLog } from '../panels/log.js';
 import { Model } from '../player/model.js';
 import { player, playModel } from '../player/player.js';
 import { Panes } from '../panels/panes.js';
-import { ROLE_COLOURS } from '../shared/palette.js';
-import { Narration, presetPlayground } from '../panels/presets.js';
+import { Narration } from '../panels/presets.js';
 import { providePageRun, providePageScenario } from '../shared/page-scenario.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { ScenarioFile } from '../panels/scenario-file.js';
@@ -39,123 +38,13 @@ import { NodeMenu, isTouchTap } from '../panels/node-menu.js';
 import { TimelineControls } from '../player/timeline.js';
 import { readAddress, writeSettingsAddress, writeShareAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
-import { ClusterLegend } from '../cluster/legend.js';
+import { ClusterLegend, roleLegend } from '../cluster/legend.js';
 import { el, messageOf, showProblems } from '../shared/dom.js';
-import { ModuleLoadError, openRun, openRunIn } from '../shared/player-wasm.js';
+import { openRun } from '../shared/player-wasm.js';
+import { position, requestedRun, whenMade } from './page-run.js';
 import { wireStandaloneDownload } from '../standalone/control.js';
 
-/** Role legend entries in other words than the role's name. @type {Record<string, string>} */
-const ROLE_LEGEND = {
-  leader: 'leader (crown, L)',
-  service: 'service (storage or coordination; not a participant)',
-  observer: 'observer (follows, does not vote)',
-};
-
-/**
- * The role legend, from the same colours the canvas uses.
- * @returns {(s: import('../player/model.js').Snapshot) => void} shows the
- *   "service" and "observer" entries only while a node of the run has
- *   that role
- */
-function buildRoleLegend() {
-  const list = el('roles');
-  /** @type {Map<string, HTMLLIElement>} */
-  const occasional = new Map();
-  for (const [role, colour] of Object.entries(ROLE_COLOURS)) {
-    const li = document.createElement('li');
-    const swatch = document.createElement('span');
-    swatch.className = `swatch swatch-node swatch-${role}`;
-    swatch.style.setProperty('background-color', colour);
-    const name = document.createElement('span');
-    name.textContent = ROLE_LEGEND[role] ?? role;
-    li.append(swatch, name);
-    list.append(li);
-    if (role === 'service' || role === 'observer') {
-      li.hidden = true;
-      occasional.set(role, li);
-    }
-  }
-  return (s) => {
-    for (const [role, li] of occasional) {
-      const shown = s.nodes.some((n) => n.role === role);
-      if (li.hidden === shown) li.hidden = !shown;
-    }
-  };
-}
-
 /** @typedef {import('../shared/player-wasm.js').Playground} Playground */
-
-/**
- * The run the address asks for, made in the wasm module that runs it
- * (shared/player-wasm.js: loaded first if need be), or the defaults with
- * the problem reported. A module that cannot load rejects (a
- * ModuleLoadError), unless `orDefault`: then it is a problem too.
- * @param {import('../shared/url.js').PageRequest} request
- * @param {string[]} problems filled with what went wrong
- * @param {{first?: string, orDefault?: boolean}} [how] `first`: the module
- *   to try first (the page's first render); `orDefault`: fall back on the
- *   default scenario when a module could not load as well
- * @returns {Promise<Playground>}
- */
-async function requestedRun(request, problems, how = {}) {
-  /** @param {import('../shared/player-wasm.js').PlayerWasm} w */
-  const make = (w) =>
-    // A standalone page's inline scenario (www/standalone/inlined.js).
-    request.scenario !== undefined
-      ? new w.Playground(request.scenario)
-      : (presetPlayground(w, request) ?? w.Playground.from_url(request.query, request.fragment));
-  try {
-    return await (how.first ? openRunIn(how.first, make) : openRun(make));
-  } catch (e) {
-    if (e instanceof ModuleLoadError && !how.orDefault) throw e;
-    problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
-    return openRun((w) => w.Playground.from_url('', ''));
-  }
-}
-
-/**
- * Uses what `openRun` made: at once, or once its module has loaded (the page
- * keeps showing the old run meanwhile); `fail` gets a failure either way.
- * @param {() => Playground | Promise<Playground>} make e.g. `() => openRun(...)`
- * @param {(pg: Playground) => void} use
- * @param {(e: unknown) => void} fail
- */
-function whenMade(make, use, fail) {
-  /** @type {Playground | Promise<Playground>} */
-  let made;
-  try {
-    made = make();
-  } catch (e) {
-    fail(e);
-    return;
-  }
-  if (made instanceof Promise) made.then(use, fail);
-  else use(made);
-}
-
-/**
- * Moves a fresh run to where the address asks (`at`; the start when no
- * time was asked for), paused: the page waits for Play (its prompt says
- * so, see Controls). With `opened`, a moment is gone to in pieces over
- * the next frames (see Model.openAt) and `opened` is called once there
- * (at once when there is nothing to go through).
- * @param {Model} model
- * @param {import('../shared/url.js').PageRequest} request
- * @param {() => void} [opened]
- */
-function position(model, request, opened) {
-  model.setPlaying(false);
-  if (request.at === 'end') {
-    model.runToEnd();
-  } else if (typeof request.at === 'number') {
-    if (opened) {
-      model.openAt(request.at, opened);
-      return;
-    }
-    model.seek(request.at);
-  }
-  opened?.();
-}
 
 /**
  * What a page entry gives the page.
@@ -177,7 +66,7 @@ function position(model, request, opened) {
 export async function startPage(wasm, firstName, options = {}) {
   /** @param {PageRequest} r */
   const adjust = (r) => (options.request ? options.request(r, wasm.scenario_params()) : r);
-  const roleLegend = buildRoleLegend();
+  const roles = roleLegend(el('roles'));
   const clusterLegend = new ClusterLegend(el('cluster-kinds'), el('cluster-timers'));
 
   const request = adjust(readAddress(wasm.scenario_params()));
@@ -500,7 +389,7 @@ export async function startPage(wasm, firstName, options = {}) {
     faults.render(snapshot);
     view.render(snapshot);
     if (due[0]) status.render(snapshot, model);
-    roleLegend(snapshot);
+    roles(snapshot);
     clusterLegend.update(snapshot);
     log.sync(model);
     controls.render(due[1]);
