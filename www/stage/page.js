@@ -6,14 +6,14 @@
  * transport bar (player/controls.js, timeline.js, shortcuts.js), the run
  * read from the address and handed to the page's player
  * (player/player.js), which plays it; compare mode on top of it, loaded
- * on first use (compare/entry.js). No simulation logic lives here or
+ * on first use (stage/compare-picker.js). No simulation logic lives here or
  * anywhere in www/. Started by stage/start.js for the page's entries
  * (www/main.js, standalone/entry.js).
  * @module stage/page
  */
 
 import { onAppearanceChange } from '../shared/appearance.js';
-import { LazyCompare } from '../compare/entry.js';
+import { LazyCompare } from './compare-picker.js';
 import { Controls } from '../player/controls.js';
 import { Exports } from '../panels/export.js';
 import { FaultEditor } from '../panels/fault-editor.js';
@@ -42,13 +42,16 @@ import { ClusterLegend, roleLegend } from '../cluster/legend.js';
 import { el, messageOf, showProblems } from '../shared/dom.js';
 import { openRun } from '../shared/player-wasm.js';
 import { position, requestedRun, whenMade } from './page-run.js';
-import { wireStandaloneDownload } from '../standalone/control.js';
 
 /** @typedef {import('../shared/player-wasm.js').Playground} Playground */
 
 /**
  * What a page entry gives the page.
  * @typedef {object} PageOptions
+ * @property {import('./compare-picker.js').CompareLoader} compare loads
+ *   compare mode (compare/compare.js)
+ * @property {typeof import('../standalone/control.js').wireStandaloneDownload} download
+ *   wires "Download as a standalone page" (standalone/control.js)
  * @property {(request: PageRequest, scenarioParams: string[]) => PageRequest} [request]
  *   what the page opens for an address (a standalone page's inline
  *   scenario, standalone/inlined.js); the address's request by default
@@ -61,9 +64,9 @@ import { wireStandaloneDownload } from '../standalone/control.js';
  * @param {import('../shared/player-wasm.js').PlayerWasm} wasm the first module
  *   (its static functions serve every run)
  * @param {string} firstName that module's name, tried first for the run
- * @param {PageOptions} [options]
+ * @param {PageOptions} options
  */
-export async function startPage(wasm, firstName, options = {}) {
+export async function startPage(wasm, firstName, options) {
   /** @param {PageRequest} r */
   const adjust = (r) => (options.request ? options.request(r, wasm.scenario_params()) : r);
   const roles = roleLegend(el('roles'));
@@ -187,7 +190,7 @@ export async function startPage(wasm, firstName, options = {}) {
 
   const narration = new Narration(model, wasm.presets());
   // "Download as a standalone page" (Share): this run at this moment, one file.
-  wireStandaloneDownload({ button: el('download-standalone'), status: el('standalone-status') }, () => {
+  options.download({ button: el('download-standalone'), status: el('standalone-status') }, () => {
     model.setPlaying(false);
     const pg = model.playground;
     // Its moment opens after every event at its time, as a link does.
@@ -197,16 +200,20 @@ export async function startPage(wasm, firstName, options = {}) {
     return { scenario: pg.scenario_json(), at: pg.now_ms(), preset, algorithm: pg.algorithm(), seed: pg.seed() };
   });
   // Compare mode loads on first use (an address with compare=, or the
-  // Compare button): compare/entry.js.
-  const compare = new LazyCompare(wasm.algorithms(), {
-    single: () => model,
-    report(message) {
-      showProblems([message]);
+  // Compare button): stage/compare-picker.js, with the entry's code of it.
+  const compare = new LazyCompare(
+    wasm.algorithms(),
+    {
+      single: () => model,
+      report(message) {
+        showProblems([message]);
+      },
+      clear() {
+        showProblems([]);
+      },
     },
-    clear() {
-      showProblems([]);
-    },
-  });
+    options.compare,
+  );
 
   const timeline = new TimelineControls(model);
   const presentation = new Presentation([

@@ -4,9 +4,10 @@
  * the appearance, the wasm module the address's scenario needs
  * (shared/player-wasm.js; on a standalone page from the inline bytes,
  * nothing fetched) and the core's names, then the stage the address asks
- * for: the embed's (`?embed=1`, loaded only then; the entry says where
- * from) or the full page's (stage/page.js). A failure to start is said on
- * the page.
+ * for: the embed's (`?embed=1`, loaded only then) or the full page's
+ * (stage/page.js). The entry names the variants' code (the embed, compare
+ * mode, the standalone download), so the stage imports none of them. A
+ * failure to start is said on the page.
  * @module stage/start
  */
 
@@ -19,10 +20,12 @@ import { startPage } from './page.js';
 
 /**
  * What an entry gives the stage.
- * @typedef {object} Entry
- * @property {() => Promise<{startEmbed: (wasm: import('../shared/player-wasm.js').PlayerWasm) => Promise<void>}>} embed
- *   loads the embed (embed/embed.js) for `?embed=1`
- * @property {import('./page.js').PageOptions['request']} [request] see PageOptions
+ * @typedef {import('./page.js').PageOptions & {embed: EmbedLoader}} Entry
+ */
+
+/**
+ * Loads the embed (embed/embed.js) for `?embed=1`.
+ * @typedef {() => Promise<{startEmbed: (wasm: import('../shared/player-wasm.js').PlayerWasm) => Promise<void>}>} EmbedLoader
  */
 
 /**
@@ -45,7 +48,7 @@ async function start(entry) {
     await (await entry.embed()).startEmbed(wasm);
     return;
   }
-  await startPage(wasm, first.name, { request: entry.request });
+  await startPage(wasm, first.name, entry);
 }
 
 /**

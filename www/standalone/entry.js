@@ -11,6 +11,12 @@
 
 import './boot.js';
 import { startPlayground } from '../stage/start.js';
+import { wireStandaloneDownload } from './control.js';
 import { standaloneRequest } from './inlined.js';
 
-startPlayground({ embed: () => import('../embed/embed.js'), request: standaloneRequest });
+startPlayground({
+  embed: () => import('../embed/embed.js'),
+  compare: () => import('../compare/compare.js'),
+  download: wireStandaloneDownload,
+  request: standaloneRequest,
+});
