@@ -7,7 +7,7 @@
  * compare mode, `at=` (or `at=end`) puts its shared clock there; entering
  * it from the picker and leaving it load such an address, and Share and
  * Copy embed code write one, so what is on screen can always be shared
- * and reloaded. It loads on first use (entry.js, which also keeps the
+ * and reloaded. It loads on first use (stage/compare-picker.js, which keeps the
  * picker) and runs on the wasm tools module (shared/tools-wasm.js): the
  * single view's run crosses as its scenario JSON.
  * @module compare

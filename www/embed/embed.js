@@ -28,7 +28,7 @@ import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js'
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 
 /**
- * Builds the embed into the page and runs it; main.js loads this module
+ * Builds the embed into the page and runs it; stage/start.js loads this module
  * only in an embed. Its run, and any the host loads, is made in the wasm
  * module that runs its algorithm (shared/player-wasm.js).
  * @param {typeof import('../pkg/election_player.js')} wasm

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The standalone page's own start (www/standalone/entry.js runs it before
- * main.js): keeps the page's text as the template for "Download as a
+ * the page, stage/start.js): keeps the page's text as the template for "Download as a
  * standalone page" before anything changes the markup, and hides what
  * needs a site, each with a short note: the Experiments, Trade-offs and
  * Find a failure panels (they run in Web Workers, which a browser does
