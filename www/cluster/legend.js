@@ -22,6 +22,9 @@
  * many moments of it are drawn depends on the machine's speed, so what
  * was pending on the way must not stay. The list keeps its line while
  * none is listed, so nothing below it moves.
+ *
+ * And the page's legend of roles (`roleLegend`), from the colours the
+ * nodes are drawn in.
  * @module cluster/legend
  */
 
@@ -29,6 +32,7 @@ import { drawArrowSwatch } from './flight-dots.js';
 import { drawArcSwatch } from './timer-arcs.js';
 import { TIMER_CLASSES } from '../shared/names.js';
 import { onAppearanceChange } from '../shared/appearance.js';
+import { ROLE_COLOURS } from '../shared/palette.js';
 
 /**
  * A small canvas with a drawing on it, at the screen's pixel ratio.
@@ -221,4 +225,44 @@ export class ClusterLegend {
     }
     return li;
   }
+}
+
+/** Role legend entries in other words than the role's name. @type {Record<string, string>} */
+const ROLE_LEGEND = {
+  leader: 'leader (crown, L)',
+  service: 'service (storage or coordination; not a participant)',
+  observer: 'observer (follows, does not vote)',
+};
+
+/**
+ * The role legend (the page's, in `list`), from the same colours the
+ * canvas uses.
+ * @param {HTMLElement} list
+ * @returns {(s: import('../player/model.js').Snapshot) => void} shows the
+ *   "service" and "observer" entries only while a node of the run has
+ *   that role
+ */
+export function roleLegend(list) {
+  /** @type {Map<string, HTMLLIElement>} */
+  const occasional = new Map();
+  for (const [role, colour] of Object.entries(ROLE_COLOURS)) {
+    const li = document.createElement('li');
+    const swatch = document.createElement('span');
+    swatch.className = `swatch swatch-node swatch-${role}`;
+    swatch.style.setProperty('background-color', colour);
+    const name = document.createElement('span');
+    name.textContent = ROLE_LEGEND[role] ?? role;
+    li.append(swatch, name);
+    list.append(li);
+    if (role === 'service' || role === 'observer') {
+      li.hidden = true;
+      occasional.set(role, li);
+    }
+  }
+  return (s) => {
+    for (const [role, li] of occasional) {
+      const shown = s.nodes.some((n) => n.role === role);
+      if (li.hidden === shown) li.hidden = !shown;
+    }
+  };
 }

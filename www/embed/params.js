@@ -19,8 +19,6 @@ export const CONTROL_NAMES = Object.freeze(['play', 'step', 'reset', 'scrubber',
 /** The controls shown when `controls=` is absent. */
 export const DEFAULT_CONTROLS = Object.freeze(['play', 'step', 'scrubber']);
 
-/** The parameters of embed mode (besides the scenario's and the page's `at`, `preset`). */
-export const EMBED_PARAMS = Object.freeze(['embed', 'controls', 'from', 'to', 'autoplay', 'loop', 'speed', 'origin']);
 
 /**
  * What an embed address asks for.
@@ -40,16 +38,6 @@ export const EMBED_PARAMS = Object.freeze(['embed', 'controls', 'from', 'to', 'a
 
 /** Real time the whole range takes to play at the default speed, ms. */
 export const RANGE_PLAY_MS = 15000;
-
-/**
- * Whether the address asks for embed mode (`embed=1`).
- * @param {string} search `location.search`
- * @returns {boolean}
- */
-export function isEmbed(search) {
-  const value = new URLSearchParams(search).get('embed');
-  return value !== null && value !== '0' && value !== 'false';
-}
 
 /**
  * A time parameter in ms: a finite number, at least 0.

@@ -54,7 +54,7 @@ function propertyName(id) {
 /**
  * Opens a counterexample's link in the single view: the address changes
  * as a new history entry (Back returns) and the page reopens from it as
- * for a link pasted into the address bar (main.js listens to popstate).
+ * for a link pasted into the address bar (stage/page.js listens to popstate).
  * @param {string} link
  */
 function openLink(link) {

@@ -89,7 +89,7 @@ function scenarioWords(s) {
 
 /**
  * Opens an address of this page as a link would, without a reload (as
- * the finder opens its counterexample): main.js reopens from it.
+ * the finder opens its counterexample): stage/page.js reopens from it.
  * @param {string} search `?...` or ''
  * @param {string} hash `#...`
  */

@@ -15,7 +15,7 @@
  * @module offline/register
  */
 
-import { isEmbed } from '../embed/params.js';
+import { isEmbed } from '../shared/url.js';
 import { pageReady } from '../shared/lazy-panel.js';
 
 /**

@@ -3,7 +3,7 @@
  * Wires the views that sit around the cluster to the model: the
  * space-time diagram, the metrics panel, the alert banner, the narration
  * for screen readers, the log's filters and the tabs of the side panel.
- * main.js makes one `Panes` and calls `render` after every change.
+ * stage/page.js makes one `Panes` and calls `render` after every change.
  * @module panes
  */
 
@@ -62,7 +62,7 @@ export class Panes {
    * Brings every view up to date.
    * @param {import('../player/model.js').Snapshot} snapshot
    * @param {boolean} [readouts] whether the metrics' numbers are due
-   *   (main.js writes text at most a few times a second while playing)
+   *   (stage/page.js writes text at most a few times a second while playing)
    */
   render(snapshot, readouts = true) {
     this.spacetime.render();

@@ -170,7 +170,7 @@ export class Controls {
   /**
    * Brings buttons, speed and timeline up to date with the model.
    * @param {boolean} [readouts] whether the numbers that change every
-   *   frame while playing (time, lag, scrubber) are due (main.js writes
+   *   frame while playing (time, lag, scrubber) are due (stage/page.js writes
    *   them at most every 100 ms then); the buttons are always written
    */
   render(readouts = true) {

@@ -5,7 +5,7 @@
  * column of the node and trace rows) and the safety properties the core
  * checks with their labels (`properties()`), and the timer classes of
  * the node rows' `timer_class` column (`timer_classes()`). `learnNames(wasm)` fills
- * them once the wasm module is loaded (main.js does, before anything is
+ * them once the wasm module is loaded (stage/start.js does, before anything is
  * drawn); the cluster worker, which has no wasm, is posted the role
  * names with the node rows.
  * @module shared/names

@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * The scenario the page is showing now, for modules loaded apart from
- * main.js (the Experiments panel): the address names where a run began,
+ * stage/page.js (the Experiments panel): the address names where a run began,
  * but faults made by clicking since then live only in the playground
- * until Copy link. main.js registers the source; others ask for it.
+ * until Copy link. stage/page.js registers the source; others ask for it.
  * The lab (lab/panel.js) also loads its script as the single view's run
  * and watches that run (`providePageRun`).
  * @module page-scenario
@@ -43,7 +43,7 @@ export function pageScenarioJson() {
 let run = null;
 
 /**
- * Registers the single view's run (main.js).
+ * Registers the single view's run (stage/page.js).
  * @param {PageRun} page
  */
 export function providePageRun(page) {

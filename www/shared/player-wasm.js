@@ -20,7 +20,26 @@
  */
 
 import { ALGORITHM_MODULE, DEFAULT_MODULE, LOADERS, PRESET_MODULE } from '../pkg/modules.js';
-import { base64Bytes, wasmInput } from '../standalone/inlined.js';
+import { base64Bytes } from './base64.js';
+
+/**
+ * What a module's wasm-bindgen `init` is given.
+ * @typedef {() => Promise<{module_or_path: BufferSource} | undefined>} WasmSource
+ */
+
+/** Where the wasm bytes come from: nothing on the site (`init` fetches the
+ * file), the inline bytes on a standalone page (`useWasmSource`). @type {WasmSource} */
+let wasmSource = async () => undefined;
+
+/**
+ * Makes every module start from what `source` gives (a standalone page's
+ * inline wasm, www/standalone/boot.js), instead of fetching its file. Call
+ * before the first module loads.
+ * @param {WasmSource} source
+ */
+export function useWasmSource(source) {
+  wasmSource = source;
+}
 
 /** @typedef {typeof import('../pkg/election_player.js')} PlayerWasm */
 /** @typedef {import('../pkg/election_player.js').Playground} Playground */
@@ -138,7 +157,7 @@ export function loadModule(name) {
     started = (async () => {
       try {
         const wasm = await loader();
-        await wasm.default(await wasmInput());
+        await wasm.default(await wasmSource());
         loaded.set(name, wasm);
         return wasm;
       } catch (e) {

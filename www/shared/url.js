@@ -11,7 +11,27 @@
  * @module url
  */
 
-import { EMBED_PARAMS, isEmbed } from '../embed/params.js';
+/** The parameters of embed mode (besides the scenario's and the page's `at`, `preset`). */
+export const EMBED_PARAMS = Object.freeze(['embed', 'controls', 'from', 'to', 'autoplay', 'loop', 'speed', 'origin']);
+
+/**
+ * Whether the address asks for embed mode (`embed=1`).
+ * @param {string} search `location.search`
+ * @returns {boolean}
+ */
+export function isEmbed(search) {
+  const value = new URLSearchParams(search).get('embed');
+  return value !== null && value !== '0' && value !== 'false';
+}
+
+/**
+ * The `compare` parameter of an address (null when there is none).
+ * @param {string} search `location.search`
+ * @returns {string | null}
+ */
+export function compareParam(search) {
+  return new URLSearchParams(search).get('compare');
+}
 
 /**
  * What the address asks for.
@@ -110,7 +130,7 @@ export function readAddress(scenarioParams, where = window.location) {
   const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
   for (const key of new Set(params.keys())) {
     if (EMBED_PARAMS.includes(key)) {
-      // embed-params.js reads and checks these in embed mode.
+      // embed/params.js reads and checks these in embed mode.
       if (key !== 'embed' && !isEmbed(where.search)) {
         problems.push(`URL parameter \`${key}\` only applies to an embedded figure (add embed=1); ignored`);
       }

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The standalone page's own start (www/standalone/entry.js runs it before
- * main.js): keeps the page's text as the template for "Download as a
+ * the page, stage/start.js): keeps the page's text as the template for "Download as a
  * standalone page" before anything changes the markup, and hides what
  * needs a site, each with a short note: the Experiments, Trade-offs and
  * Find a failure panels (they run in Web Workers, which a browser does
@@ -12,7 +12,8 @@
  * @module standalone/boot
  */
 
-import { isStandalone, keepOwnTemplate } from './inlined.js';
+import { useWasmSource } from '../shared/player-wasm.js';
+import { isStandalone, keepOwnTemplate, wasmInput } from './inlined.js';
 
 /** Ids of the controls a single file cannot offer. */
 const SITE_ONLY = ['experiments-open', 'tradeoffs-open', 'lab-open', 'finder', 'share', 'share-status', 'copy-embed', 'compare-share', 'compare-copy-embed'];
@@ -33,6 +34,8 @@ function note(text, testId) {
 
 if (isStandalone()) {
   keepOwnTemplate(`<!doctype html>\n${document.documentElement.outerHTML}\n`);
+  // The wasm is the inline block's: nothing is fetched.
+  useWasmSource(wasmInput);
   for (const id of SITE_ONLY) {
     const node = document.getElementById(id);
     if (node) node.hidden = true;

@@ -10,6 +10,7 @@
  * @module standalone/inlined
  */
 
+import { base64Bytes } from '../shared/base64.js';
 import { readAddress } from '../shared/url.js';
 
 /** Id of the data block with the wasm (base64; `data-encoding="gzip"`: of the gzip of it). */
@@ -26,21 +27,6 @@ let own = null;
  */
 export function isStandalone() {
   return typeof document !== 'undefined' && document.getElementById(WASM_BLOCK) !== null;
-}
-
-/**
- * The bytes of base64 text, padded or not. Throws on anything else.
- * @param {string} text
- * @param {boolean} [urlSafe] the URL-safe alphabet (`-` and `_`; a share
- *   link's), not the plain one (the inline wasm's, a megabyte not worth
- *   rewriting)
- * @returns {Uint8Array<ArrayBuffer>}
- */
-export function base64Bytes(text, urlSafe = false) {
-  const binary = atob(urlSafe ? text.replace(/-/g, '+').replace(/_/g, '/') : text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 /**

@@ -12,7 +12,7 @@ import init, * as wasm from '../pkg/election_web.js';
 import { h, setText } from '../shared/dom.js';
 import { clearFieldErrors, showAtField } from '../panels/field-errors.js';
 import { HEADINGS, pendingRow, rowElement } from './table.js';
-import { addScrollCue } from '../compare/scroll-cue.js';
+import { addScrollCue } from '../shared/scroll-cue.js';
 
 /** Most workers measuring at once. */
 const MAX_WORKERS = 4;

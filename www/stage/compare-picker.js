@@ -2,38 +2,54 @@
 /**
  * Compare mode's part of the first render: the picker (the algorithm
  * checkboxes and the Compare button of the single view) and the wait for
- * the rest. Compare mode itself (compare.js, its runs, views and table)
- * and the wasm tools module it runs on (shared/tools-wasm.js) load the
- * first time they are needed: an address with `compare=`, or the Compare
- * button (a click made while they load is acted on once they are in).
- * @module compare/entry
+ * the rest. Compare mode itself (its entry, compare/compare.js, on
+ * stage/compare-page.js: its runs, views and table), which the page's
+ * entry names (`load`), and the wasm tools module it runs on
+ * (shared/tools-wasm.js) load the first time they are needed: an address
+ * with `compare=`, or the Compare button (a click made while they load is
+ * acted on once they are in).
+ * @module stage/compare-picker
  */
 
 import { setText } from '../shared/dom.js';
 import { toolsWasm } from '../shared/tools-wasm.js';
+import { compareParam } from '../shared/url.js';
 
 /**
- * The `compare` parameter of an address (null when there is none).
- * @param {string} search `location.search`
- * @returns {string | null}
+ * Compare mode as the page sees it (compare/compare.js `CompareMode`).
+ * @typedef {object} CompareMode
+ * @property {boolean} active whether compare mode is on
+ * @property {(request: import('../shared/url.js').PageRequest, problems: string[]) => void} open
+ *   opens it when the address asks for it, closes it when not
+ * @property {() => void} openPicked opens it with the ticked algorithms
+ * @property {() => void} render draws it again
  */
-export function compareParam(search) {
-  return new URLSearchParams(search).get('compare');
-}
+
+/**
+ * Loads compare mode (the entry's `compare`).
+ * @typedef {() => Promise<{CompareMode: new (
+ *   wasm: import('../shared/tools-wasm.js').ToolsWasm,
+ *   algorithms: {id: string, name: string}[],
+ *   hooks: import('./compare-page.js').CompareHooks,
+ * ) => CompareMode}>} CompareLoader
+ */
 
 export class LazyCompare {
   /**
    * @param {{id: string, name: string}[]} algorithms every algorithm, in display order
-   * @param {import('./compare.js').CompareHooks} hooks
+   * @param {import('./compare-page.js').CompareHooks} hooks
+   * @param {CompareLoader} loader compare mode's code
    */
-  constructor(algorithms, hooks) {
+  constructor(algorithms, hooks, loader) {
+    /** @private */
+    this.loader = loader;
     /** @private */
     this.algorithms = algorithms;
     /** @private */
     this.hooks = hooks;
-    /** Compare mode, once loaded. @type {import('./compare.js').CompareMode | null} */
+    /** Compare mode, once loaded. @type {CompareMode | null} */
     this.mode = null;
-    /** @private @type {Promise<import('./compare.js').CompareMode> | null} */
+    /** @private @type {Promise<CompareMode> | null} */
     this.loading = null;
     /** @private */
     this.picker = /** @type {HTMLElement} */ (document.getElementById('compare-picker'));
@@ -52,10 +68,10 @@ export class LazyCompare {
   /**
    * Compare mode, loading it (and the tools module) the first time.
    * @private
-   * @returns {Promise<import('./compare.js').CompareMode>}
+   * @returns {Promise<CompareMode>}
    */
   load() {
-    this.loading ??= Promise.all([import('./compare.js'), toolsWasm()]).then(([m, tools]) => {
+    this.loading ??= Promise.all([this.loader(), toolsWasm()]).then(([m, tools]) => {
       this.mode = new m.CompareMode(tools, this.algorithms, this.hooks);
       return this.mode;
     });

@@ -15,7 +15,7 @@
  * playing goes fast up to the lead before the earliest of their next
  * activities. Pacing only: every run's events and numbers at any moment
  * are those of `run_until_ms`.
- * @module compare-runs
+ * @module stage/runs
  */
 
 import { Model } from '../player/model.js';
@@ -285,9 +285,57 @@ export class CompareRuns {
 
   /**
    * Every run's row of the table now.
-   * @returns {import('./table.js').Figures[]}
+   * @returns {import('./compare-table.js').Figures[]}
    */
   figures() {
     return this.runs.map((r) => toolsPlayground(r).compare_figures());
   }
+}
+
+/**
+ * The runs of `base`'s scenario under each of `ids`, on one clock. Throws
+ * (freeing what it made; `base` is the caller's) when an algorithm cannot
+ * run the scenario.
+ * @param {typeof import('../pkg/election_web.js')} wasm
+ * @param {import('../pkg/election_web.js').Playground} base
+ * @param {string[]} ids
+ * @returns {CompareRuns}
+ */
+export function runsFor(wasm, base, ids) {
+  /** @type {import('../pkg/election_web.js').Playground[]} */
+  const pgs = [];
+  try {
+    for (const id of ids) pgs.push(base.for_algorithm(id));
+  } catch (e) {
+    for (const pg of pgs) pg.free();
+    throw e;
+  }
+  return new CompareRuns(wasm, ids, pgs);
+}
+
+/**
+ * A comparison's runs as the page's player plays them (player/player.js
+ * `Playable`), as `playModel` makes one of a Model.
+ * @param {CompareRuns} runs
+ * @param {() => void} draw draws the runs (once they changed)
+ * @param {(e: unknown) => void} failed says a failure (the runs are paused first)
+ * @param {{playing?: () => boolean, advance?: (realMs: number, budgetMs: number) => void}} [how]
+ *   whether they play (compare mode: only while it is on) and another
+ *   simulation step (the embed's range)
+ * @returns {import('../player/player.js').Playable}
+ */
+export function playRuns(runs, draw, failed, how = {}) {
+  return {
+    playing: how.playing ?? (() => runs.playing),
+    advance: how.advance ?? ((realMs, budgetMs) => runs.tick(realMs, budgetMs)),
+    flush: () => {
+      if (!runs.dirty) return false;
+      draw();
+      return true;
+    },
+    failed: (e) => {
+      runs.playing = false;
+      failed(e);
+    },
+  };
 }

@@ -6,7 +6,7 @@
  * theory column's formulas are, and which crashes hit a fixed node rather
  * than each run's own leader). Every number is the core's
  * (`Playground.compare_figures()`); nothing here is worked out.
- * @module compare-table
+ * @module stage/compare-table
  */
 
 /**

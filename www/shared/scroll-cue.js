@@ -5,7 +5,7 @@
  * are hidden to the right, and `data-scrolled` / `data-more` on the box
  * for the shadows in compare.css. Follows scrolling and the sizes of the
  * box and of what it holds (never read while nothing changed).
- * @module scroll-cue
+ * @module shared/scroll-cue
  */
 
 /**

@@ -6,7 +6,7 @@
  * (`embed=1`, docs/embed.html). The button puts it on the clipboard and
  * says so in its status line; the snippet also stands in a read-only
  * field, selected, to copy by hand where the clipboard is not allowed.
- * @module embed/snippet
+ * @module shared/embed-code
  */
 
 /** The frame's size for one view, and for a comparison (views side by side and the table). */
