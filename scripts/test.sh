@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's full check, as CI runs it (.ci/run):
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
+#   cargo doc (warnings as errors) ->
 #   wasm build -> tsc --noEmit (the page's JSDoc types, against the wasm
 #   module's generated .d.ts) -> Node tests (node --test tests/node/*.test.js, no
 #   browser) -> the site build (scripts/build-site.sh: dist/) -> browser
@@ -40,6 +41,8 @@ run_step() {
 run_step fmt cargo fmt --all --check || true
 run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
+# Every crate's docs build with no broken link or other warning.
+run_step cargo-doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
 run_step vendor bash scripts/build/vendor.sh --check || true
 # The workflows (.github/workflows/), with shellcheck on their run: scripts.
 run_step actionlint "$ACTIONLINT_BIN" -shellcheck "$SHELLCHECK_BIN" -pyflakes= .github/workflows/*.yml || true

@@ -14,6 +14,7 @@ use crate::output::{Table, json, num};
 use crate::overrides::ScenarioArgs;
 use crate::seeds::{SeedRange, parse_seeds};
 use clap::Args;
+use election_core::ScenarioExt;
 use election_core::algorithms;
 use election_core::sim::RunSummary;
 use election_core::stats::Stats;

@@ -144,12 +144,7 @@ pub struct FailureJson {
 /// found.
 pub fn fuzz_faults(args: &FuzzArgs) -> Result<String, CliError> {
     if let Some(a) = &args.algorithm {
-        if algorithms::info(a).is_none() {
-            return Err(CliError::input(format!(
-                "--algorithm: unknown algorithm {a:?}; known: {}",
-                algorithms::ids().join(", ")
-            )));
-        }
+        algorithms::lookup(a).map_err(|e| CliError::input(format!("--algorithm: {e}")))?;
     }
     let only = args.algorithm.as_deref();
     let seeds = args.seeds;

@@ -6,6 +6,7 @@
 
 use crate::error::CliError;
 use election_core::Scenario;
+use election_core::ScenarioExt;
 use election_core::scenario::MAX_SCENARIO_BYTES;
 use election_core::script::{MAX_SCRIPT_BYTES, templates};
 use std::fs::File;

@@ -21,6 +21,10 @@
 //! Bad input (a missing or invalid scenario, a bad flag value, a script
 //! error) gets one message on stderr and exit code 2.
 
+// The argument structs' doc comments are the `--help` text, written for a
+// terminal: JSON examples with brackets and bare URLs are meant as typed.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls)]
+
 mod bench;
 mod check;
 mod compare;

@@ -7,6 +7,7 @@ use crate::error::CliError;
 use crate::load::{display_name, load_preset, load_scenario, load_script};
 use clap::{Args, ValueEnum};
 use election_core::Scenario;
+use election_core::ScenarioExt;
 use election_core::parse_decimal;
 use election_core::scenario::{MAX_TIME_US, RingOrder, StartSet};
 use election_core::time::Micros;

@@ -26,6 +26,7 @@ use crate::seeds::{SeedRange, parse_seeds};
 use crate::shard::{self, Format, Shard};
 use clap::Args;
 use election_core::Scenario;
+use election_core::ScenarioExt;
 use election_core::experiment::report::{ExperimentReport, SweepReport, json_text};
 use election_core::experiment::{Experiment, Param, RunRecord, csv, parse_param, presets};
 use election_core::stats::Stats;

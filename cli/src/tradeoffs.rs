@@ -1,5 +1,5 @@
 //! `election tradeoffs`: the textbook's design trade-offs table, measured
-//! (core/src/tradeoffs): per algorithm, messages per election at each size
+//! (core/tools/src/tradeoffs): per algorithm, messages per election at each size
 //! and the growth law that fits, latency in round trips, safety under a
 //! partition (the failure finder) and a flaky top node; the textbook's
 //! claim beside each figure.

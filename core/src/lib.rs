@@ -5,14 +5,32 @@
 //! [`Scenario`] (which includes the seed). The CLI and the wasm page both
 //! drive it through [`sim::Simulation`], built by [`algorithms::build`].
 //!
-//! ```
-//! use election_core::{Scenario, sim};
-//! let scenario = Scenario::from_json(r#"{"algorithm": "chang-roberts",
-//!     "nodes": 8, "ring": "ascending", "start": "all"}"#).unwrap();
-//! let summary = sim::run(&scenario);
-//! assert_eq!(summary.leader, Some(7));
-//! assert_eq!(summary.messages.by_kind["ELECTION"], 2 * 8 - 1);
-//! ```
+//! # Crates
+//!
+//! This crate is the facade over the layers below it, which Cargo keeps
+//! in order (each uses only those beneath it):
+//!
+//! 1. `election-model` (core/model): time, the seeded random streams, the
+//!    scenario format with its parsing, writing and URL parameters, share
+//!    links, and the protocol contract. It compiles and tests without any
+//!    engine or algorithm; a [`scenario::Catalog`] tells it what it needs
+//!    to know of the algorithms.
+//! 2. `election-engine` (core/engine): the event queue, the network and
+//!    clocks, the engine, metrics, checks, the trace and the
+//!    [`sim::Simulation`] handle; no algorithm.
+//! 3. `election-algorithms` (core/algorithms): the algorithms and their one
+//!    registry ([`algorithms::Registry`] is the catalog every scenario is
+//!    validated against), scripted algorithms (feature `script`), and
+//!    [`sim::run`].
+//! 4. `election-tools` (core/tools): what is built on runs: time travel,
+//!    experiments, the failure finder, fuzzing, the trade-off table,
+//!    presets, workloads.
+//!
+//! It re-exports them under the paths callers have always used
+//! (`election_core::scenario`, `::protocol`, `::algorithms`, `::sim`,
+//! `::session`, ...) and forwards the `family-*` and `script` features.
+//! It holds the integration tests (core/tests) that run across the
+//! layers.
 //!
 //! # Reading order
 //!
@@ -48,44 +66,25 @@
 //! `decimal` and `pretty_json` (number parsing and JSON layout that keep
 //! the wasm small).
 
-pub mod algorithms;
-pub mod check;
-pub mod checks;
-pub mod clock;
-pub(crate) mod decimal;
-pub mod engine;
-pub mod experiment;
-pub mod fuzz;
-pub mod metrics;
-pub mod network;
-pub mod presets;
-pub(crate) mod pretty_json;
-pub mod protocol;
-pub(crate) mod queue;
-pub(crate) mod rng;
 pub mod scenario;
-pub mod script;
-pub mod session;
 pub mod share;
 pub mod sim;
-pub mod stats;
-pub mod time;
-pub mod trace;
-pub mod tradeoffs;
-pub mod travel;
-pub(crate) mod vec_map;
-pub mod workloads;
 
-pub use scenario::{Scenario, ScenarioError};
+pub use election_algorithms::{algorithms, script};
+pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
+pub use election_model::{protocol, time};
+pub use election_tools::{check, experiment, fuzz, presets, session, stats, tradeoffs, workloads};
+
+pub use election_algorithms::{Scenario, ScenarioError, ScenarioExt};
 
 /// How the CLI reads a number a person typed (`--until-ms 1.5`): with
 /// serde_json's number parser, as scenario files are read and as the page
 /// reads URL parameters, so the same text gives the same number
 /// everywhere. The rest of the `decimal` helper module stays internal.
-pub use decimal::parse_decimal;
+pub use election_model::decimal::parse_decimal;
 
 /// Pretty JSON exactly as `serde_json::to_string_pretty` writes it, without
 /// a second serializer per type in the wasm: the page's exports (trace and
 /// report files) use it. The rest of the `pretty_json` helper module stays
 /// internal.
-pub use pretty_json::to_string_pretty;
+pub use election_model::pretty_json::to_string_pretty;

@@ -13,6 +13,7 @@
 //! ceil(4500 / 1500) = 3 down periods: n7 is down 1000..1600, 2500..3100
 //! and 4000..4600.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::trace::{Event, TraceEvent};
 use election_core::{Scenario, algorithms, sim};

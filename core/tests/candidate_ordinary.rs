@@ -11,6 +11,7 @@
 //!   ALIVE:    one per live candidate it queried
 //! and the one election that is not overtaken adds n - 1 COORDINATOR.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::trace::Event;
 use election_core::{Scenario, algorithms, sim};

@@ -3,6 +3,7 @@
 //! split brain under a partition shrinks to a handful of nodes and faults
 //! and replays; Raft's safety holds; shrinking is deterministic.
 
+use election_core::ScenarioExt;
 use election_core::check::{self, CheckSpec, FaultKind, verdict};
 use election_core::scenario::{FaultAction, Scenario};
 use election_core::sim;

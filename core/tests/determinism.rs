@@ -2,6 +2,7 @@
 //! the same trace, byte for byte, and the same hash, whether or not the
 //! events are recorded.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, algorithms, sim};
 
 const SCENARIOS: &[&str] = &[

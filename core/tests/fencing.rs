@@ -2,15 +2,18 @@
 //! resource's highest token is durable, so even a crash and restart of the
 //! resource while an old leader is paused does not let its stale write in.
 
+use election_core::ScenarioExt;
+use election_core::algorithms::{ALL, Entry};
+use election_core::protocol::Extra;
 use election_core::{Scenario, sim};
 
-fn paused_leader_with_resource_restart(algorithm: &str, fencing: bool) -> sim::RunSummary {
-    let extras_before_resource = if matches!(algorithm, "zookeeper" | "lease") {
-        1
-    } else {
-        0
-    };
-    let resource = 5 + extras_before_resource;
+fn paused_leader_with_resource_restart(entry: &Entry, fencing: bool) -> sim::RunSummary {
+    let algorithm = entry.id;
+    let resource = 5 + entry
+        .extras
+        .iter()
+        .position(|&e| e == Extra::Resource)
+        .unwrap();
     let json = format!(
         r#"{{"algorithm":"{algorithm}","nodes":5,"seed":1,"start":[0],"fencing":{fencing},
             "timing":{{"write_ms":100}},
@@ -24,8 +27,12 @@ fn paused_leader_with_resource_restart(algorithm: &str, fencing: bool) -> sim::R
 
 #[test]
 fn a_restarted_resource_still_fences_the_old_leader() {
-    for algorithm in ["raft", "zab", "zookeeper", "lease", "multi-paxos"] {
-        let fenced = paused_leader_with_resource_restart(algorithm, true);
+    // Every algorithm with a resource node (the registry's extras).
+    let with_resource = ALL.iter().filter(|a| a.extras.contains(&Extra::Resource));
+    assert_eq!(with_resource.clone().count(), 5);
+    for entry in with_resource {
+        let algorithm = entry.id;
+        let fenced = paused_leader_with_resource_restart(entry, true);
         assert_eq!(fenced.writes.stale_accepted, 0, "{algorithm}: {fenced:?}");
         assert!(
             fenced.writes.rejected >= 1,
@@ -37,7 +44,7 @@ fn a_restarted_resource_still_fences_the_old_leader() {
                 .iter()
                 .all(|v| v.property != "stale_write_accepted")
         );
-        let open = paused_leader_with_resource_restart(algorithm, false);
+        let open = paused_leader_with_resource_restart(entry, false);
         assert!(
             open.writes.stale_accepted >= 1,
             "{algorithm}: without fencing the stale write gets in: {open:?}"

@@ -3,6 +3,7 @@
 //! goes through the scenario parser or the share-link decoder without a
 //! panic, and what they accept round-trips.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, share};
 use std::fs;
 use std::path::Path;

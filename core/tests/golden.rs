@@ -5,6 +5,7 @@
 //! `UPDATE_GOLDEN=1 cargo test -p election-core --test golden` and review
 //! the diff like code: it is the protocol, step by step.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, algorithms, trace};
 use std::fs;
 use std::path::Path;

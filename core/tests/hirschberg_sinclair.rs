@@ -8,6 +8,7 @@
 //! *Distributed Algorithms*, section 3.4). We count the `ELECTED` lap in
 //! too and still stay below it.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, sim};
 
 fn run(json: &str) -> sim::RunSummary {

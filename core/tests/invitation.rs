@@ -8,6 +8,7 @@
 //! R = max(4 Lmax, 50 ms) = 50 ms, search period 150..=300 ms (hi = 300),
 //! member checks every 50 ms.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::{Scenario, algorithms, sim};
 

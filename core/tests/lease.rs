@@ -10,6 +10,7 @@
 //! (candidates wait R..2.2R, client-go's jitter), writes every 100 ms.
 //! Candidates are 0..n-1, the service is n, the resource n + 1.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::sim::RunSummary;
 use election_core::trace::{Event, TraceEvent};

@@ -8,6 +8,7 @@
 //! every node starting, n² `ELECTION` + n² `COORDINATOR`, whatever the ring
 //! order.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, sim};
 
 fn run(json: &str) -> sim::RunSummary {

@@ -14,6 +14,7 @@
 //!
 //! Every failing assertion prints the scenario JSON that reproduces it.
 
+use election_core::ScenarioExt;
 use election_core::algorithms;
 use election_core::fuzz;
 use election_core::protocol::Role;
@@ -279,7 +280,7 @@ fn a_crashed_leader_is_replaced_in_a_higher_ballot() {
 
 #[test]
 fn random_faults_keep_safety_with_the_master_lease_and_without_backoff() {
-    // The fault fuzzer's schedules (core/src/fuzz.rs) with the options on:
+    // The fault fuzzer's schedules (core/tools/src/fuzz.rs) with the options on:
     // with the master lease, one leader per ballot, ballots never go back,
     // no stale write with fencing, and a leader once the faults are over.
     // Without backoff only safety is checked (duels may never settle).

@@ -9,6 +9,7 @@
 //! "Detectors" are the nodes that started walking the line after the
 //! crash (`elections` in the window).
 
+use election_core::ScenarioExt;
 use election_core::trace::Event;
 use election_core::{Scenario, algorithms, sim};
 use std::collections::BTreeMap;

@@ -12,6 +12,7 @@
 //! More cases: `PROPTEST_CASES=2000 cargo test --release -p election-core
 //! --test prop_engine` (scripts/test-extended.sh does this).
 
+use election_core::ScenarioExt;
 mod strategy;
 
 use election_core::algorithms;

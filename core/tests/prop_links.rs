@@ -4,6 +4,7 @@
 //! link is refused with one message naming the problem, before any work
 //! grows with its size.
 
+use election_core::ScenarioExt;
 mod strategy;
 
 use base64::Engine as _;

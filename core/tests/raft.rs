@@ -14,6 +14,7 @@
 //!
 //! Every failing assertion prints the scenario JSON that reproduces it.
 
+use election_core::ScenarioExt;
 use election_core::algorithms;
 use election_core::protocol::Role;
 use election_core::sim::{self, RunSummary, Simulation};

@@ -1,4 +1,4 @@
-//! Randomized fault runs (core/src/fuzz.rs), the short version of
+//! Randomized fault runs (core/tools/src/fuzz.rs), the short version of
 //! `election fuzz-faults` that every `cargo test` runs: for every
 //! algorithm, random scenarios drawn from seeds (fault count, density and
 //! loss rates drawn per seed); the engine never panics, the books balance,

@@ -1,6 +1,7 @@
 //! Bad scenarios get one clear error naming the field; good ones survive a
 //! round trip through JSON and through a share link unchanged.
 
+use election_core::ScenarioExt;
 use election_core::scenario::{MAX_SCENARIO_BYTES, StartSet};
 use election_core::{Scenario, share};
 

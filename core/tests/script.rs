@@ -4,6 +4,7 @@
 //! naming node, handler, line and time; runs are deterministic.
 #![cfg(feature = "script")]
 
+use election_core::ScenarioExt;
 use election_core::script::templates;
 use election_core::sim::{self, RunSummary};
 use election_core::{Scenario, algorithms};

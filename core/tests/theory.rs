@@ -11,6 +11,7 @@
 //!   node n-2 announces to the n-2 nodes below it. Best case (node n-2
 //!   detects): 1 ELECTION (to the dead node), no OK, n-2 COORDINATOR.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, sim};
 
 fn run(json: &str) -> sim::RunSummary {

@@ -1,9 +1,10 @@
 //! Landmarks: running to the next landmark stops right after a role
 //! change, a change of leaders or a violation. (Checkpoints are
 //! crate-internal and tested beside the engine, in
-//! `core/src/engine/travel_tests.rs`; seeking through them is
+//! `core/tools/src/session/travel_tests.rs`; seeking through them is
 //! `tests/session/`.)
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::sim::Simulation;
 use election_core::trace::Event;

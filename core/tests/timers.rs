@@ -4,6 +4,7 @@
 //! Expected values are worked out from the scenarios' timing in the
 //! comments, not read off a run.
 
+use election_core::ScenarioExt;
 use election_core::engine::PendingTimer;
 use election_core::protocol::TimerClass;
 use election_core::sim::Simulation;

@@ -2,7 +2,7 @@
 //! `MAX_TRACE_EVENTS` trace events plus one `truncated` marker, while its
 //! counters and trace hash still cover every event (the same hash as a
 //! run that records nothing). (Time travel across the cap replays the same
-//! history: `core/src/engine/travel_tests.rs`.)
+//! history: `core/tools/src/session/travel_tests.rs`.)
 
 use election_core::engine::MAX_TRACE_EVENTS;
 use election_core::scenario::{RingOrder, Scenario, StartSet};

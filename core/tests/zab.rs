@@ -8,6 +8,7 @@
 //! W = max(4 x 10, 50) = 50 ms, failure-detection timeout 150..=300 ms
 //! (T_hi = 300 ms), heartbeat 50 ms, a write every 100 ms.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::trace::Event;
 use election_core::{Scenario, algorithms, fuzz, sim};

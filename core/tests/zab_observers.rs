@@ -1,5 +1,5 @@
 //! ZooKeeper's observers in Zab (`"observers": k`; the rules and costs are
-//! in core/src/algorithms/zab/observers.rs): exact message counts against
+//! in core/algorithms/src/algorithms/zab/observers.rs): exact message counts against
 //! the formula, observers that never vote or stand even with every voter
 //! down, and the key's round trip through scenario files, share links and
 //! URL parameters, with its one clear error.
@@ -9,6 +9,7 @@
 //! servers, core/tests/zab.rs) + k v asks + k v answers; FOLLOWERINFO v-1;
 //! LEADERINFO and ACKEPOCH v-1+k; OBSERVERINFO k.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::scenario::query::{apply_query_pairs, from_query_pairs, to_query};
 use election_core::trace::Event;
@@ -263,7 +264,7 @@ fn the_settings_form_drops_observers_for_an_algorithm_without_them() {
     assert_eq!(e.field, "observers");
 }
 
-/// The random fault schedules of `election fuzz-faults` (core/src/fuzz.rs)
+/// The random fault schedules of `election fuzz-faults` (core/tools/src/fuzz.rs)
 /// with observers added: k = seed mod n, so from none to all but one.
 /// Once the faults are over one leader is followed by every server,
 /// observers included, and no consensus property breaks. Seeds 1..=200

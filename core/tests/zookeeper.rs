@@ -10,6 +10,7 @@
 //! as lost after two silent ping periods (2S/3), the leader writes every
 //! 100 ms. Clients are 0..n-1, the service is n, the resource n + 1.
 
+use election_core::ScenarioExt;
 use election_core::protocol::Role;
 use election_core::sim::{RunSummary, Simulation};
 use election_core::trace::{Event, TraceEvent};

@@ -3,7 +3,7 @@
 //! JSON and run a short while without panicking.
 #![no_main]
 
-use election_core::{Scenario, algorithms};
+use election_core::{Scenario, ScenarioExt, algorithms};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,5 +1,5 @@
 // @ts-check
-// Compares wasm builds on the benchmark workloads (core/src/workloads.rs)
+// Compares wasm builds on the benchmark workloads (core/tools/src/workloads.rs)
 // on a shared, busy machine: the builds run interleaved (one run of each
 // in turn, so a burst of other load hits them alike) and each run is
 // timed by this process's CPU time (process.cpuUsage: user + system) as

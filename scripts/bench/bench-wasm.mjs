@@ -1,6 +1,6 @@
 // @ts-check
 // The wasm side of scripts/bench/bench.sh: times the benchmark workloads of
-// election-core (core/src/workloads.rs) in Node against the built
+// election-core (core/tools/src/workloads.rs) in Node against the built
 // www/pkg, the way `election bench --json` does natively (build and run
 // to the end, wall time per run, best and median of --repeat N), and
 // prints one JSON object: { workloads: [...], memory_bytes }.

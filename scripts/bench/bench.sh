@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Native vs wasm speed on the same workloads (core/src/workloads.rs):
+# Native vs wasm speed on the same workloads (core/tools/src/workloads.rs):
 # `election bench --json` (release build) and scripts/bench/bench-wasm.mjs (the
 # built www/pkg in Node), side by side with the ratio wasm/native, then
 # the budgets of issue 7: wasm at least 0.65x native in events/s, a

@@ -8,7 +8,7 @@
 # module (web/Cargo.toml, features `tools` and `family-<id>`):
 #   www/pkg/election_player_<family>.js, election_player_<family>_bg.wasm
 #       a player module per algorithm family (FAMILIES below; the core's
-#       core/src/algorithms/mod.rs FAMILIES): what the page's first render
+#       core/algorithms/src/algorithms/mod.rs FAMILIES): what the page's first render
 #       loads (open, play, draw a scenario of that family's algorithms;
 #       every module lists every algorithm);
 #   www/pkg/election_web.js, election_web_bg.wasm        the tools module:
@@ -66,7 +66,7 @@ case "$WASM_TOOLCHAIN" in
 esac
 rm -rf "$WASM_TARGET_DIR/pkg-out"
 mkdir -p "$WASM_TARGET_DIR/pkg-out"
-# The families of core/src/algorithms/mod.rs, FAMILIES (wasm-modules.mjs
+# The families of core/algorithms/src/algorithms/mod.rs, FAMILIES (wasm-modules.mjs
 # fails when an algorithm is in no player module).
 FAMILIES="bully bully-variants ring raft consensus"
 builds=("election_web")

@@ -14,7 +14,7 @@ plus the algorithm options that change the protocol (Raft pre-vote,
 check-quorum and leader lease, ZooKeeper's herd watch, fencing off,
 Multi-Paxos's master lease and no backoff), and scripted algorithms: the
 five shapes for the Chang-Roberts and Bully templates
-(core/src/script/templates/*.rhai, `"algorithm": "script"` with the
+(core/algorithms/src/script/templates/*.rhai, `"algorithm": "script"` with the
 source in `"script"`) and a script whose handler fails mid-run (the
 summary's `script_error` must match too).
 The files are committed; rerun this script only to change the corpus
@@ -26,16 +26,25 @@ wasm, whatever it holds).
 
 import json
 import os
+import subprocess
 
-ALGORITHMS = [
-    "bully", "chang-roberts", "lelann", "hirschberg-sinclair", "next-in-line",
-    "candidate-ordinary", "invitation", "raft", "zab", "zookeeper", "lease",
-    "multi-paxos",
-]
-RING = {"chang-roberts", "lelann", "hirschberg-sinclair"}
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def registry():
+    """The registry's entries, as `election algorithms --json` lists them
+    (the one list of algorithms; the CLI is built if need be)."""
+    out = subprocess.run(
+        ["cargo", "run", "--quiet", "-p", "election-cli", "--", "algorithms", "--json"],
+        cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+ENTRIES = registry()
+ALGORITHMS = [a["id"] for a in ENTRIES]
+RING = {a["id"] for a in ENTRIES if a["layout"] == "ring"}
 OUT = os.path.join(ROOT, "scenarios", "corpus")
-TEMPLATES = os.path.join(ROOT, "core", "src", "script", "templates")
+TEMPLATES = os.path.join(ROOT, "core", "algorithms", "src", "script", "templates")
 # Templates run as scripts, with the shapes of the built-in they copy.
 SCRIPTED = {"chang-roberts": "chang-roberts", "bully": "bully"}
 # A script that runs a while, then fails in a handler (a type error).

@@ -11,6 +11,7 @@
 //! same scenario, because a playground moved to `t` has run exactly that.
 
 use crate::{js, playground::Playground};
+use election_core::ScenarioExt;
 use election_core::algorithms;
 use election_core::time::to_ms;
 use election_core::{Scenario, ScenarioError};
@@ -32,11 +33,8 @@ pub fn parse_compare(text: &str) -> Result<Vec<String>, ScenarioError> {
         .filter(|id| !id.is_empty())
         .map(str::to_string)
         .collect();
-    let known = || algorithms::ids().join(", ");
     for (i, id) in ids.iter().enumerate() {
-        if algorithms::info(id).is_none() {
-            return Err(err(format!("unknown algorithm {id:?}; known: {}", known())));
-        }
+        algorithms::lookup(id).map_err(err)?;
         if ids[..i].contains(id) {
             return Err(err(format!(
                 "{id} is listed twice; each algorithm gets one view"
@@ -169,21 +167,15 @@ impl Playground {
 
 /// One algorithm id, checked against the registry.
 fn parse_compare_one(id: &str) -> Result<(), ScenarioError> {
-    match algorithms::info(id) {
-        Some(_) => Ok(()),
-        None => Err(ScenarioError::new(
-            "compare",
-            format!(
-                "unknown algorithm {id:?}; known: {}",
-                algorithms::ids().join(", ")
-            ),
-        )),
-    }
+    algorithms::lookup(id)
+        .map(|_| ())
+        .map_err(|message| ScenarioError::new("compare", message))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use election_core::ScenarioExt;
     use election_core::sim;
 
     #[test]

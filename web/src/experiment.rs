@@ -1,7 +1,7 @@
 //! Experiments on the JS side: a page Web Worker holds an
 //! [`ExperimentRunner`] and runs the share of run indices it is handed;
 //! the page gathers the records in run order and asks
-//! [`experiment_json`] / [`experiment_csv`] for the very texts
+//! [`ExperimentRunner::report_json`] / [`ExperimentRunner::report_csv`] for the very texts
 //! `election sweep --json` / `--csv` print. Everything here converts;
 //! the experiment, its runs and its summaries are the core's.
 

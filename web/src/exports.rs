@@ -93,6 +93,7 @@ impl Playground {
 mod tests {
     use super::*;
     use election_core::Scenario;
+    use election_core::ScenarioExt;
 
     #[test]
     fn exports_are_the_cli_objects_at_the_current_time() {

@@ -4,6 +4,7 @@
 //! trace-hash corpus test and by scripts/bench/bench.sh, both in Node.
 
 use crate::js;
+use election_core::ScenarioExt;
 use election_core::{Scenario, sim, workloads};
 use wasm_bindgen::prelude::*;
 

@@ -77,7 +77,7 @@ pub fn algorithms() -> Result<JsValue, JsValue> {
 }
 
 /// The ids of the algorithms this module runs (its families'; the tools
-/// module: every one and `script`). [`algorithms`] lists every algorithm
+/// module: every one and `script`). [`algorithms()`] lists every algorithm
 /// in every module; a scenario of one not listed here gets an error with
 /// a `needs` property (see [`js::scenario_error`]). scripts/build/build-wasm.sh
 /// reads this to write the page's table of modules (www/pkg/modules.js).
@@ -108,36 +108,15 @@ pub fn flight_fields() -> Vec<String> {
     views::FLIGHT_FIELDS.iter().map(|f| f.to_string()).collect()
 }
 
-/// Every role, in the order of their codes in the node and trace rows
-/// ([`views::role_code`]): the role whose code is `i` is at index `i`.
-const ROLES: [Role; 5] = [
-    Role::Follower,
-    Role::Candidate,
-    Role::Leader,
-    Role::Service,
-    Role::Observer,
-];
-
-/// Fails to compile when `Role` gains a variant that [`ROLES`] lacks.
-const fn _every_role_listed(role: Role) {
-    match role {
-        Role::Follower | Role::Candidate | Role::Leader | Role::Service | Role::Observer => {}
-    }
-}
-
 /// The names of the roles (as the core writes them in JSON: `follower`,
 /// `candidate`, `leader`, `service`, `observer`) by role code: index `i` names the
 /// role whose code is `i` in the `role` column of [`Playground::nodes`]
 /// and of the trace rows. The page decodes role codes with these, never
 /// with a copy of its own.
 pub fn role_name_list() -> Vec<String> {
-    ROLES
+    Role::ALL
         .iter()
-        .map(|role| match serde_json::to_value(role) {
-            Ok(serde_json::Value::String(name)) => name,
-            // Role serializes as a string; the native test checks the names.
-            _ => String::new(),
-        })
+        .map(|role| role.name().to_string())
         .collect()
 }
 
@@ -147,36 +126,12 @@ pub fn role_names() -> Vec<String> {
     role_name_list()
 }
 
-/// Every safety property the core checks (the `property` of a violation,
-/// `election_core::checks`), with a short label for people: `(id, label)`.
-pub const PROPERTIES: &[(&str, &str)] = &[
-    ("one_leader_per_term", "Two leaders in one term"),
-    ("split_brain", "Split brain"),
-    (
-        "one_leader_per_component",
-        "Two leaders that can reach each other",
-    ),
-    ("stale_write_accepted", "A stale write got through"),
-    ("lease_overlap", "Two lease holders at once"),
-    ("terms_never_decrease", "A term went backwards"),
-    ("one_vote_per_term", "Two votes in one term"),
-];
-
-/// The safety properties the core checks, as objects with `id` (the
-/// `property` of a violation) and `label` (a short title, "Split brain"),
-/// in the order above.
+/// The safety properties the core checks
+/// ([`election_core::checks::PROPERTIES`]), as objects with `id` (the
+/// `property` of a violation) and `label` (a short title, "Split brain").
 #[wasm_bindgen]
 pub fn properties() -> Result<JsValue, JsValue> {
-    #[derive(serde::Serialize)]
-    struct Property {
-        id: &'static str,
-        label: &'static str,
-    }
-    let list: Vec<Property> = PROPERTIES
-        .iter()
-        .map(|&(id, label)| Property { id, label })
-        .collect();
-    js::to_js(&list)
+    js::to_js(&election_core::checks::PROPERTIES)
 }
 
 /// A new random seed from the platform's randomness (the browser's
@@ -208,25 +163,8 @@ mod tests {
             names,
             ["follower", "candidate", "leader", "service", "observer"]
         );
-        for (i, role) in ROLES.iter().enumerate() {
+        for (i, role) in Role::ALL.iter().enumerate() {
             assert_eq!(views::role_code(*role), i as f64, "{role:?}");
         }
-    }
-
-    #[test]
-    fn properties_are_the_ones_the_core_checks() {
-        // Every `property: "..."` the checker can report, read from its
-        // source, so a new property cannot go unlisted here.
-        let source = include_str!("../../core/src/checks.rs");
-        let mut checked: Vec<&str> = source
-            .split("property: \"")
-            .skip(1)
-            .filter_map(|rest| rest.split('"').next())
-            .collect();
-        checked.sort_unstable();
-        checked.dedup();
-        let mut listed: Vec<&str> = PROPERTIES.iter().map(|&(id, _)| id).collect();
-        listed.sort_unstable();
-        assert_eq!(listed, checked);
     }
 }

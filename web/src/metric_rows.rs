@@ -89,6 +89,7 @@ pub fn metric_fields() -> Vec<String> {
 mod tests {
     use super::*;
     use election_core::Scenario;
+    use election_core::ScenarioExt;
     use election_core::sim;
 
     fn field(row: &[f64], name: &str) -> f64 {

@@ -5,6 +5,7 @@
 //! microseconds, results to JS values, errors to JS `Error`s.
 
 use crate::{js, url, views};
+use election_core::ScenarioExt;
 use election_core::algorithms::{self, Layout};
 use election_core::scenario::MAX_TIME_US;
 use election_core::session::Session;
@@ -482,6 +483,7 @@ mod tests {
     //! reads. What the session does (seeking, landmarks, live faults,
     //! forks, the end) is tested natively in core (`core/tests/session`).
     use super::*;
+    use election_core::ScenarioExt;
 
     fn playground(text: &str) -> Playground {
         Playground::from_scenario(&Scenario::from_json(text).unwrap())

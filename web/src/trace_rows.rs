@@ -5,7 +5,7 @@
 //! per event as [`Playground::events`] gives.
 //!
 //! Only a conversion: every number is a field of the core's
-//! [`Event`](election_core::trace::Event), or its position in a fixed list
+//! [`Event`], or its position in a fixed list
 //! ([`TRACE_TYPES`], the algorithm's kinds, [`views::role_code`]). What a
 //! column means depends on the event type; "none" is `-1`:
 //!
@@ -377,6 +377,7 @@ pub fn trace_types() -> Vec<String> {
 mod tests {
     use super::*;
     use election_core::Scenario;
+    use election_core::ScenarioExt;
 
     fn col(row: &[f64], name: &str) -> f64 {
         row[TRACE_FIELDS.iter().position(|f| *f == name).unwrap()]

@@ -14,12 +14,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub fn tradeoffs_row(spec: &str, algorithm: &str) -> Result<JsValue, JsValue> {
     let spec = Spec::from_json(spec).map_err(|e| js::scenario_error(&e))?;
-    if election_core::algorithms::info(algorithm).is_none() {
-        return Err(js::error(
-            &format!("unknown algorithm {algorithm:?}"),
-            "algorithm",
-        ));
-    }
+    election_core::algorithms::lookup(algorithm).map_err(|e| js::error(&e, "algorithm"))?;
     js::to_js(&tradeoffs::measure_row(&spec, algorithm))
 }
 

@@ -80,6 +80,7 @@ pub fn apply_settings(base: &Scenario, query: &str) -> Result<Scenario, Scenario
 #[cfg(test)]
 mod tests {
     use super::*;
+    use election_core::ScenarioExt;
     use election_core::scenario::{RingOrder, StartSet};
 
     #[test]

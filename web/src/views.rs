@@ -39,16 +39,10 @@ pub const NODE_FIELDS: &[&str] = &[
 /// Columns of one message row.
 pub const FLIGHT_FIELDS: &[&str] = &["id", "from", "to", "kind", "sent_ms", "arrive_ms", "lost"];
 
-/// Role as a number: follower 0, candidate 1, leader 2, service 3,
-/// observer 4.
+/// Role as a number ([`Role::code`]: follower 0, candidate 1, leader 2,
+/// service 3, observer 4).
 pub fn role_code(role: Role) -> f64 {
-    match role {
-        Role::Follower => 0.0,
-        Role::Candidate => 1.0,
-        Role::Leader => 2.0,
-        Role::Service => 3.0,
-        Role::Observer => 4.0,
-    }
+    f64::from(role.code())
 }
 
 /// One timer class for the page's legend: its `name` (`election_timeout`)

@@ -3,6 +3,7 @@
 //! own URL decoder and must give exactly the scenario stored beside it,
 //! and the same run (trace hash) as that scenario file.
 
+use election_core::ScenarioExt;
 use election_core::{Scenario, share, sim};
 use election_web::url::scenario_from_url;
 use std::fs;

@@ -10,7 +10,7 @@
 
 /**
  * Why each kind of service node is in the run, by the `kind` the core
- * reports for it (core/src/algorithms/resource.rs and service.rs; see
+ * reports for it (core/algorithms/src/algorithms/resource.rs and service.rs; see
  * extras.rs).
  * @type {Record<string, string>}
  */

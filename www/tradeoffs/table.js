@@ -12,7 +12,7 @@
 import { h } from '../shared/dom.js';
 
 /**
- * A row of the core's table (core/src/tradeoffs/mod.rs `Row`).
+ * A row of the core's table (core/tools/src/tradeoffs/mod.rs `Row`).
  * @typedef {object} Row
  * @property {string} algorithm
  * @property {string} name

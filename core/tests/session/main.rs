@@ -3,6 +3,7 @@
 //! landmarks; live faults and forks; the end of a run, found in pieces,
 //! is the CLI's. One test binary, one file per part.
 
+use election_core::ScenarioExt;
 mod end;
 mod faults;
 mod landmarks;

@@ -1,0 +1,389 @@
+//! A compiled script and the interpreter set up to run it
+//! (docs/ARCHITECTURE.md, Scripted algorithms): Rhai with a fixed hashing
+//! seed, no clock, no floats, no file modules, an operation budget per
+//! handler call and limits on sizes and depths; and how a handler is
+//! called and how its failure becomes a [`ScriptError`].
+
+use super::ScriptError;
+use super::api::{self, Call, NodeCtx, Shared};
+use super::node::{ScriptNode, ScriptTimer};
+use crate::protocol::{Boot, Config, Ctx, Role, Safety};
+use rhai::{AST, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
+use std::rc::Rc;
+
+use super::node::ScriptMsg;
+
+/// Rhai's hashing seed, fixed so that nothing in the interpreter depends
+/// on a random number chosen when the process starts (Rhai would
+/// otherwise seed its function-lookup hashes at random).
+const HASHING_SEED: [u64; 4] = [0x454c_4543, 0x5449_4f4e, 0x504c_4159, 0x4752_4f55];
+
+/// Operations one handler call may take (a loop iteration, a function
+/// call, an expression each count): about 20 to 100 ms of script, so a
+/// runaway loop stops with a named error well within a second.
+pub const MAX_OPERATIONS: u64 = 1_000_000;
+/// Deepest function-call nesting (recursion).
+pub const MAX_CALL_LEVELS: usize = 32;
+/// Deepest expression nesting, at the top level and inside functions.
+pub const MAX_EXPR_DEPTHS: (usize, usize) = (64, 48);
+/// Longest string, in bytes.
+pub const MAX_STRING_SIZE: usize = 16 * 1024;
+/// Most elements in an array (nested arrays counted together).
+pub const MAX_ARRAY_SIZE: usize = 10_000;
+/// Most properties in an object map (nested maps counted together).
+pub const MAX_MAP_SIZE: usize = 10_000;
+/// Most variables in scope at once.
+pub const MAX_VARIABLES: usize = 1_000;
+/// Most functions a script may define.
+pub const MAX_FUNCTIONS: usize = 256;
+/// Most distinct message kinds and timer names one run may use.
+pub const MAX_NAMES_PER_RUN: usize = 64;
+
+/// The handlers of the contract and how many parameters each takes.
+pub const HANDLERS: [(&str, usize); 3] = [("on_start", 1), ("on_message", 3), ("on_timer", 2)];
+
+thread_local! {
+    /// The part of Rhai's standard library scripts get, built once per
+    /// thread and shared by every interpreter (building it is most of the
+    /// cost of a new one): the language core, arithmetic, comparisons,
+    /// strings, arrays, object maps, ranges and integer maths; not blobs
+    /// or bit fields, which an election has no use for and which would
+    /// add to the tools module's size.
+    static LIBRARY: rhai::Shared<rhai::Module> = {
+        use rhai::packages::{
+            BasicArrayPackage, BasicMapPackage, BasicMathPackage, CorePackage, LogicPackage,
+            MoreStringPackage, Package,
+        };
+        let mut module = rhai::Module::new();
+        CorePackage::init(&mut module);
+        LogicPackage::init(&mut module);
+        BasicMathPackage::init(&mut module);
+        BasicArrayPackage::init(&mut module);
+        BasicMapPackage::init(&mut module);
+        MoreStringPackage::init(&mut module);
+        // Rhai looks a package's functions up lazily, hashing every entry
+        // of its manifests on each lookup (and each handler call starts
+        // with an empty lookup cache): registering them all once makes a
+        // lookup one hash-table probe, 30 times faster per event.
+        module.register_lazy_functions();
+        module.build_index();
+        rhai::Shared::new(module)
+    };
+}
+
+/// One compiled script with its interpreter. Shared (`Rc`) by every node
+/// of one run and by the run's checkpoints; the call state is transient
+/// (set for one handler call, empty between calls).
+pub struct Program {
+    engine: rhai::Engine,
+    ast: AST,
+    /// The handler call in progress and the names the run has used,
+    /// shared with `ctx`.
+    shared: Rc<Shared>,
+    /// Which of [`HANDLERS`] the script defines.
+    defined: [bool; 3],
+    /// The line of each handler's `fn` (and of `fn claims`), for errors
+    /// the interpreter gives no position.
+    lines: [Option<u32>; 4],
+    /// What the script claims (`fn claims()`), for the property checks.
+    pub claims: Safety,
+}
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Program")
+            .field("defined", &self.defined)
+            .field("claims", &self.claims)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A fresh interpreter with the project's settings and the `ctx` API
+/// bound to `call`.
+fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
+    let _ = rhai::config::hashing::set_hashing_seed(Some(HASHING_SEED));
+    let mut engine = rhai::Engine::new_raw();
+    LIBRARY.with(|m| engine.register_global_module(m.clone()));
+    engine
+        .set_max_operations(MAX_OPERATIONS)
+        .set_max_call_levels(MAX_CALL_LEVELS)
+        .set_max_expr_depths(MAX_EXPR_DEPTHS.0, MAX_EXPR_DEPTHS.1)
+        .set_max_string_size(MAX_STRING_SIZE)
+        .set_max_array_size(MAX_ARRAY_SIZE)
+        .set_max_map_size(MAX_MAP_SIZE)
+        .set_max_variables(MAX_VARIABLES)
+        .set_max_functions(MAX_FUNCTIONS)
+        .set_strict_variables(true);
+    engine.disable_symbol("eval");
+    let printed = Rc::clone(shared);
+    engine.on_print(move |text| printed.log(text));
+    let debugged = Rc::clone(shared);
+    engine.on_debug(move |text, _, _| debugged.log(text));
+    api::register(&mut engine);
+    engine
+}
+
+/// A line and column from a Rhai position.
+fn line_column(pos: Position) -> (Option<u32>, Option<u32>) {
+    (
+        pos.line().map(|l| l as u32),
+        pos.position().map(|c| c as u32),
+    )
+}
+
+/// The innermost error of a chain of function calls, with the position
+/// of the statement that failed, and its message in the playground's
+/// words for the limits. Rhai gives a limit error (operations, sizes,
+/// call depth) the position of the outermost call it happened in, so
+/// inside the handler itself it has none: the caller then uses the
+/// handler's own line.
+fn innermost(err: EvalAltResult) -> (String, Position) {
+    let mut err = err;
+    let mut outer = Position::NONE;
+    while let EvalAltResult::ErrorInFunctionCall(_, _, inner, pos) = err {
+        if !pos.is_none() {
+            outer = pos;
+        }
+        err = *inner;
+    }
+    let mut pos = err.take_position();
+    if pos.is_none() {
+        pos = outer;
+    }
+    let message = match &err {
+        EvalAltResult::ErrorTooManyOperations(_) => format!(
+            "ran past the operation budget ({MAX_OPERATIONS} operations in one handler call): an endless loop?"
+        ),
+        EvalAltResult::ErrorDataTooLarge(what, _) => format!(
+            "{what} too large: the state grew past a memory limit (strings of {MAX_STRING_SIZE} bytes, arrays and maps of {MAX_ARRAY_SIZE} items)"
+        ),
+        EvalAltResult::ErrorStackOverflow(_) => {
+            format!("function calls nested deeper than {MAX_CALL_LEVELS}: an endless recursion?")
+        }
+        _ => err.to_string(),
+    };
+    (message, pos)
+}
+
+/// A handler error as the run reports it (the engine adds the node and
+/// the time); `fallback_line` is the handler's own line, for an error
+/// the interpreter gives no position.
+fn handler_error(handler: &str, err: EvalAltResult, fallback_line: Option<u32>) -> ScriptError {
+    let (message, pos) = innermost(err);
+    let (mut line, column) = line_column(pos);
+    if line.is_none() {
+        line = fallback_line;
+    }
+    ScriptError {
+        node: None,
+        handler: Some(handler.to_string()),
+        line,
+        column,
+        at_ms: None,
+        message,
+    }
+}
+
+impl Program {
+    /// Compiles `source`: a syntax error, a handler with the wrong number
+    /// of parameters, no handler at all or a bad `fn claims()` is a
+    /// [`ScriptError`] without node or time.
+    pub fn compile(source: &str) -> Result<Program, ScriptError> {
+        let shared = Rc::new(Shared::default());
+        let engine = interpreter(&shared);
+        let compile_error = |message: String, pos: Position| {
+            let (line, column) = line_column(pos);
+            ScriptError {
+                node: None,
+                handler: None,
+                line,
+                column,
+                at_ms: None,
+                message,
+            }
+        };
+        let ast = engine
+            .compile(source)
+            .map_err(|e| compile_error(e.0.to_string(), e.1))?;
+        let mut defined = [false; 3];
+        let mut claims_fn = false;
+        for f in ast.iter_functions() {
+            if f.name == "claims" {
+                claims_fn = true;
+            }
+            if let Some(i) = HANDLERS.iter().position(|(name, _)| *name == f.name) {
+                let want = HANDLERS[i].1;
+                if f.params.len() != want {
+                    let params = ["ctx", "ctx, from, msg", "ctx, name"][i];
+                    return Err(compile_error(
+                        format!(
+                            "{} takes {want} parameter{} ({params}), not {}",
+                            f.name,
+                            if want == 1 { "" } else { "s" },
+                            f.params.len()
+                        ),
+                        Position::NONE,
+                    ));
+                }
+                defined[i] = true;
+            }
+        }
+        if !defined.iter().any(|&d| d) {
+            return Err(compile_error(
+                "the script defines none of fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)".into(),
+                Position::NONE,
+            ));
+        }
+        let line_of = |name: &str| {
+            let head = format!("fn {name}");
+            source
+                .lines()
+                .position(|l| {
+                    l.trim_start()
+                        .strip_prefix(&head)
+                        .is_some_and(|rest| rest.trim_start().starts_with('('))
+                })
+                .map(|i| i as u32 + 1)
+        };
+        let lines = [
+            line_of(HANDLERS[0].0),
+            line_of(HANDLERS[1].0),
+            line_of(HANDLERS[2].0),
+            line_of("claims"),
+        ];
+        let mut program = Program {
+            engine,
+            ast,
+            shared,
+            defined,
+            lines,
+            claims: Safety::OneLeaderPerComponent,
+        };
+        if claims_fn {
+            program.claims = program.read_claims()?;
+        }
+        Ok(program)
+    }
+
+    /// Runs `fn claims()` (no `ctx`): `"classical"` (one leader per
+    /// partition group, the default), `"consensus"` (one leader per term,
+    /// terms never decrease, one vote per term) or `"several_leaders"`
+    /// (no leader-count property).
+    fn read_claims(&self) -> Result<Safety, ScriptError> {
+        let value: Dynamic = self
+            .engine
+            .call_fn_with_options(
+                CallFnOptions::new().eval_ast(false).rewind_scope(true),
+                &mut Scope::new(),
+                &self.ast,
+                "claims",
+                (),
+            )
+            .map_err(|e| handler_error("claims", *e, self.lines[3]))?;
+        let text = value.into_immutable_string().unwrap_or_default();
+        match text.as_str() {
+            "classical" => Ok(Safety::OneLeaderPerComponent),
+            "consensus" => Ok(Safety::Consensus),
+            "several_leaders" => Ok(Safety::SeveralLeadersAllowed),
+            other => Err(ScriptError {
+                node: None,
+                handler: Some("claims".into()),
+                line: None,
+                column: None,
+                at_ms: None,
+                message: format!(
+                    "claims() must return \"classical\", \"consensus\" or \"several_leaders\", got {other:?}"
+                ),
+            }),
+        }
+    }
+
+    /// Whether the script defines handler `i` of [`HANDLERS`].
+    pub fn defines(&self, i: usize) -> bool {
+        self.defined[i]
+    }
+
+    /// Runs handler `i` of [`HANDLERS`] for `node` with `args` after the
+    /// `ctx` argument: the commands it asked for go to `ctx` in order; a
+    /// failure is left in the node (the engine stops the run).
+    pub(crate) fn run(
+        &self,
+        node: &mut ScriptNode,
+        ctx: &mut Ctx<'_, ScriptMsg, ScriptTimer>,
+        i: usize,
+        boot: Option<Boot>,
+        mut args: Vec<Dynamic>,
+    ) {
+        if !self.defined[i] {
+            return;
+        }
+        let config: &Config = ctx.config();
+        let id = ctx.id();
+        *self.shared.call.borrow_mut() = Some(Call {
+            id,
+            n: config.n,
+            next: config.ring_next(id, 1),
+            prev: config.ring_prev(id, 1),
+            starts: matches!(boot, Some(Boot::Fresh { initiate: true })),
+            recovered: matches!(boot, Some(Boot::Recover)),
+            local_us: ctx.local_now_us(),
+            election_timeout_us: config.election_timeout_us,
+            heartbeat_us: config.heartbeat_us,
+            reply_timeout_us: config.reply_timeout_us,
+            latency_max_us: config.latency_max_us,
+            rng: ctx.rng_mut().clone(),
+            out: Vec::new(),
+            role: node.role,
+            term: node.term,
+            persist: std::mem::take(&mut node.persist),
+            recording: ctx.recording(),
+        });
+        let name = HANDLERS[i].0;
+        args.insert(0, Dynamic::from(NodeCtx(Rc::clone(&self.shared))));
+        let mut scope = Scope::new();
+        let result = self.engine.call_fn_with_options::<Dynamic>(
+            CallFnOptions::new()
+                .eval_ast(false)
+                .rewind_scope(false)
+                .bind_this_ptr(&mut node.state),
+            &mut scope,
+            &self.ast,
+            name,
+            args,
+        );
+        let Some(call) = self.shared.call.borrow_mut().take() else {
+            return;
+        };
+        *ctx.rng_mut() = call.rng;
+        node.persist = call.persist;
+        match result {
+            Ok(_) if !node.state.is_map() => {
+                node.error = Some(ScriptError {
+                    node: None,
+                    handler: Some(name.into()),
+                    line: None,
+                    column: None,
+                    at_ms: None,
+                    message: format!(
+                        "`this` must stay an object map (the node's state), but the handler made it {}",
+                        node.state.type_name()
+                    ),
+                });
+            }
+            Ok(_) => {
+                node.role = call.role;
+                node.term = call.term;
+                ctx.commands_mut().extend(call.out);
+            }
+            Err(e) => node.error = Some(handler_error(name, *e, self.lines[i])),
+        }
+    }
+}
+
+/// An empty object map, a node's state at boot and after a crash.
+pub(crate) fn empty_state() -> Dynamic {
+    Dynamic::from_map(Map::new())
+}
+
+/// The role a node starts in.
+pub(crate) const START_ROLE: Role = Role::Follower;
