@@ -26,7 +26,7 @@ after(async () => {
 });
 
 /** The Chang-Roberts template as the CLI reads it. */
-const CHANG_ROBERTS = join(REPO_ROOT, 'core', 'src', 'script', 'templates', 'chang-roberts.rhai');
+const CHANG_ROBERTS = join(REPO_ROOT, 'core', 'algorithms', 'src', 'script', 'templates', 'chang-roberts.rhai');
 
 /** A script whose every node leads when its timer fires: broken on purpose. */
 const BROKEN = `// Broken on purpose: every node declares itself leader on a timeout.
