@@ -116,10 +116,9 @@
 //!    without `--algorithm`; no stored hash depends on that.)
 //! 6. **Scenario options**, only if it needs new ones:
 //!    `core/model/src/scenario/mod.rs` (`Options` or `TimingSpec`, with a
-//!    default
-//!    that leaves every existing scenario unchanged), `parse.rs`, `write.rs`,
-//!    `query.rs` (`SCENARIO_PARAMS` and how the value is read) and the
-//!    README's Scenarios section.
+//!    default that leaves every existing scenario unchanged), `parse.rs`,
+//!    `write.rs`, `query.rs` (`SCENARIO_PARAMS` and how the value is read)
+//!    and docs/guide.md, Scenarios.
 //! 7. **Literature tests**: `core/tests/<name>.rs`: exact message counts
 //!    and behaviours next to the formula and its source (see
 //!    `core/tests/theory.rs`). With a resource, add the id to the list in
@@ -136,22 +135,21 @@
 //!    an id in the middle would change other files), then run
 //!    `python3 scripts/build/gen-corpus.py`: it rewrites
 //!    `scenarios/corpus/` and adds
-//!    `<id>-{clean,crash,partition,skew,flaky}.json`
-//!    for the native = wasm test. Existing corpus files must not change.
-//! 10. **Run** `cargo test -p election-core`, then the long fault hunt:
+//!    `<id>-{clean,crash,partition,skew,flaky}.json` for the native = wasm
+//!    test. Existing corpus files must not change.
+//! 10. **Run** `cargo test -p election-algorithms -p election-core`, then
+//!     the long fault hunt:
 //!     `cargo run --release -p election-cli -- fuzz-faults --algorithm <id>
 //!     --seeds 1..20000` (it must find nothing), then `./scripts/test.sh`.
 //! 11. **Docs**: a row in the README's algorithm table (and its count of
 //!     algorithms in the introduction) and, if its claims are checked
-//!     against a paper, a line under "Checked against the literature"
-//!     (docs/ARCHITECTURE.md, Testing) and its name in the README's
-//!     one-paragraph summary.
-//!     Optionally a guided scenario: `scenarios/presets/<preset>.json`, an
-//!     entry in `ALL` of `core/tools/src/presets.rs` (title, summary, steps
-//!     at the moments of events), its promises as an arm in
-//!     `cli/tests/presets.rs`
-//!     (which fails for a preset file without one), and a row in the
-//!     README's guided-scenario table.
+//!     against a paper, a line under docs/ARCHITECTURE.md, Checked against
+//!     the literature. Optionally a guided scenario:
+//!     `scenarios/presets/<preset>.json`, an entry in `ALL` of
+//!     `core/tools/src/presets.rs` (title, summary, steps at the moments of
+//!     events), its promises as an arm in `cli/tests/presets.rs` (which
+//!     fails for a preset file without one), and the README's count of
+//!     lessons (README.md, Guided scenarios).
 //!
 //! The page needs no change: it reads ids, names, summaries, layouts,
 //! kinds and extras from the registry through wasm (`algorithms()`).
