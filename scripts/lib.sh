@@ -269,9 +269,9 @@ serve_repo_root() {
 SITE_SUBPATH="course/playground"
 
 #   serve_site_for_tests WORKDIR
-# What the browser tests run against (docs/ARCHITECTURE.md, The site
-# build): a copy of dist/ served ALONE, at WORKDIR/root/$SITE_SUBPATH, by a
-# plain static server (BASE_URL=http://127.0.0.1:PORT/$SITE_SUBPATH,
+# What the browser tests run against (scripts/build-site.sh, top comment, Tests
+# on what ships): a copy of dist/ served ALONE, at WORKDIR/root/$SITE_SUBPATH,
+# by a plain static server (BASE_URL=http://127.0.0.1:PORT/$SITE_SUBPATH,
 # SITE_PID), and the repository root on a second server (DEV_URL,
 # SERVER_PID) for the few tests that need the unbundled modules. SITE_DIR
 # is the copy (the offline tests build changed versions from it). Build

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's full check, as CI runs it (.ci/run):
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
-#   cargo doc (warnings as errors) ->
+#   cargo doc (warnings as errors) -> every citation of the maps resolves
+#   (scripts/check-doc-citations.py) ->
 #   wasm build -> tsc --noEmit (the page's JSDoc types, against the wasm
 #   module's generated .d.ts) -> Node tests (node --test tests/node/*.test.js, no
 #   browser) -> the site build (scripts/build-site.sh: dist/) -> browser
@@ -43,6 +44,8 @@ run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
 # Every crate's docs build with no broken link or other warning.
 run_step cargo-doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
+# Every "docs/ARCHITECTURE.md, <heading>" and "<file>, module docs" resolves.
+run_step doc-citations python3 scripts/check-doc-citations.py || true
 run_step vendor bash scripts/build/vendor.sh --check || true
 # The workflows (.github/workflows/), with shellcheck on their run: scripts.
 run_step actionlint "$ACTIONLINT_BIN" -shellcheck "$SHELLCHECK_BIN" -pyflakes= .github/workflows/*.yml || true

@@ -3,9 +3,9 @@
 //!
 //! Columns: election messages over the whole run (mean, p99); the election
 //! cost of the last failure (election messages from the scenario's last
-//! fault until the cluster settles again: docs/ARCHITECTURE.md, Counting
-//! rules, `recovery`; mean, p99); background messages per simulated
-//! second; time to the first leader; recovery time after the last fault;
+//! fault until the cluster settles again: core/engine/src/metrics.rs, module
+//! docs, `recovery`; mean, p99); background messages per simulated second; time
+//! to the first leader; recovery time after the last fault;
 //! leaderless and split-brain time; violations; and the published figure
 //! where one exists.
 

@@ -1,8 +1,8 @@
 //! `election html`: one scenario (a file or a preset, with the overrides
 //! of `election run`) written into the standalone template as a single
 //! html file that opens by double-click with no network and shows that
-//! run with the player controls (docs/ARCHITECTURE.md, The standalone
-//! page). The template (page, wasm and all) is built by
+//! run with the player controls (scripts/build/standalone.mjs, top comment).
+//! The template (page, wasm and all) is built by
 //! `scripts/build/standalone.mjs`; this command only fills its scenario
 //! data block, so it needs no node at run time.
 

@@ -138,7 +138,7 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
 
 /// `out` to print, or, when a script error stopped the run, `out` printed
 /// and the error as the one message on stderr with exit code 2
-/// (docs/ARCHITECTURE.md, Scripted algorithms, Errors).
+/// (core/algorithms/src/script/mod.rs, module docs, Limits and errors).
 fn stopped_by_script(out: String, summary: &RunSummary) -> Result<String, CliError> {
     match &summary.script_error {
         None => Ok(out),

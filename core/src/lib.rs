@@ -65,6 +65,26 @@
 //! `rng` (the seeded random streams), `vec_map` (a small sorted map),
 //! `decimal` and `pretty_json` (number parsing and JSON layout that keep
 //! the wasm small).
+//!
+//! # What the wasm's size forces
+//!
+//! What the wasm size budget (docs/PERFORMANCE.md, Size) forces on the code of
+//! every core crate; keep these:
+//!
+//! - one serializer per type: objects cross to the page as JSON text, and
+//!   pretty JSON is made by re-indenting compact text
+//!   (`core/model/src/pretty_json.rs`, byte for byte serde_json's pretty
+//!   output);
+//! - `VecMap` (`core/model/src/vec_map.rs`, a sorted `Vec` with `BTreeMap`'s
+//!   methods and order) for small maps, and tables indexed by node id;
+//! - no Unicode case mapping (`clippy.toml` disallows `to_lowercase` and
+//!   friends: 14 KB of tables); numbers typed by people are read by
+//!   serde_json's parser (`core/model/src/decimal.rs`), not `str::parse::<f64>`
+//!   (a 10 KB table);
+//! - fewer generic instantiations: maps built by insertion rather than
+//!   `collect`, one unstable sort, cold engine parts written once, outside
+//!   `Engine<P>`; `presets::ALL` and `algorithms::ALL` are statics, not
+//!   consts (as consts their texts were in the wasm twice).
 
 pub mod scenario;
 pub mod share;

@@ -3,9 +3,9 @@
 //! formula, the delta collapse of simultaneous detections, partitions.
 //!
 //! Counting window: from the crash (the scenario's last fault) until the
-//! cluster settles (the election cost of one failure: docs/ARCHITECTURE.md,
-//! Counting rules, `recovery`), split by kind. With C the candidates, an
-//! election started by node i costs
+//! cluster settles (the election cost of one failure:
+//! core/engine/src/metrics.rs, module docs, `recovery`), split by kind. With C
+//! the candidates, an election started by node i costs
 //!   ELECTING: n - |C| - [i ordinary]   (every other ordinary node)
 //!   QUERY:    |C| - [i candidate]      (every other candidate)
 //!   ALIVE:    one per live candidate it queried

@@ -4,7 +4,7 @@
 //!
 //! Counting window: from the crash (the scenario's last fault) until the
 //! cluster settles, i.e. the election cost of one failure
-//! (docs/ARCHITECTURE.md, Counting rules, `recovery`); it is what
+//! (core/engine/src/metrics.rs, module docs, `recovery`); it is what
 //! `RunSummary::recovery_election_messages` reports, split here by kind.
 //! "Detectors" are the nodes that started walking the line after the
 //! crash (`elections` in the window).

@@ -22,7 +22,7 @@ use proptest::prelude::*;
 use strategy::{Case, config, scenario};
 
 /// Violations that are bugs for a consensus-family algorithm whatever the
-/// faults (docs/ARCHITECTURE.md, Property checks).
+/// faults (core/engine/src/checks.rs, module docs).
 const CONSENSUS_BUGS: &[&str] = &[
     "one_leader_per_term",
     "terms_never_decrease",
@@ -147,7 +147,7 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
 proptest! {
     #![proptest_config(config())]
 
-    /// The checks of docs/ARCHITECTURE.md, Property checks, over random
+    /// The checks of core/engine/src/checks.rs, module docs, over random
     /// scenarios of every algorithm with up to 20 faults.
     #[test]
     fn random_scenarios_keep_the_engine_sound(case in scenario(20)) {

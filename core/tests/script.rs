@@ -1,4 +1,4 @@
-//! Scripted algorithms (docs/ARCHITECTURE.md, Scripted algorithms): the
+//! Scripted algorithms (core/algorithms/src/script/mod.rs, module docs): the
 //! templates equal the built-in algorithms they copy, exact counts; the
 //! contract's names work; a failing handler stops the run with one error
 //! naming node, handler, line and time; runs are deterministic.

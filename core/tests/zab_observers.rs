@@ -1,6 +1,7 @@
 //! ZooKeeper's observers in Zab (`"observers": k`; the rules and costs are
-//! in core/algorithms/src/algorithms/zab/observers.rs): exact message counts against
-//! the formula, observers that never vote or stand even with every voter
+//! in core/algorithms/src/algorithms/consensus/zab/observers.rs): exact message
+//! counts against the formula, observers that never vote or stand even with
+//! every voter
 //! down, and the key's round trip through scenario files, share links and
 //! URL parameters, with its one clear error.
 //!

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the standalone template: ONE html file with the whole page in it,
 // which opens by double-click from file:// with no network
-// (docs/ARCHITECTURE.md, The standalone page).
+// (below).
 //
 //   node scripts/build/standalone.mjs [--out PATH]     (default dist/standalone.html)
 //
@@ -10,9 +10,10 @@
 //   - index.html's markup (its <head> metadata and its <body>), the body
 //     marked `data-standalone="true"`;
 //   - every stylesheet index.html links, bundled by esbuild into one <style>;
-//   - the page's JavaScript (www/standalone/entry.js: the page's main.js and
-//     the standalone boot code) bundled by esbuild into one inline
-//     <script type="module">, dynamic imports included (no code splitting:
+//   - the page's JavaScript (www/standalone/entry.js: the standalone boot
+//     code, then the page on the one stage, www/stage/) bundled by esbuild
+//     into one inline <script type="module">, dynamic imports included (no code
+//     splitting:
 //     file:// cannot fetch modules);
 //   - the wasm, gzip-compressed and base64-encoded, in a data block
 //     (<script type="application/octet-stream" id="standalone-wasm">),
@@ -31,6 +32,72 @@
 // filling the scenario changes no hash.
 // Prints the file's size, raw and gzip. Exit code 2 when the wasm build is
 // missing, 1 when bundling fails.
+//
+// ## The standalone page
+//
+// One `.html` file with the whole page inside, which opens by double-click
+// from `file://` with no network and shows one scenario with the player
+// controls: for an e-mail or a learning-management system. Three parts:
+//
+// - **The template**, `node scripts/build/standalone.mjs [--out PATH]`
+//   (default `dist/standalone.html`; after `scripts/build/build-wasm.sh`;
+//   `scripts/build-site.sh` runs it last, so the site serves the template
+//   beside the page but the service worker does not precache it).
+//   esbuild bundles `www/standalone/entry.js` (the boot code, then
+//   the page: `stage/start.js`, `stage/page.js`) into one inline `<script
+//   type="module">`, without code
+//   splitting, so dynamic imports are inside too (a file cannot fetch
+//   modules), and the stylesheets `index.html` links into one `<style>`;
+//   the markup is `index.html`'s body, marked `data-standalone="true"`.
+//   The wasm is gzip-compressed and base64-encoded into a data block,
+//   `<script type="application/octet-stream" id="standalone-wasm"
+//   data-encoding="gzip">`. One module only: the tools module
+//   (`election_web`, every algorithm and scripts; its API is the player
+//   modules' and more) stands in for every player module (an esbuild
+//   plugin resolves each `election_player_<family>.js` to it), so whatever
+//   the scenario's algorithm, the page's first `init` starts it and
+//   `shared/tools-wasm.js` finds it started: compare mode, the exports and
+//   a switch to another family need no second module. (A template per
+//   family, with that family's player module, would be a third of the
+//   size, but `election html` would have to pick the template, and compare
+//   mode and the exports would not work in the file.) Last comes the empty
+//   scenario block,
+//   `<script type="application/json" id="standalone-scenario" data-at=""
+//   data-preset="">`. The Content-Security-Policy is `default-src 'none';
+//   script-src 'sha256-…' 'wasm-unsafe-eval'; style-src 'sha256-…'; img-src
+//   data: blob:; base-uri 'none'`: the one script and the one style by
+//   their hashes, no `'unsafe-eval'`, no `'unsafe-inline'`, nothing from
+//   the network. Data blocks are never run, so filling the scenario changes
+//   no hash. The build refuses a bundle with `</script` or `<!--` in it.
+// - **Filling it**: `election html` (`cli/src/html.rs`: a scenario file or
+//   a preset with `election run`'s overrides, `--at MS|end`, `-o FILE`,
+//   `--template PATH`, by default the `dist/standalone.html` of the
+//   repository the binary was built from, then of the current directory; no
+//   node needed) and the page's "Download as a standalone page"
+//   (`www/standalone/control.js`, which loads `make.js` on first click; it
+//   fetches `standalone.html` beside the page, then `dist/standalone.html`
+//   for a development checkout, and on a standalone page uses the page's
+//   own text, kept by `boot.js` before anything changed the markup) both
+//   replace the scenario block (found by its id's *last* occurrence: the
+//   bundled code, earlier in the file, names it too) with the canonical
+//   scenario JSON, every `<` written `\u003c` so it cannot end the element,
+//   `data-at` the moment (milliseconds, or `end`) and `data-preset` the
+//   guided scenario whose narration fits (the CLI writes it only when no
+//   override changed the preset's scenario). The page's file is
+//   `<algorithm>-<seed>.html` at the moment shown (the instant finished
+//   first, as a share link does).
+//
+// The template is 1,305 KiB (864 KiB gzip, measured on the wasm of issue
+// 17's family split): the tools module's gzip (768 KiB, the script
+// interpreter included since issue 18) in base64 1,024 KiB, the bundled
+// JavaScript, CSS and markup 281 KiB; the build script prints both
+// sizes. Tests:
+// `cli/tests/html.rs` (a small fake template: the block holds what `election
+// run` runs, overrides, presets, moments, errors) and
+// `tests/browser/standalone.test.js` (builds the template, opens `election
+// html`'s file and the page's download from `file://` offline with every
+// http request aborted, and compares messages, leader, time and trace hash
+// with `election run --json`).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

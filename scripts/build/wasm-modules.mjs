@@ -2,7 +2,7 @@
 // @ts-check
 // Writes www/pkg/modules.js, the page's table of its wasm modules, from the
 // modules themselves (run by scripts/build/build-wasm.sh after it built
-// them; docs/ARCHITECTURE.md, The wasm boundary): which module runs which
+// them; web/src/lib.rs, module docs): which module runs which
 // algorithm (each module's `runnable_algorithms()`), which module each
 // guided scenario needs (the tools module's `from_preset_url`), which one
 // the default page opens with (the module of the default scenario's
@@ -16,6 +16,22 @@
 // modules' declarations are the same but for their names.
 //
 //   node scripts/build/wasm-modules.mjs PKG_DIR TOOLS_NAME PLAYER_NAME...
+//
+// ## The table of modules
+//
+// - **The table of modules.** After the builds,
+//   `scripts/build/wasm-modules.mjs` loads every module in Node and writes
+//   `www/pkg/modules.js`: `ALGORITHM_MODULE` (algorithm id -> the player
+//   module that runs it; `script` -> the tools module, from each module's
+//   `runnable_algorithms()`; it fails when an algorithm is in no player
+//   module or in two), `PRESET_MODULE` (preset -> module, from the tools
+//   module's presets), `DEFAULT_MODULE` (the default scenario's), `RUNS`,
+//   and `LOADERS` (a literal `import()` of each module's glue, so the site
+//   build makes each glue a chunk). It also checks that the player
+//   modules' declarations are one API and writes it as
+//   `www/pkg/election_player.d.ts`, the type the page's JSDoc names (there
+//   is no `election_player.js`). The page reads the table and decides
+//   nothing about algorithms.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadWasm } from './wasm-node.mjs';
@@ -79,7 +95,7 @@ writeFileSync(
   `// @ts-check
 // The page's wasm modules: written by scripts/build/wasm-modules.mjs (run by
 // scripts/build/build-wasm.sh) from the modules themselves. Do not edit.
-// docs/ARCHITECTURE.md, The wasm boundary; www/shared/player-wasm.js reads it.
+// web/src/lib.rs, module docs; www/shared/player-wasm.js reads it.
 
 /** The tools module (every algorithm, scripts, compare mode, exports, experiments). */
 export const TOOLS = ${json(toolsName)};

@@ -167,7 +167,8 @@ test('entering compare mode from the page and leaving it', async () => {
   // The page's own algorithm is ticked already; add Raft.
   assert.equal(await page.isChecked('#compare-picker input[value=bully]'), true);
   await page.click('#compare-open');
-  // Compare mode loads on this first click (compare/entry.js): the check comes once it is in.
+  // Compare mode loads on this first click (www/stage/compare-picker.js): the
+  // check comes once it is in.
   await page.waitForFunction(() => /compare.*2 to 4/i.test(document.querySelector('[data-testid=error]')?.textContent ?? ''));
   assert.match(await page.textContent('[data-testid=error]') ?? '', /compare.*2 to 4/i, 'one algorithm is not a comparison');
   await page.check('#compare-picker input[value=raft]');

@@ -1,6 +1,6 @@
-// The wasm player module per algorithm family (docs/ARCHITECTURE.md, The
-// wasm boundary; www/shared/player-wasm.js): the first render loads only
-// the module of the scenario the address asks for, another family's module
+// The wasm player module per algorithm family (web/src/lib.rs, module docs;
+// www/shared/player-wasm.js): the first render loads only the module of the
+// scenario the address asks for, another family's module
 // loads when a run of it is asked for, and every run is the CLI's run.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

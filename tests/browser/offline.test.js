@@ -1,6 +1,6 @@
-// The built site offline (issue 17, item 6; docs/ARCHITECTURE.md, The
-// site build): after one visit its service worker (dist/sw.js) has the
-// whole site, so with the network gone a reload still opens the page and
+// The built site offline (issue 17, item 6; www/offline/sw.js, top comment):
+// after one visit its service worker (dist/sw.js) has the whole site, so with
+// the network gone a reload still opens the page and
 // runs it, links (query and #s=) and the embed open, and the
 // Experiments panel (a lazy chunk, its workers and uPlot) runs a sweep.
 // A new build served at the same address shows "A new version is

@@ -1,4 +1,4 @@
-// The standalone page (docs/ARCHITECTURE.md, The standalone page): the
+// The standalone page (scripts/build/standalone.mjs, top comment): the
 // template built by scripts/build/standalone.mjs, filled by `election html`
 // or by the page's "Download as a standalone page", opens from file:// in a
 // browser context with the network off, fetches nothing, and shows the

@@ -1,6 +1,6 @@
 // @ts-check
 // The wasm player modules, one per algorithm family (scripts/build/build-wasm.sh;
-// docs/ARCHITECTURE.md, The wasm boundary): each lists every algorithm but
+// web/src/lib.rs, module docs): each lists every algorithm but
 // runs only its family's, as the table it wrote says (www/pkg/modules.js);
 // a scenario of another family (or a script) gives an Error on field
 // `algorithm` whose `needs` names the algorithm, so the page can load the

@@ -31,6 +31,104 @@
 //! the millisecond conversions of [`playground`]) without touching JS
 //! values. Time travel (checkpoints, live faults, forks, the search for a
 //! run's end) is `election_core::session::Session`, tested in the core.
+//!
+//! # The wasm boundary
+//!
+//! `web/` is a thin handle over core, in the manner of Ruffle's `web/` over
+//! `ruffle_core`: `Playground` holds one `Session` and converts (milliseconds
+//! to microseconds, results to JS values, errors to JS `Error`s); no time
+//! travel or other policy is decided in `web/src`.
+//!
+//! ```text
+//!  page (www/*.js) -- scenario JSON / URL / user faults --> Playground (web/)
+//!        ^                                                       |
+//!        +---- typed arrays, JSON text, numbers <-- Session (core)
+//! ```
+//!
+//! - Per-frame data crosses as flat `Float64Array`s: one row per node, per
+//!   message on the wire (sampled in core when there are many), per trace
+//!   event. The column names come from wasm (`node_fields()`,
+//!   `flight_fields()`, the trace fields), never hard-coded offsets in JS;
+//!   new columns are appended.
+//! - A node row ends with its pending timer, for the countdown arc:
+//!   `timer_class` (an index into `timer_classes()`), `timer_set_ms` (true
+//!   time it was armed) and `timer_fire_ms` (true time it fires), all `-1`
+//!   when no timer is armed (core/engine/src/engine/mod.rs, module docs,
+//!   Pending timers).
+//!   `timer_classes()` lists the classes in code order as `{name, label}`:
+//!   `election_timeout` (no word from the leader: an election follows),
+//!   `heartbeat` (time for the next heartbeat, ping or probe), `reply_wait`
+//!   (waiting for an answer or announcement), `retry` (retry or delay
+//!   before trying), `lease_renew`, `lease_expiry` (a lease or session runs
+//!   out), `write` (the leader's next write to the resource), `other`.
+//! - Pacing: `Playground.next_event_ms()` is the queue's next entry, timers
+//!   included but also stale entries where nothing happens;
+//!   `Playground.next_activity_ms()` is the next moment something happens
+//!   (a message arrives or is dropped, a timer really fires, a fault). The
+//!   page may skip wall time up to it; neither call changes the run.
+//! - Compare rows (`Playground.compare_figures()`) carry `recovery_ms` and
+//!   `recovery_election_messages`, the summary's fields of the same names
+//!   (core/engine/src/metrics.rs, module docs, recovery): at time T they equal
+//!   `election run
+//!   --algorithm <id> --until-ms T --json` for the same scenario, and they
+//!   are what `election compare` shows as "recovery ms" and "failover".
+//! - Small, occasional objects (summary, log lines, the algorithm list,
+//!   exports) go as JSON text through `JSON.parse`: one serializer per type
+//!   in the wasm (see docs/PERFORMANCE.md, Size).
+//! - Errors reach JS as `Error` objects whose message names the field and
+//!   whose `field` property is that field; a scenario error also carries
+//!   `detail`, what is wrong without the field ("must be a number from 0 to
+//!   1, got 1.5"), so the page can say it at the input the field came from
+//!   (`panels/field-errors.js`).
+//! - The crate is built six times for the page
+//!   (`scripts/build/build-wasm.sh`): without its `tools` feature, once per
+//!   **algorithm family**, as the **player modules** the page plays runs in
+//!   (`www/pkg/election_player_<family>.js`: `--no-default-features
+//!   --features family-<family>`), and with it (the default) as the **tools
+//!   module** (`www/pkg/election_web.js`), which runs every algorithm and
+//!   scripts and also has `compare_ids`, `for_algorithm`,
+//!   `compare_figures`, the exports, the experiments, the finder, the
+//!   trade-offs and `run_summary` (www/shared/player-wasm.js, top comment, What
+//!   the first render
+//!   loads).
+//! - **Families.** `core/algorithms/src/algorithms/mod.rs` `FAMILIES` groups
+//!   the
+//!   algorithms, one cargo feature of election-core each (`family-bully`:
+//!   bully, which the default page opens; `family-bully-variants`:
+//!   next-in-line, candidate-ordinary, invitation; `family-ring`:
+//!   chang-roberts, lelann, hirschberg-sinclair; `family-raft`: raft, the
+//!   most used consensus protocol; `family-consensus`: zab, zookeeper,
+//!   lease, multi-paxos; the module of `bully-variants` is
+//!   `election_player_bully_variants`), all on by default (the CLI, the
+//!   tests, fuzzing, the tools module). A build without a family's feature
+//!   keeps every registry entry (ids, names, kinds, extras, presets,
+//!   narrations: the page's pickers and legends list every algorithm in
+//!   every module) but not the builder (`Entry::builder` is `None`, so the
+//!   engine `Engine<P>` of those algorithms is not compiled in). Validation
+//!   accepts every known algorithm, so any module reads any link or
+//!   address; making a run checks `algorithms::runnable` first: a scenario
+//!   whose algorithm this build does not run is a `ScenarioError` on field
+//!   `algorithm` ("\"raft\" is not in this build (its family, consensus, is
+//!   built separately); this one runs bully, ...") whose `needs` is the
+//!   algorithm's id, a `needs` property of the JS `Error`; the player
+//!   modules' refusal of a script has `needs: "script"`. Every JS-facing
+//!   constructor goes through `Playground::open`, which checks;
+//!   `Playground::from_scenario` (native tests) panics instead.
+//!   `runnable_algorithms()` lists what a module runs;
+//!   `Playground.settings_json(query)` is the scenario `with_settings`
+//!   would run, for building it in another module.
+//!
+//! - Scripts run in the tools module only (its `tools` feature turns on
+//!   the core's `script`): a scripted scenario is an ordinary scenario for
+//!   its `Playground` (`summary().script_error`, `script_error()`, `kinds()`
+//!   growing as the run sends new kinds), plus `script_templates()` and
+//!   `script_check(source)`. The player module refuses a scripted scenario
+//!   (field `algorithm`: "this build runs no scripts"). A scenario error
+//!   about a script that does not compile carries a `script_error` property
+//!   shaped like a run's (`line`, `column`, `message`; `node`, `handler`,
+//!   `at_ms` null).
+//! - The crate also builds natively, so clippy and `cargo test` cover its
+//!   conversions (`web/tests/stored_links.rs` decodes every stored link).
 
 #[cfg(feature = "tools")]
 pub mod compare;

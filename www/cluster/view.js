@@ -4,6 +4,71 @@
  * over each node, so a node can be crashed or recovered by mouse, touch or
  * keyboard, and screen readers can name it. Shift-click picks a node for
  * one side of a partition instead (it does not crash it).
+ *
+ * ## The cluster drawing
+ *
+ * **The cluster drawing** (`cluster/`). Two layers: the still one
+ * (partition groups, the ring, cut links, nodes with role, crown, badges
+ * and labels; drawn again only when one of them changes) and the moving
+ * one, drawn every frame: each node's pending timer as a countdown arc on
+ * its rim (`timer-arcs.js`, from the node rows' `timer_class`,
+ * `timer_set_ms`, `timer_fire_ms`: the arc covers `(fire - now) / (fire -
+ * set)` of the rim from the top, its dash says the class, nothing when
+ * `-1`) and each message on the wire as a short arrow in its kind's colour
+ * (`flight-dots.js`), at `(now - sent) / (arrive - sent)` of its path from
+ * the sender's edge to the receiver's, a little right of the centre line
+ * so the two directions of a pair do not cover each other; at the moment
+ * of sending an arrow's tail is at the sender's edge, so a broadcast fans
+ * out. Arrows are batched into paths of 32 per colour (one fill and one
+ * outline each; from 1,000 on the wire as slim darts of four corners and
+ * from 3,000 only the heads, both without outline or mark: the software
+ * rasterizer's cost goes with the corners and outlines, and the worker
+ * shares the machine's cores with the page; from 500 on the wire in all
+ * the worker's views together, the moving layers are drawn every other
+ * frame, and a view's not at all while playing out of view);
+ * a lost one is drawn alone, fading, crossed out where it is on its path.
+ * Both layers belong to the cluster worker where the browser allows
+ * (`layers.js`); the worker is posted the flight rows every frame and the
+ * pending timers (four numbers per node that has one) only when they
+ * change. It draws what arrived part way into the frame interval (0.55 of
+ * it, `MID_FRAME` in `worker.js`, the interval measured from its animation
+ * frames), after the page's own frame and simulation task rather than at
+ * the same vsync; a drawing for a test holding the page's clock is done at
+ * once. Sizes come from the canvas's CSS size and the node count
+ * (`layoutNodes`): the node radius is 12% of half the shorter side, at
+ * most 64 px, less where neighbours on the circle would touch (at least
+ * 5); the labels are 0.46 of the radius (11 to 24 px) and shrink, down to
+ * 9 px and then to the role alone, to fit between neighbours; arrows and
+ * arcs follow the radius; the node buttons are the nodes' size, so
+ * clicking stays in step in every mode (single view, compare, embed, a
+ * full-screen canvas). A service node is a rounded square, an observer a
+ * hexagon (`nodeShape` in `draw.js`), every other node a disc. Colours
+ * (`shared/palette.js`): roles take orange, sky blue, bluish green and
+ * reddish purple, and observers a pale bluish green; kinds take violet,
+ * vermillion, yellow and the theme's ink, none of a role's hue, and from
+ * the fifth kind on go round again with a dot, then a bar, at the arrow's
+ * tail (dashed, then dotted lines in the space-time diagram); timer arcs
+ * are the nodes' ink with a dash per class. The legend under the cluster
+ * (`legend.js`) lists the run's kinds (`kinds()`) with their arrows and
+ * the timer classes pending at the moment shown with their arcs and the
+ * wasm's labels (`timer_classes()`); legend swatches are small canvases
+ * drawn by the same arrow and arc code. Compare mode puts one such legend
+ * under each view (`legendLists()` makes the two lists; each algorithm has
+ * its own kinds), and embeds do with `controls=…,legend`. The PNG export
+ * (`ClusterView.composite`, called by `panels/export.js`) draws both layers
+ * again at the screen's
+ * pixel ratio or 2x, whichever is larger. While a test holds the clock,
+ * the cluster canvas carries its drawing model as `__drawn` (arrows by
+ * kind name, arcs by class name and on which nodes, the radius and label
+ * size, where the arrows and crosses are; the worker reports it only
+ * then), how the still layer drew each node as `__drawnNodes` (id, role,
+ * shape; `tests/browser/observers.test.js`), and the space-time canvas the
+ * crosses of its lost messages (`tests/browser/drawing.test.js`). A lost
+ * message's cross in the space-time diagram is on its own line at the moment
+ * the core lost it,
+ * just short of the receiver's line: the core drops a message when it
+ * would have arrived (random loss, a cut link, a crashed receiver), and
+ * the trace has no place nearer than that.
  * @module view
  */
 

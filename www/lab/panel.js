@@ -12,6 +12,93 @@
  * (node, handler, simulated time). Drafts are kept per template
  * (drafts.js). Loaded by lab/open.js the first time the lab opens; runs
  * on the wasm tools module (the player module runs no scripts).
+ *
+ * ## The lab
+ *
+ * The page's side of scripted algorithms (`www/lab/`, the user's guide is
+ * docs/lab.md): an editor, the shipped scripts, and Run, which makes the
+ * script the single view's run. The lab decides nothing about a script:
+ * the tools module compiles it (`script_check`), runs it and reports its
+ * error (`Playground.script_error()`); the lab shows what it says.
+ *
+ * ```
+ *  lab/open.js (first render: the Lab button, lab=1, template=, a script's link)
+ *    | first opening: import('./panel.js')  (+ the tools module, CodeMirror)
+ *    v
+ *  lab/panel.js  picker (script_templates()) . editor.js . Run . Reset . errors
+ *    | Run: the page's scenario JSON (shared/page-scenario.js) with
+ *    |      "algorithm": "script", "script": <editor text>
+ *    |   -> shared/player-wasm.js playgroundFor (the tools module runs scripts)
+ *    |   -> pageRun().load(pg): stage/page.js adopt (every view, the address's #s=)
+ *    v
+ *  pageRun().model.onChange: a new run whose script is not the editor's
+ *    (a link, Back) -> shown in the editor; a run's script_error() -> at its line
+ * ```
+ *
+ * - **Loading.** `index.html` carries the Lab button, the empty section and
+ *   `lab/open.js`, which imports nothing of the lab: the panel, the editor,
+ *   CodeMirror and the tools module load on the first opening (a dynamic
+ *   `import()`: in the site build a chunk of its own; the browser test
+ *   `lab.test.js` checks that no file of a plain page load holds
+ *   CodeMirror). `open.js` opens the lab for `lab=1`, `template=<id>`, and
+ *   when the page opens an address whose run is a script (at start-up, and
+ *   after a `popstate`/`hashchange` once the page has made the new run).
+ * - **The editor** (`editor.js`) is CodeMirror 6 from npm, pinned in
+ *   package.json and bundled by `scripts/build/vendor.sh` with esbuild into
+ *   one ES module, `www/vendor/codemirror/codemirror.js` (with its `.d.ts`
+ *   for tsc and the bundled packages' licences; the site ships them as
+ *   `licenses/CodeMirror.LICENSE.txt`; `vendor.sh --check` bundles again
+ *   and compares bytes). The names used are those
+ *   `scripts/build/codemirror/entry.js`
+ *   exports. It is mounted in a **shadow root**: CodeMirror writes its
+ *   style rules into a `<style>` element in a document, which the CSP
+ *   (`style-src 'self'`) refuses, but into a constructed style sheet in a
+ *   shadow root, which it allows; the page's CSS variables inherit into it,
+ *   so its theme (`EditorView.theme` in editor.js, the `--code-*` colours
+ *   in lab.css) follows light and dark. Typing over a selection is done as
+ *   an edit (a `beforeinput` handler), since Chromium's own merge of the
+ *   selected lines writes style attributes the CSP refuses. A key typed in
+ *   the editor reaches the page's shortcuts from the shadow host:
+ *   `keyBelongsTo` (player/shortcuts.js) looks at the element focused inside.
+ *   Highlighting (`rhai-mode.js`) is a stream tokenizer: keywords, strings,
+ *   numbers, nested block comments, the name after `fn`, `this`, properties.
+ * - **Errors at their line.** While typing, a linter (400 ms after the last
+ *   key) asks `script_check(text)`; after a run stops on an error, the run's
+ *   `script_error` (node, handler, line, column, time) is shown beside the
+ *   editor in words and, while the editor holds the script that ran, at its
+ *   line. A column the core does not know underlines the whole line. A
+ *   script that does not compile is not run (the page keeps its run); a
+ *   scenario error (a script too long for its link names `script`) is said
+ *   the same way.
+ * - **Run** takes the page's scenario (`pageScenarioJson()`: nodes, seed,
+ *   ring, start, network and faults, clicked ones included), sets
+ *   `algorithm` and `script`, and hands the run to the page (`stage/page.js`)
+ *   through
+ *   `shared/page-scenario.js` (`providePageRun`: the model and `load`,
+ *   which is `adopt`: every view, the form, the faults, the address's
+ *   `#s=` link). The settings form shows `script` as an algorithm of its
+ *   own while a script runs (`player/controls.js`), and a settings change
+ *   keeps the script and writes its share link, not readable parameters.
+ *   **Run on its scenario** uses the template's `scenario` fields instead.
+ *   **Compare with** opens `?compare=script,<id>#s=...`; **Find a failure…**
+ *   opens the finder, which offers "The page's script" while the page shows
+ *   one and sends its source in the request (`finder/panel.js`).
+ * - **Drafts** (`drafts.js`, localStorage `election-playground-lab:<slot>`):
+ *   the editor's text per template id, the last slot open, and the slot
+ *   `link` for a script a link brought (kept with that script, so another
+ *   link's script does not take its edits). A link whose script equals the
+ *   last slot's draft opens in that slot. Reset replaces the text as one
+ *   edit (Ctrl+Z undoes it) and forgets the draft. Storage refused or full
+ *   is ignored.
+ * - **Tests** (`tests/browser/lab.test.js`, against `dist/`): the
+ *   Chang-Roberts template equals `election run --script` (counts, leader,
+ *   trace hash); a syntax error at its line, the page still playing, the
+ *   text back after a reload; an endless loop's named error; a link (in a
+ *   fresh context) and a teacher's `template=` link; a script too long for
+ *   its link; the first render's requests; Find a failure on a broken
+ *   script equals `election check --script` and its link reopens the
+ *   script. While a test holds the play clock the editor's box offers
+ *   `__script()` (the whole text; CodeMirror draws only the lines in view).
  * @module lab/panel
  */
 

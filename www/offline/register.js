@@ -11,7 +11,7 @@
  * repository, never registers a worker, and neither does a page opened
  * from file://. An embed (`?embed=1`) registers it too (so it works
  * offline) but shows no notice: it takes the new version when no page of
- * the old one is open. docs/ARCHITECTURE.md, The site build.
+ * the old one is open. www/offline/sw.js, top comment.
  * @module offline/register
  */
 

@@ -16,7 +16,35 @@
  * - Activate (the first install, or after the page's Reload button sent
  *   `skip-waiting`): delete this site's caches of other versions, and
  *   control the open pages.
- * docs/ARCHITECTURE.md, The site build.
+ * The site build that writes sw.js: scripts/build/site/build.mjs; the detail:
+ *
+ * ## The service worker
+ *
+ * **The service worker** (`www/offline/sw.js`, registered by
+ * `offline/register.js` once the page is ready, only in the built site and
+ * only over http(s); the development page never loads `register.js`):
+ *
+ * - *install*: every file of its version into a cache named by the scope
+ *   and the version (two sites on one origin never touch each other's
+ *   caches), fetched with `cache: 'no-cache'` so an HTTP-cached page of
+ *   the last version never lands in it. It never takes over on its own.
+ * - *fetch*: a GET for one of its files is answered from its own version's
+ *   cache only; a page address (any query: `?algorithm=raft&nodes=7`, the
+ *   folder itself) gets the cached page, which reads the query and the
+ *   `#s=` fragment as ever. Anything else goes to the network. So with no
+ *   network, after one visit, the page, links, the embed, the lazy panels,
+ *   their workers and the wasm all load; dedicated workers are controlled
+ *   by the page's worker, so their wasm comes from the cache too.
+ * - *update*: the browser checks `sw.js` on navigation (and
+ *   `register()` does, `updateViaCache: 'none'`); a new version installs
+ *   beside the old one and waits. Meanwhile the old worker keeps serving
+ *   the old version's files to every open page (never a mix), and the page
+ *   shows "A new version is available. Reload"
+ *   (`data-testid=update-notice`, its button `update-reload`; not in an
+ *   embed, which takes the new version once no page of the old one is
+ *   open). Reload posts `skip-waiting`; the new worker activates, deletes
+ *   this site's other caches, claims the pages, and the page reloads on
+ *   `controllerchange`.
  * @module offline/sw
  */
 

@@ -10,8 +10,8 @@
 
 /**
  * Why each kind of service node is in the run, by the `kind` the core
- * reports for it (core/algorithms/src/algorithms/resource.rs and service.rs; see
- * extras.rs).
+ * reports for it (core/algorithms/src/algorithms/consensus/resource.rs and
+ * service.rs; see extras.rs there).
  * @type {Record<string, string>}
  */
 export const SERVICE_NOTES = {

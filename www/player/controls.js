@@ -5,6 +5,15 @@
  * played yet, the scenario settings form (algorithm, nodes, seed, ring
  * order, who starts) and Share. The keyboard shortcuts are in
  * shortcuts.js.
+ *
+ * ## The opening prompt
+ *
+ * The opening prompt (`#start-prompt`, player/controls.js) sits in the
+ * middle of the circle; when an algorithm's extra nodes sit there,
+ * `ClusterView` marks the canvas box `centre-taken` and the prompt moves to
+ * the top left corner (styles/player.css), or, on a screen narrower than
+ * 40rem, where the circle fills its box, under the drawing (outside
+ * presentation mode).
  * @module controls
  */
 

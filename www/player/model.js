@@ -9,6 +9,30 @@
  * Going back in time is a re-run from the nearest checkpoint (the core is
  * deterministic), done inside the Playground by `seek_ms`. A fault made
  * before the latest moment reached forks the history (`fork`).
+ *
+ * ## Pacing
+ *
+ * **Pacing** is the model's (`Model.advance`): a frame that plays `realMs`
+ * goes to `now + realMs × speed` (0.005 by default: the default Bully
+ * election, 19 ms, takes about four seconds), with two exceptions that
+ * change only where a frame stops, never what happens (the events are
+ * those of one `run_until_ms` to wherever it gets, so every number and the
+ * trace hash at a moment are the same; seeking, stepping and `at=` never
+ * pace). Quiet-time skipping (`player/quiet.js`, on unless unticked, kept in
+ * localStorage): while `flight_count()` is 0 and the next activity
+ * (`next_activity_ms()`: a timer that really fires, a fault) is more than
+ * 600 ms of real time away, the stretch up to 400 ms of real time before
+ * it plays at a rate that takes 600 ms, and the status says "Skipping
+ * 182 ms of quiet time". Compare mode and the compare embed skip the same
+ * way for all runs together (`CompareRuns.quietTarget`, stage/runs.js):
+ * only while every run stands at the shared time with nothing on the wire,
+ * up to the lead before the earliest of their next activities (a run where
+ * nothing more will happen waits for the others); the single embed plays
+ * through `Model`, so it skips as the page does. And stops (`Model.stops`): a
+ * narrated preset's next step, where playing pauses until Next step
+ * (panels/presets.js).
+ * The page opens paused (at 0, or at `at=`) with a prompt over the
+ * cluster until the run first moves (`Controls`).
  * @module model
  */
 

@@ -32,6 +32,28 @@
  * after the browser's style, layout, paint and commit of that frame;
  * the task's simulation; the drawing), and `window.__simTasks` gets
  * every simulation task's length. Nothing is timed otherwise.
+ *
+ * ## The player loop
+ *
+ * **The player loop** (`player/player.js`) is the page's only
+ * `requestAnimationFrame` loop that plays: the single view, compare mode
+ * and the embeds register with `player.add(part)` (a `Model` made a part by
+ * `playModel`, a comparison's runs by `playRuns`, stage/runs.js), where a part
+ * says whether it plays (`playing()`), whether it needs the simulation task
+ * while paused (`busy()`: going to an `at=` moment in pieces, looking for
+ * the run's end), runs its simulation (`advance(realMs, budgetMs)`),
+ * draws (`flush()`, true when it drew) and reports a failure (`failed`);
+ * `playModel(model, failed)` makes one of a `Model`. The player reads
+ * the play clock once per simulation task (so a test's hand plays every
+ * part alike), caps the real time a task plays (100 ms), and runs the
+ * simulation in a task of its own right after each frame is shown; the
+ * next frame draws what it did. It owns the frame budget: 6 ms of
+ * simulation a frame, less when drawing took long (12 ms for both), never
+ * under 2 ms, shared evenly by the parts that play (compare mode splits
+ * its share among its runs; a run that falls behind goes on from where it
+ * got to, and any action brings them together first). Seeking stays in the
+ * model: a seek or step is done at once, an opening moment in pieces
+ * through `busy`.
  * @module player/player
  */
 

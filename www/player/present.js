@@ -12,6 +12,20 @@
  * its full screen (a projector then shows no browser bars); leaving the
  * full screen (the browser's own Esc) leaves presentation mode too. From
  * the address there is no click, so `present=1` fills the window only.
+ *
+ * ## Presentation mode
+ *
+ * **Presentation mode** (`player/present.js`: the Present buttons, `P`,
+ * `present=1`; Escape leaves, each change written into the address with
+ * `writePresentAddress`) is a `presenting` class on `<body>`;
+ * `styles/player.css` lays the stage (or compare mode's views) over the
+ * whole window as a grid whose canvas row takes what the transport bar,
+ * time line, status line and narration leave. The cluster views follow
+ * their canvas's size through their ResizeObserver (`cluster/view.js`).
+ * Entered by a click or `P` (a user's gesture) it also asks for the
+ * browser's full screen (`requestFullscreen`, refused quietly where not
+ * allowed); a `fullscreenchange` that ends the full screen this page asked
+ * for (the browser's own Esc) leaves presentation mode too.
  * @module player/present
  */
 

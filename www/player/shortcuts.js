@@ -10,6 +10,15 @@
  * presses them), the arrows, Home, End and Page keys with a focused slider
  * (they move it), and Space with a checkbox that has the keyboard's focus
  * (tabbed to: it ticks it); a clicked checkbox leaves Space to playback.
+ *
+ * ## Keys
+ *
+ * **Keys** (`player/shortcuts.js`, `keyBelongsTo`) are playback's wherever
+ * the focus is, except while typing in a text field (text-like inputs,
+ * textarea, select, contenteditable); a focused button or link keeps only
+ * Enter, a slider its arrows, Home, End and Page keys, and a checkbox Space
+ * only when tabbed to (`:focus-visible`). Compare mode's keys use the same
+ * rule.
  * @module shortcuts
  */
 

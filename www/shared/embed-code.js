@@ -6,6 +6,15 @@
  * (`embed=1`, docs/embed.html). The button puts it on the clipboard and
  * says so in its status line; the snippet also stands in a read-only
  * field, selected, to copy by hand where the clipboard is not allowed.
+ *
+ * ## Copy embed code
+ *
+ * **Copy embed code** (`shared/embed-code.js`, wired in `stage/page.js` for
+ * Share and in `compare/compare.js` for compare mode) writes an `<iframe>`
+ * whose address is the page's own with `embed=1`, `at=` (and `to=` when the
+ * moment is after
+ * the run's end, where an embed's range ends by default), `compare=` in
+ * compare mode, and the scenario as a share fragment.
  * @module shared/embed-code
  */
 

@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * The wasm modules the page plays runs in (docs/ARCHITECTURE.md, The wasm
- * boundary): a player module per algorithm family
- * (`www/pkg/election_player_<family>.js`) and the tools module
+ * The wasm modules the page plays runs in (web/src/lib.rs, module docs): a
+ * player module per algorithm family (`www/pkg/election_player_<family>.js`)
+ * and the tools module
  * (`www/pkg/election_web.js`, every algorithm and scripts). Which module
  * runs which algorithm or preset is the table the wasm build wrote
  * (`www/pkg/modules.js`); nothing here knows an algorithm.
@@ -16,6 +16,70 @@
  * run time, and their `Playground`s have one API, so the Model takes a
  * run from any of them. Static functions (`algorithms()`, `presets()`,
  * `scenario_params()`, ...) are the same in every module.
+ *
+ * ## What the first render loads
+ *
+ * **What the first render loads.** The page shows the address's
+ * scenario (or the default) from the wasm **player module of its
+ * algorithm's family** (`www/pkg/election_player_<family>.js`, web/
+ * without its `tools` feature: playground, views, rows, presets, links;
+ * web/src/lib.rs, module docs, Families) and the modules www/main.js imports
+ * statically; the built `index.html` preloads that module's wasm and glue
+ * so they download with the scripts, not after them
+ * (scripts/build/site/preload.mjs). Everything else loads with a dynamic
+ * `import()` when first used:
+ *
+ * | what | loads when | from |
+ * |---|---|---|
+ * | the wasm **tools** module (`www/pkg/election_web.js`: every algorithm and scripts, plus compare, exports, experiments, the failure finder, the trade-off table) | one of those is first used, or a script scenario is opened | `shared/tools-wasm.js`, `shared/player-wasm.js` (once; a failed load is tried again next time) |
+ * | the **player module of another family** (`www/pkg/election_player_<family>.js`) | a run of one of its algorithms: the settings form, a link, Back/Forward, an import, the embed's `load` | `shared/player-wasm.js` (once; the old run stays meanwhile) |
+ * | compare mode (`compare/compare.js`, on `stage/compare-page.js` with its runs, lanes and table) | an address with `compare=`, or the Compare button (the click is acted on once loaded) | `stage/compare-picker.js` (with the entry's `compare` loader), which keeps the picker in the first render; the page is `data-ready` only once an asked-for comparison is open |
+ * | the embed (`embed/embed.js`, `api.js`, `compare-embed.js`, `stage/embed-stage.js` and the rest of embed chrome) | `?embed=1` | `stage/start.js`, through the entry's `embed` loader |
+ * | trace, summary and CSV exports | their button | `panels/export.js`: the tools module replays the scenario to the moment shown (what `--until-ms` does) and writes the file |
+ * | the SVG writer (`spacetime/svg.js`) | Export SVG | `panels/export.js` |
+ * | experiments, trade-offs, the failure finder | their button or section | `shared/lazy-panel.js`, `finder/open.js` |
+ * | the lab (`lab/panel.js`, its editor and CodeMirror, `www/vendor/codemirror/codemirror.js`) | the Lab button, `lab=1` or `template=`, or a link whose scenario is a script | `lab/open.js` (through `shared/lazy-panel.js`) |
+ *
+ * **Which module plays a run** (`shared/player-wasm.js`, from the table
+ * the wasm build wrote, `www/pkg/modules.js`). The first render takes the
+ * module of the address's `algorithm=`, else of its `preset=`, else that
+ * of the `algorithm` in its `#s=` link (`moduleForLink`: the link inflated
+ * by the browser, at most 64 KiB, for that one field), else the default
+ * scenario's (`firstModule`: Bully's family for the bare page; a
+ * standalone page's inline scenario starts there too). Every run after that is
+ * made by `openRun(make)`: at once in the module in use when it runs the
+ * scenario; otherwise the core's error
+ * says what it `needs` and the run is made in that module once it has
+ * loaded (a promise; each module loads once, a failed load is tried again
+ * next time). So a `#s=` link the browser cannot inflate (no
+ * `DecompressionStream`) is read by the default module, whose error names
+ * the algorithm, and opens in that one's module; a
+ * script scenario (`"algorithm": "script"`, a link or an import) opens in
+ * the single view on the tools module. Everything that makes a run goes
+ * through it: the settings form (the scenario is made in the module in
+ * use, `settings_json`, the run where it runs), presets, import, the fault
+ * editor, Back and Forward, the embed and its `load` message (the API
+ * answers once the module has loaded; later messages wait their turn).
+ * While a module loads the page keeps showing the old run; a module that
+ * cannot load gives one message ("The code for this algorithm (...) could
+ * not be loaded: ... The current run is kept.") and the old run stays.
+ * Static functions (`algorithms()`, `presets()`, `scenario_params()`,
+ * `node_fields()`, ...) come from the first module: every module has the
+ * same. The modules' `Playground`s have one API, so the `Model` takes a
+ * run from any of them. For other pages that hold a scenario (the
+ * algorithm lab's Run), `playgroundFor(scenarioJson)` is the one call: a
+ * promise of a run from the module that runs it (the tools module for a
+ * script), rejecting with the core's error naming the field, or a
+ * `ModuleLoadError`.
+ *
+ * The wasm modules share no memory: a run crosses from a player module to
+ * the tools as its scenario JSON (faults made by clicking included), and
+ * a tools-module run is the same run (same scenario, same trace hash;
+ * `tests/node/player-modules.test.js` checks every corpus scenario in its
+ * family's module against the tools module).
+ * Compare mode's runs live in the tools module; their `Model` is the
+ * page's, typed with the player's API (`stage/runs.js` `toolsPlayground`
+ * gives the rest).
  * @module shared/player-wasm
  */
 

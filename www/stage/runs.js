@@ -15,6 +15,31 @@
  * playing goes fast up to the lead before the earliest of their next
  * activities. Pacing only: every run's events and numbers at any moment
  * are those of `run_until_ms`.
+ *
+ * ## Compare mode and the compare embed
+ *
+ * **Compare mode and the compare embed** share `stage/runs.js` (the
+ * runs, one per algorithm, made by `Playground.for_algorithm` from one
+ * scenario, and their one clock: a step goes to the next moment anything
+ * happens in any run, the end is the latest of the runs' own ends, a fault
+ * goes into every run), `stage/lanes.js` (a view, caption, legend and row
+ * per run, drawn alike) and `stage/compare-table.js` (the columns, each reading
+ * the core's `compare_figures()` row, so a row at time T is `election run
+ * --algorithm <id> --until-ms T --json`; the failover columns are its
+ * `recovery_election_messages` and `recovery_ms`, "-" while null). The page
+ * shows every column; the embed (`embed=1&compare=`) the compact set. The
+ * notes follow the scenario's faults: a crash of a fixed node (a number,
+ * not `"leader"`) is called out above the table, since in a comparison it
+ * is not each algorithm's leader; under the table, the formula of each
+ * theory figure shown, or why the column is "-" (the published counts are
+ * for no faults and every node starting). A click on a node in the single
+ * view crashes `"leader"` when that node is the one leader (`Model.toggleNode`;
+ * the core resolves it at once to the same node, so the run and its trace
+ * hash are those of a crash of the node), so compare mode crashes each
+ * algorithm's own leader. Both register one part with the player. A compare
+ * embed's postMessage API takes play, pause, step, seek and state on the
+ * shared clock, refuses `load` with an error that says why, and posts no
+ * per-run events.
  * @module stage/runs
  */
 

@@ -8,6 +8,37 @@
  * (stage/page.js). The entry names the variants' code (the embed, compare
  * mode, the standalone download), so the stage imports none of them. A
  * failure to start is said on the page.
+ *
+ * ## The stage
+ *
+ * **The stage** (`www/stage/`) holds 1 to 4 runs, their views and one
+ * transport bar, configured by what each entry passes; the entries only
+ * make their runs, pick their views and read their address:
+ *
+ * | entry | lines | on |
+ * |---|---|---|
+ * | `www/main.js` (index.html) | 17 | `startPlayground({embed, compare, download})`: `stage/start.js` starts the appearance, the first wasm module and the names, then `stage/page.js` (full page: one run, the single view and its panels, the page's bar `player/controls.js`, `timeline.js`, `shortcuts.js`) or, with `?embed=1`, the embed |
+ * | `standalone/entry.js` | 22 | the same start with the standalone page's `request` (its inline scenario) after `boot.js` gave `shared/player-wasm.js` its inline wasm (`useWasmSource`) |
+ * | `compare/compare.js` | 165 | `CompareMode extends PageComparison` (`stage/compare-page.js`: the lanes, compare mode's bar in `#compare`, its keys and faults): the address that opens it, leaving, Share, Copy embed code |
+ * | `embed/embed.js` | 125 | one `Model` behind a `Clock` (`modelClock`), its view and status line, the host's `load` |
+ * | `embed/compare-embed.js` | 120 | a comparison (`runsClock`), its lanes (`EMBED_LANE`) and the compact table |
+ *
+ * In embed chrome both embeds are an `EmbedStage` (`stage/embed-stage.js`):
+ * the frame, the one `EmbedBar` (`controls=` picks which controls, in a fixed
+ * order), the postMessage API on the same `Transport` and the start
+ * (`at=`, autoplay, ready). A `Transport` (`stage/transport.js`) keeps an
+ * embed's range rules once for both: seeking clamps to `[from, to]`,
+ * playing stops at `to` (within `AT_END_MS`) or goes back to `from` with
+ * `loop`, a step never passes `to`, `at=` outside the range is named. It
+ * moves its runs through a `Clock`, one run's or a comparison's, so a
+ * single and a compare embed move time by the same code. Imports go
+ * down: the entries import the stage, the stage imports the views
+ * (`cluster/`, `panels/`, `player/`), the embed's API (`embed/api.js`) and
+ * `shared/`, and `shared/` imports none of them. The stage names no entry:
+ * each entry passes in the variants' code (`embed`, `compare`: loaders of
+ * the embed and of compare mode; `download`: "Download as a standalone
+ * page"; on a standalone page its `request`, and `boot.js` its wasm
+ * bytes).
  * @module stage/start
  */
 

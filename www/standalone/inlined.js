@@ -1,12 +1,34 @@
 // @ts-check
 /**
- * What a standalone page carries inline (docs/ARCHITECTURE.md, The
- * standalone page): scripts/build/standalone.mjs writes the data blocks,
- * `election html` and "Download as a standalone page" fill the scenario
+ * What a standalone page carries inline (scripts/build/standalone.mjs, top
+ * comment): scripts/build/standalone.mjs writes the data blocks, `election
+ * html` and "Download as a standalone page" fill the scenario
  * one. Whether this page is one, the wasm bytes, the request its scenario
  * block makes, and the page's own text kept as the template for a new
  * file. On the site none of the blocks exists and every function here
  * says so (and costs nothing).
+ *
+ * ## Booting a standalone page
+ *
+ * - **Booting** (`www/standalone/inlined.js`, used by `stage/page-run.js` on
+ *   the site
+ *   too, where it finds no blocks and changes nothing): `init` gets the
+ *   inflated bytes (`DecompressionStream`: Chromium 80, Firefox 113,
+ *   Safari 16.4; only Chromium is tested) instead of fetching the wasm;
+ *   while the address names nothing, the request is the block's scenario
+ *   with its `at` and `preset`, read as the address's would be; once the
+ *   page writes a link into the address (a fault, an import, compare mode)
+ *   the address wins, as on the site, and Back to the bare file opens the
+ *   block's scenario again. Nothing is fetched (the browser test records
+ *   every request). `boot.js` hides what a file cannot do, with a short
+ *   note: Experiments, Trade-offs and Find a failure (they run in Web
+ *   Workers, which browsers do not start from `file://`; their code is not
+ *   in the bundle), and the links that would point at the file (Copy link,
+ *   Copy embed code, compare mode's two, the embedding docs). The cluster
+ *   view draws on the main thread: `cluster/layers.js` starts no worker on
+ *   a `data-standalone` page. The player, faults, the fault editor, the
+ *   preset picker (the presets are in the wasm), compare mode, exports and
+ *   import work as on the site.
  * @module standalone/inlined
  */
 

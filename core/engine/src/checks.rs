@@ -5,6 +5,34 @@
 //! leaders only in different partition groups are reported as
 //! `split_brain`, the expected, documented failure of these algorithms under
 //! a partition. Each episode is reported once, when it begins.
+//!
+//! # Property checks
+//!
+//! Checked during every run by `core/engine/src/checks.rs`; each failure is a
+//! `violation` with a time, a property name, a sentence and the nodes. An
+//! algorithm's `Protocol::SAFETY` says what it claims:
+//!
+//! | property | checked for | what it means |
+//! |---|---|---|
+//! | `one_leader_per_component` | classical algorithms | two live leaders in one partition group: a bug |
+//! | `split_brain` | classical algorithms | several leaders, each in its own partition group: the documented failure of these algorithms, reported once per episode |
+//! | `one_leader_per_term` | consensus algorithms | two nodes leader of the same term |
+//! | `terms_never_decrease` | any algorithm that announces terms | a node's announced term went down |
+//! | `one_vote_per_term` | any algorithm that votes | a node voted for two candidates in one term |
+//! | `stale_write_accepted` | algorithms with a resource | an applied write's token is below one applied before; with fencing on this is a bug, with `"fencing": false` it is the failure being shown |
+//! | `lease_overlap` | algorithms that announce leases | two nodes believe they hold the lease at once: the expected failure when a clock drifts past the bound or a holder pauses |
+//!
+//! The invitation algorithm claims nothing about leader count
+//! (`SeveralLeadersAllowed`): several leaders are its design, shown in the
+//! metrics, never a violation. Multi-Paxos announces the ballot a replica
+//! has promised as its term (a leader's is its own ballot, which names it:
+//! replica i owns ballots k·n + i + 1) and a promise as a vote, so the
+//! consensus checks read per ballot: one leader per ballot, ballots never
+//! go back, one promise per ballot; its fencing token is the ballot. Each
+//! episode of the leader-count checks is reported when it begins. The fault
+//! fuzzer (`core/tools/src/fuzz.rs`) treats the
+//! first four consensus properties as bugs and `lease_overlap` as expected
+//! after a clock fault or a pause.
 
 use crate::protocol::{NodeId, Role, Safety};
 use crate::time::Micros;

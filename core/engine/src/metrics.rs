@@ -1,5 +1,4 @@
-//! Counters and timers of a run, exactly as docs/ARCHITECTURE.md, Counting
-//! rules defines them.
+//! Counters and timers of a run, exactly as below defines them.
 //!
 //! - A message counts as sent when its sender sends it; a dropped message
 //!   counts as sent and as dropped. The extra copy of a duplicated message
@@ -11,6 +10,54 @@
 //!   previous leader (the first leader is not a change).
 //! - `leaderless`: true time with no live node in the leader role;
 //!   `split_brain`: true time with more than one.
+//!
+//! # Counting rules
+//!
+//! Comparisons between algorithms are only fair if every algorithm is
+//! counted the same way. The counters live in `core/engine/src/metrics.rs` and
+//! reach users as the run summary (`election run --json`, the page's
+//! metrics panel):
+//!
+//! - **sent**: a message counts when its sender sends it, whatever happens
+//!   to it then. Each send counts once in `sent`, once in its kind
+//!   (`by_kind`) and once in its purpose.
+//! - **purpose**: every message kind declares `Election` (exists to choose
+//!   a leader) or `Background` (heartbeats, lease renewals, session pings,
+//!   probes); `election + background = sent`. Each algorithm's module docs
+//!   say which of its kinds are which.
+//! - **duplicated**: the extra copy of a duplicated message; it is not a
+//!   second send. **delivered** and **dropped** count copies. Copies still
+//!   on the wire (including deliveries deferred by a pause or a slow
+//!   receiver) are **in_flight**, so at every moment
+//!   `sent + duplicated = delivered + dropped + in_flight`.
+//! - **dropped** copies: lost at random (decided at send), blocked by a
+//!   partition or a cut (at send or at arrival), or arriving at a crashed
+//!   node.
+//! - **elections**: `Ctx::election_started` calls; each initiator counts
+//!   (an algorithm's docs say what starting means for it, e.g. a merge for
+//!   the invitation algorithm).
+//! - **first_leader**: the first moment any live node holds the leader role.
+//! - **leader_changes**: a node takes the leader role and it is not the
+//!   node that last took it. The first leader is not a change; a leader that
+//!   steps down and is elected again is not one either.
+//! - **leaderless** and **split_brain**: true time with zero and with more
+//!   than one live node in the leader role (crashed nodes do not count,
+//!   paused ones do). This counts every leader, so a stale Raft leader cut
+//!   off in a minority adds split-brain time although no property is broken.
+//! - **recovery**: from the last fault-type event (a scheduled fault, a
+//!   pause's resume, a flaky node's down or up) to the first moment the
+//!   cluster settles after it (core/engine/src/engine/settle.rs, module docs),
+//!   and the election
+//!   messages sent in between: the election cost of that failure.
+//!   `election compare` reports it as "failover". With no fault, it is
+//!   measured from time 0.
+//! - **events**: events that happened (starts, deliveries, drops, timer
+//!   firings, notices, faults); queue bookkeeping (a stale or re-armed
+//!   timer, a deferred delivery, the start of a node dead from time 0) is
+//!   not counted.
+//! - **writes**: a resource's applied and rejected writes, and applied
+//!   writes whose token was below one applied before (a stale leader got
+//!   through).
 
 use crate::protocol::{NodeId, Purpose};
 use crate::time::Micros;
@@ -189,7 +236,7 @@ impl Metrics {
 
     /// Time from the last fault (or the start) to the first settling after
     /// it, and the election messages sent in between: the election cost of
-    /// one failure (docs/ARCHITECTURE.md, Counting rules: `recovery`) when
+    /// one failure (module docs: `recovery`) when
     /// the scenario's last fault is that failure.
     pub fn recovery(&self) -> Option<(Micros, u64)> {
         let settled = self.recovered_us?;

@@ -107,7 +107,7 @@ pub struct RunSummary {
     /// cluster first settled after it, ms; null if it never did.
     pub recovery_ms: Option<f64>,
     /// Election-purpose messages sent in that window: the election cost of
-    /// the last failure (docs/ARCHITECTURE.md, Counting rules: `recovery`).
+    /// the last failure (core/engine/src/metrics.rs, module docs: `recovery`).
     pub recovery_election_messages: Option<u64>,
     /// Writes to a fenced resource: applied, rejected as stale, and stale
     /// ones applied (only without fencing).
@@ -123,8 +123,9 @@ pub struct RunSummary {
     pub truncated: bool,
     /// Stable hash of the trace, 16 hex digits.
     pub trace_hash: String,
-    /// The script error that stopped a scripted run (docs/ARCHITECTURE.md,
-    /// Scripted algorithms, Errors); absent otherwise.
+    /// The script error that stopped a scripted run
+    /// (core/algorithms/src/script/mod.rs, module docs, Limits and errors);
+    /// absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script_error: Option<ScriptError>,
 }

@@ -21,8 +21,8 @@ use std::hash::Hash;
 /// A node id: `0..n`, and also the node's rank.
 pub type NodeId = u32;
 
-/// Why a message exists, for the counting rules (docs/ARCHITECTURE.md,
-/// Counting rules).
+/// Why a message exists, for the counting rules (core/engine/src/metrics.rs,
+/// module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Purpose {
@@ -201,7 +201,7 @@ impl TimerClass {
 pub trait Message: Clone + Debug + Hash {
     /// Index of this message's kind in [`Protocol::KINDS`].
     fn kind(&self) -> usize;
-    /// Election or background (docs/ARCHITECTURE.md, Counting rules).
+    /// Election or background (core/engine/src/metrics.rs, module docs).
     fn purpose(&self) -> Purpose;
     /// The kind's name when it is only known at run time (a script's
     /// message): the engine then numbers kinds in the order the run first
@@ -557,8 +557,8 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     }
     /// The error that stopped the handler just run, if any: only a
     /// script's handlers fail (a type error, the operation budget); the
-    /// engine then stops the run (docs/ARCHITECTURE.md, Scripted
-    /// algorithms, Errors).
+    /// engine then stops the run (core/algorithms/src/script/mod.rs, module
+    /// docs, Limits and errors).
     fn take_error(&mut self) -> Option<ScriptError> {
         None
     }
@@ -580,7 +580,8 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     /// A timer fired.
     fn on_timer(&mut self, ctx: &mut Ctx<'_, Self::Msg, Self::Timer>, timer: Self::Timer);
     /// What `timer` is for, as this node stands now: the meaning its
-    /// firing would have (docs/ARCHITECTURE.md, How to add an algorithm).
+    /// firing would have (core/algorithms/src/algorithms/mod.rs, module
+    /// docs, How to add an algorithm).
     /// A timer whose meaning depends on the state (a ring node's watchdog
     /// waits for the leader while it follows and for the election while
     /// it takes part) is classed by the state. Asked only when the page's

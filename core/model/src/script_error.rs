@@ -1,6 +1,7 @@
-//! [`ScriptError`]: what stops a scripted run (docs/ARCHITECTURE.md,
-//! Scripted algorithms, Errors). Always compiled, so every build's run
-//! summary has the same shape; only a build with the `script` feature
+//! [`ScriptError`]: what stops a scripted run
+//! (core/algorithms/src/script/mod.rs, module docs, Limits and errors). Always
+//! compiled, so every build's run summary has the same shape; only a build with
+//! the `script` feature
 //! ever makes one.
 
 use serde::Serialize;

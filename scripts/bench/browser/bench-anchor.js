@@ -21,7 +21,7 @@
 // - a cold load of each on every profile (cold-load.js: a new browser
 //   context, network and CPU emulated as bench-load.js does):
 //   - first picture: navigation start to the first drawn cluster; ours:
-//     the page's `playground-first-draw` mark (www/main.js, set once the
+//     the page's `playground-first-draw` mark (www/stage/page.js, set once the
 //     cluster is first drawn); RaftScope: the first content in its
 //     `#servers` SVG group, stamped by a MutationObserver added before
 //     any script runs (it draws the servers and plays at once);

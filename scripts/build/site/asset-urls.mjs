@@ -1,5 +1,5 @@
 // How bundled code finds the hashed files it loads at run time (the site
-// build, docs/ARCHITECTURE.md, The site build).
+// build, scripts/build/site/build.mjs, top comment).
 //
 // The page loads some files by URL rather than by `import`: the wasm (the
 // wasm-bindgen glue's `new URL('election_web_bg.wasm', import.meta.url)`),
@@ -14,6 +14,26 @@
 // `new URL('./<hashed name>', import.meta.url)`: right from any chunk.
 // A file's hash is known before the code that names it is bundled, so a
 // changed worker changes the name of the chunk that starts it.
+//
+// ## How bundled code finds the hashed files
+//
+// **How bundled code finds the hashed files.** esbuild does not rewrite
+// `new URL(..., import.meta.url)`, and after bundling `import.meta.url` is
+// the URL of the chunk the code landed in, not of its source file. Since
+// every output lives in the one folder `assets/`, the build's esbuild
+// plugin (`assetUrlPlugin` in `asset-urls.mjs`) rewrites each
+// `new URL('<source path>', import.meta.url)` to
+// `new URL('./<hashed name>', import.meta.url)` when it loads a page file,
+// and that is right from whichever chunk the code ends in. The files are
+// built first (step 1, workers after the files they name), so their names
+// are known, and a changed worker or wasm changes the hash of the chunk
+// that names it. The plugin fails the build for a URL it has no file for
+// and for any other `import.meta.url` in a page file (it would silently
+// point at the chunk). The CSP is the source page's (`script-src 'self'
+// 'wasm-unsafe-eval'`) plus the hash of one inline script (below): no
+// other inline script, no `'unsafe-inline'`. Every
+// URL is relative (pages to `assets/...`, chunks to `./...`, the service
+// worker from `document.baseURI`), so `dist/` works from any sub-path.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';

@@ -1,6 +1,6 @@
 // The site build: writes dist/, what ships (run by scripts/build-site.sh,
-// which builds the wasm and vendors uPlot first). docs/ARCHITECTURE.md,
-// The site build, says what it does and why; in order:
+// which builds the wasm and vendors uPlot first). In order (the detail, with
+// the why, follows):
 //
 //  1. the files the page loads by URL (asset-urls.mjs): the wasm and the
 //     vendored files copied under hashed names, style sheets bundled and
@@ -19,6 +19,67 @@
 // give the same dist/, byte for byte.
 //
 //   node scripts/build/site/build.mjs [OUT_DIR]   (default dist)
+//
+// ## The site build in detail
+//
+// `./scripts/build-site.sh` writes `dist/`, the site that ships: what
+// `./scripts/serve.sh` serves, what the browser tests run against, what
+// `.github/workflows/pages.yml` publishes. It runs setup (without the
+// browser), the wasm build and the vendoring, then
+// `scripts/build/site/build.mjs`, which drives esbuild (pinned in
+// package.json) and node's zlib. The repository itself stays a page that
+// runs unbundled (`DEV=1 ./scripts/serve.sh`): the build changes no source.
+//
+// ```
+// dist/index.html            the page: one stylesheet, one module script,
+// dist/docs/embed.html         modulepreload hints for its static chunks
+// dist/sw.js                 the service worker (a fixed name: its scope is the site)
+// dist/assets/               everything else, flat, every name content-hashed:
+//   page-<h>.js page-<h>.css   the page's bundles; chunk-<h>.js (shared code and
+//                              each dynamic import()); embed-docs-<h>.{js,css}
+//   cluster-worker-<h>.js ...  each Web Worker, bundled on its own
+//   election_player_<family>_bg-<h>.wasm, election_web_bg-<h>.wasm
+//                              the wasm modules (a chunk-<h>.js holds each glue);
+//                              uPlot-<h>.iife.min.js, uPlot-<h>.min.css
+// dist/licenses/             the vendored files' licences
+// *.gz *.br                  beside every file (gzip -9, brotli 11)
+// ```
+//
+// **What it does**, in order (`build.mjs`):
+//
+// 1. **Files loaded by URL.** Every `new URL('<literal>', import.meta.url)`
+//    in `www/**/*.js` (`asset-urls.mjs` finds them): the wasm (the glue's
+//    `new URL('election_web_bg.wasm', import.meta.url)`), the workers
+//    (`new Worker(new URL('./worker.js', import.meta.url), ...)` in
+//    `cluster/layers.js`, `experiments/pool.js`, `finder/pool.js`,
+//    `tradeoffs/panel.js`) and uPlot (`experiments/charts.js`). Files under
+//    `www/vendor/` and non-JavaScript files are copied under
+//    `<name>-<sha256[:10]>`; a style sheet is bundled and minified; a
+//    JavaScript file is a worker: bundled and minified as its own ES module
+//    entry (one esbuild build for all of them, no splitting: a worker
+//    carries its own copy of the glue).
+// 2. **The pages' bundles.** Each HTML page's `<script type="module">` tags
+//    become one entry that imports them in document order (so they run in
+//    the same order), and its `<link rel="stylesheet">` tags one CSS entry
+//    that `@import`s them in document order (the same cascade)
+//    (`pages.mjs`); `index.html` also gets `www/offline/register.js` and
+//    `www/offline/offline.css`. One esbuild build for every page
+//    (`splitting: true, format: 'esm'`, minified, `es2022`): each dynamic
+//    `import()` of the page becomes a chunk loaded on first use.
+// 3. **The pages**, rewritten: the bundle's `<link>` and `<script>` where
+//    the first of each was, the others removed, a `modulepreload` per
+//    static chunk, and `<meta name="election-version">`, the build's
+//    version: a hash of every file under `assets/` and of the pages'
+//    sources. `index.html`'s `<!-- wasm-preload -->` line becomes the
+//    preload script (below). The build fails, naming it, when a page refers to
+//    a local
+//    file `dist/` does not have or uses an absolute path.
+// 4. **`sw.js`**: `www/offline/sw.js` bundled with the version and the list
+//    of files to precache (every page and asset, not the `.gz`/`.br`)
+//    defined in (esbuild `define` of `__SITE__`).
+// 5. **`.gz` and `.br`** beside every file, for hosts that serve
+//    precompressed files (`gzipSync` level 9, `brotliCompressSync` quality
+//    11).
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';

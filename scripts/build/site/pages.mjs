@@ -1,6 +1,6 @@
-// The HTML entry pages of the site build (docs/ARCHITECTURE.md, The site
-// build): what each page loads, and the page rewritten to load the
-// bundles instead.
+// The HTML entry pages of the site build (scripts/build/site/build.mjs, top
+// comment): what each page loads, and the page rewritten to load the bundles
+// instead.
 //
 // A page's module scripts (`<script type="module" src>`) become one
 // JavaScript entry that imports them in document order (so they run in

@@ -1,5 +1,5 @@
 // The inline script of the built index.html that preloads the wasm player
-// module the address needs (docs/ARCHITECTURE.md, The site build): a
+// module the address needs (scripts/build/site/build.mjs, top comment): a
 // static `<link rel=preload>` can name one module only, and the page has
 // one per algorithm family. The script runs while the HTML is parsed: it
 // reads `algorithm=`, else `preset=`, from the address with the table the
@@ -13,6 +13,27 @@
 // page's Content-Security-Policy allows the script by its sha256 hash. Its
 // work done, it takes itself out of the document, which then holds no
 // inline script (what tests/browser/hostile.test.js looks for).
+//
+// ## The preload script
+//
+// **The preload script** (`scripts/build/site/preload.mjs`). The first
+// render needs the player module of the address's algorithm family
+// (www/shared/player-wasm.js, Which module plays a run), and a static `<link
+// rel=preload>` can name only one. So the built `index.html` has, where
+// the source has `<!-- wasm-preload -->`, one small inline script, allowed
+// by its sha256 in the page's Content-Security-Policy, that reads
+// `algorithm=`, else `preset=`, from the address with the table the wasm
+// build wrote (`www/pkg/modules.js`, the same rule as
+// `shared/player-wasm.js` `moduleForAddress`) and adds a `preload` of that
+// module's hashed wasm (`as=fetch`, `crossorigin`, what the glue's fetch
+// matches) and a `modulepreload` of its glue chunk; the default module's
+// otherwise. A `#s=` share link that names neither preloads nothing: the
+// page inflates the link with the browser's `DecompressionStream` (at most
+// 64 KiB, the core's limit) to read its `algorithm` and loads that module
+// first (`moduleForLink`); the core then reads the link in full. Where that
+// fails (an old browser, a damaged link) the default module loads and
+// `openRun` moves to the module the core names. The development page (`DEV=1`)
+// has no preload: the line is only a comment there.
 import { createHash } from 'node:crypto';
 
 /**

@@ -29,8 +29,130 @@
 //! a build without a family's feature keeps its algorithms' registry data
 //! (ids, names, kinds, extras; the page lists every algorithm whatever the
 //! build) but not their engines, so the page's player wasm module for one
-//! family holds only that family's code (docs/ARCHITECTURE.md, The wasm
-//! boundary). [`runnable`] says whether this build runs an algorithm.
+//! family holds only that family's code (web/src/lib.rs, module docs).
+//! [`runnable`] says whether this build runs an algorithm.
+//!
+//! # How to add an algorithm
+//!
+//! Read `core/algorithms/src/algorithms/bully/mod.rs` first: it is the model of
+//! a small algorithm. Then, with `<name>` the module name (`next_in_line`),
+//! `<id>` the registry id (`next-in-line`) and `<family>` the folder of its
+//! family (`bully_variants`; one folder per `family-<id>` feature, see
+//! `FAMILIES`):
+//!
+//! 1. **The file**: `core/algorithms/src/algorithms/<family>/<name>.rs` for a
+//!    small
+//!    algorithm, or a folder `<family>/<name>/` laid out like `raft/` once
+//!    it grows past a few hundred lines: `mod.rs` holds the docs with the
+//!    file map, the registry entry and the state the files share; the
+//!    rules in their own files (`election.rs` with Raft's figure-2 rules,
+//!    `pre_vote.rs`, `check_quorum.rs`, `lease.rs`, `log.rs`; or
+//!    `rules.rs` with the handlers), then `messages.rs`, `narration.rs`,
+//!    `inspect.rs` and `tests.rs`. No source file outside tests over about
+//!    800 lines. Code its family shares is written once in the family's
+//!    folder (`bully/election.rs`, `ring/watchdog.rs`) or, used by several
+//!    families, beside `mod.rs` (`detector.rs`, `quorum.rs`): look there
+//!    before writing a watchdog, an election start or a majority again.
+//!    Its `//!` docs state the rules as simulated, the source with section
+//!    numbers, what the algorithm claims and how it fails, and the
+//!    counting: which kinds are election and which background.
+//! 2. **The types**: `KINDS` (kind names, uppercase); `Msg` implementing
+//!    `Message` (`kind()` indexes `KINDS`, `purpose()`); `Timer`
+//!    (`Copy + Eq + Hash + Debug`); `Persistent` (what survives a crash,
+//!    `Clone + Default + Debug`; `()` if nothing). Messages and timers
+//!    derive `Hash`: they enter the trace hash.
+//! 3. **The node**: a struct implementing `Protocol`
+//!    (`core/model/src/protocol.rs`):
+//!    `new`, `on_start` (both `Boot::Fresh { initiate }` and
+//!    `Boot::Recover`), `on_message`, `on_timer`, `persistent`, `inspect`
+//!    (every field, for the inspector), `timer_class` (what each timer is
+//!    for, a `TimerClass` the page names and draws as a countdown arc: read
+//!    where the timer is armed and what its firing does; a timer whose
+//!    meaning depends on the state, such as a watchdog that waits for the
+//!    leader while following and for the election while taking part, is
+//!    classed by the state), the constants `KINDS` and `SAFETY`;
+//!    `on_undeliverable` with `WANTS_UNDELIVERABLE = true` if it reacts to
+//!    dead peers; `heap_bytes` (and `persistent_heap_bytes`) if its state
+//!    grows with the run. Write role changes as verbs (`become_candidate`,
+//!    `become_leader`) that announce through `Ctx`: `set_role`,
+//!    `set_leader`, `election_started`, `vote`, `set_lease`,
+//!    `resource_write`, `note_with` for the log. Randomness only through
+//!    `ctx.random_between`, time only through `ctx.local_now_us`.
+//!    **With extra nodes** (a fenced resource, a coordination service):
+//!    also implement `extras::Participant` for the node (`write_token`, and
+//!    `start_service`, `serve`, `service_timer` if it has a service, and
+//!    `service_timer_class` if its service arms a timer other than the
+//!    shared service's session expiry) and
+//!    run `pub type <Name> = extras::Node<YourNode>` (as `raft/mod.rs` and
+//!    the `mod.rs` of `consensus/zab/`, `zookeeper/` and `lease/` do; a
+//!    resource write `Msg::Write { token }` needs only
+//!    `extras::write_token_of_msg_write!()`); never re-declare the
+//!    resource or the service.
+//! 4. **Command-level tests** in the same file (`#[cfg(test)] mod tests`;
+//!    `tests.rs` in a folder): with `protocol::testing::{commands, sends,
+//!    config}`, feed one event and assert the exact commands, each test
+//!    citing the rule it checks.
+//! 5. **The registry entry**, in the algorithm's own file: `pub const
+//!    ENTRY: Entry` (`core/algorithms/src/algorithms/mod.rs` defines `Entry`)
+//!    with
+//!    `id` (lowercase, hyphens), `name`, `summary` (idea and source, one
+//!    line), `layout` (`Layout::Ring` or `Layout::Cluster`), `kinds`
+//!    (`KINDS`), `extras` (`&[]`, or `Extra::Service` and/or
+//!    `Extra::Resource`, in the order their ids follow the participants),
+//!    `claims` (its `SAFETY`), `builder: engine::<YourType>` (the type the
+//!    engine runs: the `extras::Node<..>` alias if it has extras), and
+//!    `theory`: `Some(fn)` returning the initial election's published
+//!    message count and its formula with the source, or `None`. Then, in
+//!    `core/algorithms/src/algorithms/<family>/mod.rs`, `pub mod <name>;`; in
+//!    `core/algorithms/src/algorithms/mod.rs`, its id in its family's
+//!    `FAMILIES`
+//!    entry, a `pub use <family>::<name>;` (so that
+//!    `algorithms::<name>` is its path) and `<name>::ENTRY` in `ALL`,
+//!    whose order is the order the page and the CLI list the
+//!    algorithms. Nothing else lists algorithms: the scenario validator,
+//!    the CLI, the page, `election algorithms`, compare mode, theory
+//!    curves, the random fault tests and the fuzzer all read `ALL`. (A new
+//!    entry changes which algorithm `election fuzz-faults` draws for a seed
+//!    without `--algorithm`; no stored hash depends on that.)
+//! 6. **Scenario options**, only if it needs new ones:
+//!    `core/model/src/scenario/mod.rs` (`Options` or `TimingSpec`, with a
+//!    default that leaves every existing scenario unchanged), `parse.rs`,
+//!    `write.rs`, `query.rs` (`SCENARIO_PARAMS` and how the value is read)
+//!    and docs/guide.md, Scenarios.
+//! 7. **Literature tests**: `core/tests/<name>.rs`: exact message counts
+//!    and behaviours next to the formula and its source (see
+//!    `core/tests/theory.rs`). With a resource, add the id to the list in
+//!    `core/tests/fencing.rs` (and to its count of extras before the
+//!    resource if it has a service).
+//! 8. **Golden traces**: one or two small scenarios as
+//!    `core/tests/golden/<id>-<what>.json`, then
+//!    `UPDATE_GOLDEN=1 cargo test -p election-core --test golden`, and read
+//!    the `.txt` it wrote: it is the protocol, step by step. `git status`
+//!    must show only the new files.
+//! 9. **The corpus**: add the id at the *end* of `ALGORITHMS` in
+//!    `scripts/build/gen-corpus.py` (and to `RING` if its layout is a ring;
+//!    a file's seed and size follow its algorithm's place in that list, so
+//!    an id in the middle would change other files), then run
+//!    `python3 scripts/build/gen-corpus.py`: it rewrites
+//!    `scenarios/corpus/` and adds
+//!    `<id>-{clean,crash,partition,skew,flaky}.json` for the native = wasm
+//!    test. Existing corpus files must not change.
+//! 10. **Run** `cargo test -p election-algorithms -p election-core`, then
+//!     the long fault hunt:
+//!     `cargo run --release -p election-cli -- fuzz-faults --algorithm <id>
+//!     --seeds 1..20000` (it must find nothing), then `./scripts/test.sh`.
+//! 11. **Docs**: a row in the README's algorithm table (and its count of
+//!     algorithms in the introduction) and, if its claims are checked
+//!     against a paper, a line under docs/ARCHITECTURE.md, Checked against
+//!     the literature. Optionally a guided scenario:
+//!     `scenarios/presets/<preset>.json`, an entry in `ALL` of
+//!     `core/tools/src/presets.rs` (title, summary, steps at the moments of
+//!     events), its promises as an arm in `cli/tests/presets.rs` (which
+//!     fails for a preset file without one), and the README's count of
+//!     lessons (README.md, Guided scenarios).
+//!
+//! The page needs no change: it reads ids, names, summaries, layouts,
+//! kinds and extras from the registry through wasm (`algorithms()`).
 
 pub mod bully;
 pub mod bully_variants;
@@ -225,7 +347,7 @@ pub static ALL: &[Entry] = &[
 ];
 
 /// A scripted algorithm (`"algorithm": "script"`, the scenario's
-/// `script`; docs/ARCHITECTURE.md, Scripted algorithms): not in [`ALL`],
+/// `script`; core/algorithms/src/script/mod.rs, module docs): not in [`ALL`],
 /// which lists the built-in algorithms; its kinds are named at run time
 /// and its claims come from the script.
 #[cfg(feature = "script")]

@@ -1,6 +1,6 @@
-//! The `ctx` a script's handlers get (docs/ARCHITECTURE.md, Scripted
-//! algorithms, The contract): what a node can read (`ctx.id`, `ctx.n`,
-//! `ctx.peers`, `ctx.next`, `ctx.prev`, `ctx.starts`, `ctx.now_ms`, ...)
+//! The `ctx` a script's handlers get (core/algorithms/src/script/mod.rs, module
+//! docs, The contract): what a node can read (`ctx.id`, `ctx.n`, `ctx.peers`,
+//! `ctx.next`, `ctx.prev`, `ctx.starts`, `ctx.now_ms`, ...)
 //! and what it can ask for (`ctx.send`, `ctx.set_timer`,
 //! `ctx.become_leader`, ...). Every request becomes an engine
 //! [`Command`], carried out in order after the handler returns, exactly

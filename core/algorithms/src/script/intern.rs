@@ -1,7 +1,7 @@
 //! Interned names: message kinds and timer names a script makes up at
 //! run time become `&'static str`, as the built-in algorithms' static
 //! names are, so the engine, the metrics and the trace treat both alike
-//! (docs/ARCHITECTURE.md, Scripted algorithms, How kinds work).
+//! (core/algorithms/src/script/mod.rs, module docs, How kinds work).
 //!
 //! The table is process-wide and only grows: a name is stored once
 //! whatever the number of runs that use it. Which names exist changes no

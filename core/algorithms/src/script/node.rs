@@ -1,7 +1,8 @@
 //! [`ScriptNode`]: the protocol that runs a script, so the engine runs a
-//! scripted algorithm exactly as a built-in one (docs/ARCHITECTURE.md,
-//! Scripted algorithms). Its messages are object maps with a `kind`
-//! ([`ScriptMsg`]), its timers are names ([`ScriptTimer`]), what survives
+//! scripted algorithm exactly as a built-in one
+//! (core/algorithms/src/script/mod.rs, module docs). Its messages are object
+//! maps with a `kind` ([`ScriptMsg`]), its timers are names ([`ScriptTimer`]),
+//! what survives
 //! a crash is `ctx.persist` ([`ScriptPersist`]).
 
 use super::program::{HANDLERS, Program, START_ROLE, empty_state};

@@ -1,5 +1,5 @@
 //! A compiled script and the interpreter set up to run it
-//! (docs/ARCHITECTURE.md, Scripted algorithms): Rhai with a fixed hashing
+//! (core/algorithms/src/script/mod.rs, module docs): Rhai with a fixed hashing
 //! seed, no clock, no floats, no file modules, an operation budget per
 //! handler call and limits on sizes and depths; and how a handler is
 //! called and how its failure becomes a [`ScriptError`].

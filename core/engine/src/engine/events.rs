@@ -272,8 +272,8 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// A script's handler failed: the run stops here, with the error
-    /// naming the node and the time (docs/ARCHITECTURE.md, Scripted
-    /// algorithms, Errors).
+    /// naming the node and the time (core/algorithms/src/script/mod.rs, module
+    /// docs, Limits and errors).
     #[inline(never)]
     fn halt(&mut self, node: NodeId, mut error: ScriptError) {
         error.node = Some(node);

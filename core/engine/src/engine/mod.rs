@@ -8,6 +8,85 @@
 //!
 //! The engine owns the queue, the network, the clocks, the one PRNG, the
 //! metrics, the checker and the trace. Nodes only see their [`Ctx`].
+//!
+//! # The event loop
+//!
+//! One `step()`: pop the earliest event; if it is a fault-type event, mark
+//! the fault in the metrics first (so what it triggers counts as its cost);
+//! handle it; count it unless it was bookkeeping; bring the set of live
+//! leaders up to date (metrics and checks); record the first settling after
+//! the last fault. Commands are carried out after the handler returns, in
+//! the order pushed.
+//!
+//! What each event does:
+//!
+//! - **Start**: at time 0, the node's `on_start` with
+//!   `Boot::Fresh { initiate }` (`initiate` from the scenario's `start`). A
+//!   recovery (a fault) calls `on_start` with `Boot::Recover` on a state
+//!   rebuilt from `Protocol::Persistent` alone: a crash loses the rest.
+//! - **Deliver**: dropped if it was lost at send time, the receiver is down,
+//!   or the link is blocked now (partition or cut); deferred while the
+//!   receiver is paused or slowed; else `on_message`.
+//! - **Timer**: ignored if cancelled or re-armed since (each arming has a
+//!   generation); fired in local time, so a fast clock fires early and a
+//!   paused node fires on resume. Re-arming to a later deadline keeps the
+//!   queued entry, which pops early and queues itself again (lazy
+//!   re-arming).
+//!
+//! **Pending timers, as the page sees them.** Each armed timer keeps the
+//! true time it was last armed (pushing a timer back without a new queue
+//! entry counts: its countdown starts again then). A node's view
+//! (`NodeView::next_timer`) is its armed timer that fires first: its class
+//! (`Protocol::timer_class`, asked only when views are built), armed at,
+//! and fires at, which is what the queue will do with it if nothing
+//! changes it first: the latest of its entry's time, the true time the
+//! node's local clock reaches the deadline (drift and offset as they are
+//! now) and the end of a pause; re-arming, cancelling, a clock fault or a
+//! longer pause would each change it, and each is an event. A crashed node
+//! has no timers. Because of lazy re-arming and cancelled timers, the
+//! queue's next entry (`Engine::next_time`) may be bookkeeping where
+//! nothing happens; `Engine::next_activity` is the time of the next event
+//! that counts (see [`crate::metrics`], events): it reads the queue in time
+//! order (`EventQueue::earliest_by`, stopping at the first bucket past the
+//! best time found), a timer at its real fire time, a delivery held for a
+//! paused or slowed receiver when it is handed over, a stale entry not at
+//! all. It changes nothing; the page uses it to skip quiet time.
+//! - **Undeliverable**: algorithms with `WANTS_UNDELIVERABLE` hear, one reply
+//!   timeout after the send, that a message could not arrive (destination
+//!   down, partitioned or cut; never a random loss), like a TCP connection
+//!   timing out.
+//! - **Fault, Resume, FlakyDown, FlakyUp**: applied by the engine
+//!   (`engine/faults.rs`); a fault aimed at `"leader"` resolves to the lowest
+//!   live leader then, or is skipped with a log line when there is none.
+//!
+//! Roles are announced, not inferred: a node says `set_role(Leader, term)`
+//! and `set_leader(Some(id))`, and the engine only believes what it is told.
+//! Algorithms that need non-participant nodes (a coordination service, a
+//! fenced resource) name them as `extras` in their registry entry; they get
+//! ids after the n participants, in that order (`Config::service`,
+//! `Config::resource`), and the role `Service`. They are added once, by one
+//! wrapper (`core/algorithms/src/algorithms/consensus/extras.rs`): the
+//! algorithm's engine runs `extras::Node<P>`, which is either a participant `P`
+//! or one of the extra
+//! nodes, and `P` implements `extras::Participant` to say which of its
+//! messages is a write to the resource (`write_token`) and, with a service,
+//! how the service answers (`start_service`, `serve`, `service_timer`).
+//! Messages and timers stay the algorithm's own types.
+//!
+//! # What the speed budget forces
+//!
+//! What the speed budgets (docs/PERFORMANCE.md, Budgets) force on the code;
+//! keep these unless a measurement says otherwise:
+//!
+//! - The engine stays generic, `Engine<P>`, one copy per algorithm: a
+//!   non-generic engine over an enum was 17% less wasm and 25 to 40% slower.
+//! - The queue is a radix heap with 64-way digits; a node's first armed
+//!   timer sits in its slot; the common commands are inlined into the
+//!   handler loop; trace events are not built when a run does not record
+//!   (the `emit!` macro).
+//! - Live leaders are recomputed only when a node takes or leaves the
+//!   leader role; settling only when something it reads changed.
+//! - The wasm build is opt-level 3 (docs/PERFORMANCE.md, Size).
 
 use crate::checks::{Checker, Violation};
 use crate::clock::LocalClock;
@@ -468,7 +547,7 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// The true time of the next event that happens (one that counts in
-    /// `events`, docs/ARCHITECTURE.md, Counting rules), skipping the
+    /// `events`, core/engine/src/metrics.rs, module docs), skipping the
     /// queue's bookkeeping: a timer counts when it really fires (as in
     /// the node views), not when its early entry pops; a message held for
     /// a paused or slowed receiver when it is handed over; the entry of a

@@ -1,8 +1,46 @@
-//! When is an election over: the settling rule (docs/ARCHITECTURE.md,
-//! Settling rules: every live node of the component, or of the majority
-//! for consensus algorithms, follows one live leader and nothing
+//! When is an election over: the settling rule (below: every live node of the
+//! component, or of the majority for consensus algorithms, follows one live
+//! leader and nothing
 //! election-related is in flight), and the leader bookkeeping that feeds
 //! the metrics and the property checks.
+//!
+//! # Settling rules
+//!
+//! When an election is over decides where `election run` stops, when
+//! recovery is measured, and what the page calls the end of a run
+//! (`core/engine/src/engine/settle.rs`). The cluster is **settled** when all
+//! of:
+//!
+//! 1. no fault-type event is still in the queue (scheduled faults, a
+//!    pause's end, a flaky node's next toggle);
+//! 2. no election-purpose message is on the wire, and no undeliverable
+//!    notice of one is still to be handed to its sender;
+//! 3. the nodes agree:
+//!    - **classical algorithms** (and the invitation algorithm): in every
+//!      partition group at most one live node leads, and every live
+//!      participant of the group is not a candidate and believes in exactly
+//!      that leader (a group with live nodes and no leader is not settled);
+//!    - **consensus and coordination algorithms**: some partition group
+//!      holds a strict majority of the n participants (of the voters, when
+//!      some are observers), exactly one participant of that group leads,
+//!      and every live participant of that group, observers included, is not
+//!      a candidate and follows it. Nodes outside the majority (a stale
+//!      leader cut off in a minority) do not count.
+//!
+//! Components are partition groups; a one-way cut does not split a group.
+//! Service and resource nodes never take part. Agreement is recomputed only
+//! after a role, a leader belief, a crash, a recovery or the partition
+//! changed, so asking after every event is cheap.
+//!
+//! **The end of a run** (`Engine::run_to_end`): `until_ms` when the scenario
+//! sets it; else the first moment after time 0 at which the cluster is
+//! settled, once every event of that instant has run and it is still settled
+//! (a node resuming at that instant may unsettle it); else, when nothing is
+//! left before it, the moment the queue ran dry if settled; else the run
+//! limit, 60 s of simulated time (`DEFAULT_RUN_LIMIT_US`). A run that hits
+//! `MAX_EVENTS` stops there and reports `truncated`. The end can be searched
+//! in pieces (`run_to_end_within`) with the same result after the same
+//! events.
 
 use super::*;
 

@@ -1,10 +1,32 @@
 //! The scenario: plain data that fully determines a run
-//! (docs/ARCHITECTURE.md, Scenarios and links; the fields for users:
+//! (below; the fields for users:
 //! docs/guide.md, Scenarios).
 //!
 //! [`Scenario::parse_json`] is the one parser and validator shared by the CLI
 //! and the page; [`Scenario::to_json`] writes the canonical form back, so a
 //! scenario survives a round trip through a file or a share link unchanged.
+//!
+//! # Scenarios and links
+//!
+//! A scenario is plain JSON that fully determines a run
+//! (`core/model/src/scenario/`). `Scenario::from_json` is the one parser and
+//! validator, used by the CLI, the page, share links, URL parameters, live
+//! faults and experiment parameters; `Scenario::to_json` writes the
+//! canonical form, so a scenario survives a file or a link unchanged. Bad
+//! input gets one `ScenarioError` naming the dotted field
+//! (`faults[3].for_ms`, `network.drop`), never a panic.
+//!
+//! Formats are versioned and old ones keep working:
+//!
+//! - scenario files: `"version": 1`; a new field must default so that
+//!   every old file runs exactly as before;
+//! - share links: `#s=1.<base64url(deflate(json))>`
+//!   (`core/model/src/share.rs`);
+//!   a new encoding is a new version number, decoded beside the old one;
+//! - readable query parameters (`core/model/src/scenario/query.rs`), each one a
+//!   scenario field put through the same validator;
+//! - `tests/links/` holds one stored address per shipped format and the
+//!   scenario it must open to. Never regenerate those files.
 
 mod catalog;
 mod fault;
@@ -204,7 +226,7 @@ pub struct Scenario {
     /// [`DEFAULT_RUN_LIMIT_US`]).
     pub until_us: Option<Micros>,
     /// The script's source when `algorithm` is `"script"`
-    /// (docs/ARCHITECTURE.md, Scripted algorithms); at most
+    /// (core/algorithms/src/script/mod.rs, module docs); at most
     /// `script::MAX_SCRIPT_BYTES` (`election-core`).
     pub script: Option<std::sync::Arc<str>>,
 }

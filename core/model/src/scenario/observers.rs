@@ -1,7 +1,8 @@
 //! The `observers` key: how many of the last participants follow the
 //! leader without voting or standing (ZooKeeper's observers; docs/guide.md,
-//! Scenarios; docs/ARCHITECTURE.md, The event loop, Observers). Which algorithms have them,
-//! the rule that at least one voter is left, and how the key carries over
+//! Scenarios; core/algorithms/src/algorithms/consensus/zab/observers.rs, module
+//! docs). Which algorithms have them, the rule that at least one voter is left,
+//! and how the key carries over
 //! when the settings form picks another algorithm.
 
 use super::{Scenario, ScenarioError};

@@ -4,7 +4,7 @@
 //! broken (or, when asked, when no single leader is settled within a
 //! time after the last fault); the first failure is shrunk to a minimal
 //! scenario that still fails the same property
-//! (docs/ARCHITECTURE.md, The failure finder).
+//! (below).
 //!
 //! - [`schedule`]: the scenario of one seed (the cluster and its faults);
 //! - [`verdict`]: what one run broke, as the finder counts it;
@@ -16,6 +16,55 @@
 //! seeds on every core and the page in Web Workers, and both shrink the
 //! lowest failing seed the same way, so they find the same
 //! counterexample.
+//!
+//! # The failure finder
+//!
+//! `election check` and the page's "Find a failure" (`core/tools/src/check/`)
+//! look for a run that breaks a property and make it small enough to read.
+//!
+//! - **Schedules** (`schedule.rs`): per seed, its own PCG stream draws the
+//!   cluster (the `--scenario` with its faults replaced, or 3 to 8 nodes, a
+//!   ring order and a network with loss and duplication up to 5% on 40% of
+//!   seeds) and 1 to 8 faults, a mean gap of 25 to 600 ms apart, each of a
+//!   kind picked among those asked for (`crash`, `recover`, `pause`,
+//!   `clock`, `partition` (a random side), `heal`, `slow`, `flaky`, `cut`,
+//!   `uncut`, `network`; default all but `uncut`), a third of node faults
+//!   aimed at `"leader"`. With `--liveness-ms` an **epilogue** undoes the
+//!   faults 1 s after the last is over (heal, a loss-free network, recovery
+//!   of every node that may have crashed, normal speed); it is derived from
+//!   the schedule, never shrunk on its own.
+//! - **The check of one run** (`verdict.rs`): the violations the checker
+//!   reports for the algorithm's claims (core/engine/src/checks.rs, module
+//!   docs), except
+//!   `lease_overlap` when the schedule has a clock fault, a pause or a slowed
+//!   node (the broken assumption, as in the fuzzer) and
+//!   `stale_write_accepted` with `"fencing": false`; with a liveness bound,
+//!   `leader_after_faults` when the run did not settle with a single leader
+//!   within the bound after the last fault-type event (the summary's
+//!   `recovery_ms`; with no fault, from time 0).
+//! - **Shrinking** (`shrink.rs`, `nodes.rs`): the lowest failing seed is
+//!   shrunk, keeping a step only if the run (epilogue included) still fails
+//!   the *same* property: fewer faults (delta debugging: runs of faults of
+//!   halving length, down to single faults), fewer nodes (each removed in
+//!   turn, higher ids and extra nodes renumbered, faults aimed at it
+//!   dropped, partitions losing it), earlier and shorter faults (each
+//!   `at_ms` tried at 0, then halved in whole ms; pause and flaky lengths and
+//!   slowdowns halved), a simpler network (no loss, no duplication, fixed
+//!   latency, FIFO; the starting network and each network fault); the
+//!   passes repeat to a fixed point, at most 4,000 runs
+//!   (`MAX_SHRINK_RUNS`). Candidates are tried in a fixed order, so the
+//!   result is a function of the spec and the seed.
+//! - **The counterexample**: seed, property, sentence, time, the minimal
+//!   scenario (epilogue included; `election run --scenario` replays it) and
+//!   its page link `?at=<ms>#s=1.<data>`, the page's own share-link form,
+//!   which opens it paused at the violation.
+//!
+//! The CLI (`cli/src/check.rs`) checks the seeds on every core
+//! (`parallel.rs`) and shrinks the lowest failing seed; the page's workers
+//! (`www/finder/`, wasm `FailureFinder` in `web/src/finder.rs`) check
+//! chunks of run indices, report the failing ones, and one worker shrinks
+//! the lowest, so both find the same counterexample. The page opens it by
+//! pushing its link and reopening from the address (as for Back).
 
 mod nodes;
 pub mod schedule;

@@ -6,8 +6,7 @@
 //! each cell. Every figure is a function of the [`Spec`] (sizes and
 //! seeds): the runs are ordinary scenarios, replayable one by one.
 //!
-//! How each column is measured (docs/ARCHITECTURE.md, "The trade-off
-//! table", says why):
+//! How each column is measured (below, says why):
 //! - messages: election-purpose messages of the first election with every
 //!   node starting at once, and of the failover after the leader crashes
 //!   once the cluster settled; the mean over the seeds, per size; the
@@ -23,6 +22,41 @@
 //! - flaky top node: leader changes and leaderless time while the first
 //!   leader (the highest-ranked node where ranks exist) crashes and comes
 //!   back every `FLAKY_PERIOD_MS`, against the same window with it steady.
+//!
+//! # The trade-off table
+//!
+//! `core/tools/src/tradeoffs/` measures the course material's design trade-offs
+//! table; `election tradeoffs` (cli/src/tradeoffs.rs, one algorithm per
+//! thread) and the page's Trade-offs panel (www/tradeoffs/: one row per
+//! message from up to four Web Workers calling `tradeoffs_row`) print the
+//! same rows. Every figure comes from ordinary scenarios built from
+//! `tradeoffs::base` (n nodes, every node starting, a fixed 10 ms one-way
+//! delay so that a round trip is exactly 20 ms), so each cell carries the
+//! page link of the first seed's run and can be replayed alone.
+//!
+//! - **Messages**: `messages.election` of the first election, and
+//!   `recovery_election_messages` after `{"crash": "leader"}` 50 ms after
+//!   the first election settled; means over the seeds. `growth::fit` picks
+//!   among 1, n, n log n and n² by least squares on a log scale (one free
+//!   constant per law) and reports the log-log slope between the smallest
+//!   and largest size, so a law that fits badly shows it.
+//! - **Round trips**: from the first election-purpose send (read from the
+//!   trace, which is recorded at the smallest size only) to the run's end,
+//!   over 20 ms. The failover's count starts at the first election message
+//!   after the crash, so the failure detector's timeout is not counted.
+//! - **Safe under partition**: `check::check_seed` over seeds 1 to
+//!   `partition_schedules` with partition faults only (exactly what
+//!   `election check --algorithm ID --faults partition --seeds 1..K` runs),
+//!   the first failure shrunk with `check::shrink_seed`.
+//! - **Flaky top node**: the first leader (the top-ranked node where ranks
+//!   exist) made `flaky` (down 300 ms of every 1,000, for 6 s) from 50 ms
+//!   after the first election; its leader changes and leaderless time against
+//!   the same window steady. Handled: at most one extra leader change on
+//!   average.
+//!
+//! The textbook's claims are data (`claims.rs`), not prose, so the page and
+//! the Markdown print them beside the measurement; docs/TRADEOFFS.md reads
+//! the disagreements.
 
 pub mod claims;
 pub mod growth;

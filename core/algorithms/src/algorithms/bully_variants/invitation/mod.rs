@@ -93,7 +93,7 @@
 //!   members have its forwarded invitation on the way, and a `NO` that
 //!   overtook it on a reordering link would break them off for nothing.
 //!
-//! Counting (docs/ARCHITECTURE.md, Counting rules): `I_AM_COORDINATOR` (it
+//! Counting (core/engine/src/metrics.rs, module docs): `I_AM_COORDINATOR` (it
 //! reveals a second group, so a merge is due), `INVITATION`, `ACCEPT` and
 //! `READY` are election messages; the periodic `ARE_YOU_COORDINATOR` probe
 //! (sent even when there is only one group) and the member checks

@@ -41,6 +41,26 @@
 //! OBSERVERINFO, one LEADERINFO and one ACKEPOCH: 2v + 3 per observer.
 //! With every voter down the observers wait for ever (liveness is lost)
 //! and never stand.
+//!
+//! # Observers: the rules as simulated
+//!
+//! **Observers** (`"observers": k`, `core/model/src/scenario/observers.rs`; the
+//! rules in `core/algorithms/src/algorithms/consensus/zab/observers.rs`). Only
+//! `zab` has them: the last k participants take the role `Observer` (the wasm's
+//! `role_names()` lists it last). They follow the leader (its `LEADERINFO`
+//! and `PING`s) but never vote, never stand and start no election; voters
+//! send votes to voters only and count quorums of voters only. An observer
+//! that knows no leader sends its notification to the voters, which answer
+//! with the vote they decided on (a voter still LOOKING remembers who asked
+//! and answers when it decides), then connects with `OBSERVERINFO`: with
+//! v = n - k voters, the voters' election is that of v servers and each
+//! observer adds 2v + 3 messages. The `zookeeper` recipe refuses the key: its
+//! coordination service is one simulated node, not an ensemble of servers
+//! that could include observers. Raft learners (non-voting members) are not
+//! simulated. The validator refuses k > 0 for any other algorithm and k that
+//! leaves no voter; the settings form (`query::apply_query_pairs`) drops the
+//! observers when it picks an algorithm without them, and compare mode
+//! refuses such an algorithm with the same message.
 
 use super::{Ballot, C, Learner, Msg, Server, ServerState, Timer, notify_cap, zxid_text};
 use crate::algorithms::detector::leader_timeout;
