@@ -46,6 +46,7 @@ pub use ring::{chang_roberts, hirschberg_sinclair, lelann};
 
 use crate::engine::Engine;
 use crate::protocol::{Extra, Protocol, Safety};
+pub use crate::scenario::Observers;
 use crate::scenario::{Catalog, Scenario, ScenarioError, StartSet};
 use crate::sim::Simulation;
 use serde::Serialize;
@@ -84,6 +85,16 @@ pub struct Entry {
     pub kinds: &'static [&'static str],
     /// Non-participant nodes it needs (ids n, n+1, ... in this order).
     pub extras: &'static [Extra],
+    /// Whether its last participants may be observers (the scenario's
+    /// `observers` key).
+    #[serde(skip)]
+    pub observers: Observers,
+    /// Whether it runs the scenario's `script` (a scripted algorithm,
+    /// whose program is compiled from it): its runs may stop on a script
+    /// error, which experiments report in a `script_error` column, and
+    /// the failure finder checks the script on its own first.
+    #[serde(skip)]
+    pub takes_script: bool,
     /// The safety property it claims (what the checker counts as a
     /// violation).
     #[serde(skip)]
@@ -191,6 +202,19 @@ const fn family_index(id: &str) -> Option<usize> {
     None
 }
 
+/// The ids of the algorithms of the family `id` (empty for an unknown
+/// family), in a const context: built-in experiments name a family.
+pub const fn members(id: &str) -> &'static [&'static str] {
+    let mut f = 0;
+    while f < FAMILIES.len() {
+        if same(FAMILIES[f].id, id) {
+            return FAMILIES[f].algorithms;
+        }
+        f += 1;
+    }
+    &[]
+}
+
 /// `entry` as this build has it: without its builder unless its family's
 /// feature is on (the engine is then not compiled in), and without its
 /// trade-off claim, which only the trade-off table beside a run reads (so
@@ -236,6 +260,8 @@ pub static SCRIPT: Entry = Entry {
     layout: Layout::Ring,
     kinds: &[],
     extras: &[],
+    observers: Observers::None,
+    takes_script: true,
     claims: Safety::OneLeaderPerComponent,
     builder: Some(engine::<crate::script::ScriptNode>),
     theory: None,
@@ -283,17 +309,34 @@ impl Catalog for Registry {
     fn check(&self, s: &Scenario) -> Result<(), ScenarioError> {
         crate::script::validate(s)
     }
+
+    fn ids(&self) -> Vec<&'static str> {
+        known_ids()
+    }
+
+    fn observers(&self, id: &str) -> Observers {
+        info(id).map_or(Observers::None, |a| a.observers)
+    }
+}
+
+/// Every id [`info`] knows: the built-in algorithms, and a script's with
+/// the `script` feature.
+fn known_ids() -> Vec<&'static str> {
+    let mut known = ids();
+    if crate::script::AVAILABLE {
+        known.push(crate::script::ALGORITHM);
+    }
+    known
 }
 
 /// The one message for an algorithm id the registry does not know: the
 /// id, and every id [`info`] knows (the built-in algorithms, and a
 /// script's with the `script` feature).
 pub fn unknown(id: &str) -> String {
-    let mut known = ids();
-    if crate::script::AVAILABLE {
-        known.push(crate::script::ALGORITHM);
-    }
-    format!("unknown algorithm {id:?}; known: {}", known.join(", "))
+    format!(
+        "unknown algorithm {id:?}; known: {}",
+        known_ids().join(", ")
+    )
 }
 
 /// The registry entry for `id`, or the one [`unknown`] message.
