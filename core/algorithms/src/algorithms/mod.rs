@@ -268,19 +268,28 @@ pub static SCRIPT: Entry = Entry {
     tradeoff: None,
 };
 
+/// The entries after [`ALL`]'s built-in algorithms: with the `script`
+/// feature, [`SCRIPT`].
+static OTHERS: &[&Entry] = &[
+    #[cfg(feature = "script")]
+    &SCRIPT,
+];
+
 /// Every built-in algorithm id (a script's id, `script`, is not listed).
 pub fn ids() -> Vec<&'static str> {
     ALL.iter().map(|a| a.id).collect()
 }
 
+/// Every entry [`info`] knows: [`ALL`], then the others (a script's,
+/// with the `script` feature).
+fn entries() -> impl Iterator<Item = &'static Entry> {
+    ALL.iter().chain(OTHERS.iter().copied())
+}
+
 /// The registry entry for `id`: a built-in algorithm, or with the
 /// `script` feature, [`SCRIPT`].
 pub fn info(id: &str) -> Option<&'static Entry> {
-    #[cfg(feature = "script")]
-    if id == crate::script::ALGORITHM {
-        return Some(&SCRIPT);
-    }
-    ALL.iter().find(|a| a.id == id)
+    entries().find(|a| a.id == id)
 }
 
 /// The registry as the scenario format's [`Catalog`]: every scenario is
@@ -295,15 +304,8 @@ impl Catalog for Registry {
     }
 
     fn unknown(&self, s: &Scenario) -> ScenarioError {
-        if s.algorithm == crate::script::ALGORITHM {
-            let mut err = ScenarioError::new(
-                "algorithm",
-                "this build runs no scripts (the page runs them in its tools module, the CLI always)",
-            );
-            err.needs = Some(crate::script::ALGORITHM);
-            return err;
-        }
-        ScenarioError::new("algorithm", unknown(&s.algorithm))
+        crate::script::unbuilt(s)
+            .unwrap_or_else(|| ScenarioError::new("algorithm", unknown(&s.algorithm)))
     }
 
     fn check(&self, s: &Scenario) -> Result<(), ScenarioError> {
@@ -322,11 +324,7 @@ impl Catalog for Registry {
 /// Every id [`info`] knows: the built-in algorithms, and a script's with
 /// the `script` feature.
 fn known_ids() -> Vec<&'static str> {
-    let mut known = ids();
-    if crate::script::AVAILABLE {
-        known.push(crate::script::ALGORITHM);
-    }
-    known
+    entries().map(|a| a.id).collect()
 }
 
 /// The one message for an algorithm id the registry does not know: the
@@ -357,10 +355,10 @@ pub fn family(id: &str) -> Option<&'static Family> {
 /// The ids of the algorithms this build runs, in [`ALL`]'s order (a
 /// script's id last, with the `script` feature).
 pub fn runnable_ids() -> Vec<&'static str> {
-    let ids = ALL.iter().filter(|a| a.builder.is_some()).map(|a| a.id);
-    #[cfg(feature = "script")]
-    let ids = ids.chain([SCRIPT.id]);
-    ids.collect()
+    entries()
+        .filter(|a| a.builder.is_some())
+        .map(|a| a.id)
+        .collect()
 }
 
 /// Whether this build runs the algorithm of `scenario` (a known one, as

@@ -67,6 +67,22 @@ pub fn check(source: &str) -> Result<(), ScriptError> {
     }
 }
 
+/// The error for a scripted scenario in a build without the `script`
+/// feature (the registry does not know `script` there): on field
+/// `algorithm`, whose [`ScenarioError::needs`] names a build that runs
+/// scripts. `None` for any other scenario.
+pub fn unbuilt(s: &Scenario) -> Option<ScenarioError> {
+    if s.algorithm != ALGORITHM {
+        return None;
+    }
+    let mut err = ScenarioError::new(
+        "algorithm",
+        "this build runs no scripts (the page runs them in its tools module, the CLI always)",
+    );
+    err.needs = Some(ALGORITHM);
+    Some(err)
+}
+
 /// The scenario rules of scripted algorithms (the registry checks them
 /// for every scenario): a scripted scenario has a script that compiles
 /// and fits a share link; no other has one.
