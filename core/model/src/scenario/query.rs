@@ -159,8 +159,8 @@ pub fn apply_query_pairs(
     if !super::observers::carry_over(base, algorithm.map(|(_, v)| v.as_str()), named, catalog) {
         root.remove(super::observers::KEY);
     }
-    // A script belongs to a scripted scenario: picking another algorithm
-    // drops it.
+    // A script belongs to a scripted scenario (the format's contract, as
+    // in `Scenario::set_algorithm`): picking another algorithm drops it.
     if algorithm.is_some_and(|(_, a)| a != super::SCRIPTED) {
         root.remove("script");
     }
