@@ -119,7 +119,7 @@ pub struct Entry {
 /// inlined with the whole engine into every caller of [`build`] in the
 /// wasm (1.22 MB -> 1.62 MB raw, +50 KB gzipped; docs/PERFORMANCE.md, Size).
 #[inline(never)]
-fn engine<P: Protocol>(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
+pub(crate) fn engine<P: Protocol>(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     Box::new(Engine::<P>::new(scenario, record))
 }
 
@@ -250,23 +250,10 @@ pub static ALL: &[Entry] = &[
 
 /// A scripted algorithm (`"algorithm": "script"`, the scenario's
 /// `script`; docs/ARCHITECTURE.md, Scripted algorithms): not in [`ALL`],
-/// which lists the built-in algorithms; its kinds are named at run time
-/// and its claims come from the script.
+/// which lists the built-in algorithms; its entry is the script
+/// module's, as each algorithm's is its own.
 #[cfg(feature = "script")]
-pub static SCRIPT: Entry = Entry {
-    id: crate::script::ALGORITHM,
-    name: "Script",
-    summary: "Your own algorithm, written in Rhai: fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)",
-    layout: Layout::Ring,
-    kinds: &[],
-    extras: &[],
-    observers: Observers::None,
-    takes_script: true,
-    claims: Safety::OneLeaderPerComponent,
-    builder: Some(engine::<crate::script::ScriptNode>),
-    theory: None,
-    tradeoff: None,
-};
+pub static SCRIPT: Entry = crate::script::ENTRY;
 
 /// The entries after [`ALL`]'s built-in algorithms: with the `script`
 /// feature, [`SCRIPT`].

@@ -31,6 +31,25 @@ pub use node::ScriptNode;
 #[cfg(feature = "script")]
 pub use program::Program;
 
+/// The scripted algorithm's entry in the registry
+/// ([`crate::algorithms::SCRIPT`]): its kinds are named at run time and
+/// its claims come from the script; it takes the scenario's `script`.
+#[cfg(feature = "script")]
+pub const ENTRY: crate::algorithms::Entry = crate::algorithms::Entry {
+    id: ALGORITHM,
+    name: "Script",
+    summary: "Your own algorithm, written in Rhai: fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)",
+    layout: crate::algorithms::Layout::Ring,
+    kinds: &[],
+    extras: &[],
+    observers: crate::algorithms::Observers::None,
+    takes_script: true,
+    claims: crate::protocol::Safety::OneLeaderPerComponent,
+    builder: Some(crate::algorithms::engine::<ScriptNode>),
+    theory: None,
+    tradeoff: None,
+};
+
 /// The algorithm id of a scripted scenario (`"algorithm": "script"`).
 pub const ALGORITHM: &str = crate::scenario::SCRIPTED;
 
