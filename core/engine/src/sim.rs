@@ -126,7 +126,7 @@ pub struct RunSummary {
     /// The script error that stopped a scripted run (docs/ARCHITECTURE.md,
     /// Scripted algorithms, Errors); absent otherwise. A key of the
     /// summary's JSON (a contract), filled by whatever protocol stops on
-    /// an error ([`Simulation::script_error`]), not by a test of the id.
+    /// an error ([`Observe::script_error`]), not by a test of the id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script_error: Option<ScriptError>,
 }
