@@ -132,6 +132,7 @@ fn spec(args: &CheckArgs) -> Result<CheckSpec, CliError> {
         None => None,
     };
     let algorithm = match (&args.algorithm, &base) {
+        // The `--script` flag's contract: the scripted algorithm, with this source.
         _ if script.is_some() => election_core::script::ALGORITHM.to_string(),
         (Some(a), _) => a.clone(),
         (None, Some(s)) => s.algorithm.clone(),

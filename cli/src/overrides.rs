@@ -163,6 +163,7 @@ impl ScenarioArgs {
             given.push(format!("--algorithm {a}"));
         }
         if let Some(spec) = &self.script {
+            // The `--script` flag's contract: the scripted algorithm, with this source.
             s.set_algorithm(election_core::script::ALGORITHM);
             s.script = Some(load_script(spec)?.into());
             given.push(format!("--script {spec}"));

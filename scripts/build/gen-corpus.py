@@ -31,22 +31,24 @@ import subprocess
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
-def registry():
-    """The registry's entries, as `election algorithms --json` lists them
-    (the one list of algorithms; the CLI is built if need be)."""
+def cli_json(*args):
+    """What `election ARGS --json` prints (the CLI is built if need be)."""
     out = subprocess.run(
-        ["cargo", "run", "--quiet", "-p", "election-cli", "--", "algorithms", "--json"],
+        ["cargo", "run", "--quiet", "-p", "election-cli", "--", *args, "--json"],
         cwd=ROOT, check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
 
-ENTRIES = registry()
+# The registry's entries, as `election algorithms --json` lists them (the
+# one list of algorithms).
+ENTRIES = cli_json("algorithms")
 ALGORITHMS = [a["id"] for a in ENTRIES]
 RING = {a["id"] for a in ENTRIES if a["layout"] == "ring"}
 OUT = os.path.join(ROOT, "scenarios", "corpus")
-TEMPLATES = os.path.join(ROOT, "core", "algorithms", "src", "script", "templates")
-# Templates run as scripts, with the shapes of the built-in they copy.
-SCRIPTED = {"chang-roberts": "chang-roberts", "bully": "bully"}
+# Templates run as scripts, with the shapes of the built-in they copy (a
+# template's id is that built-in's), as `election templates --json` lists
+# them.
+SCRIPTED = [t for t in cli_json("templates") if t["kind"] == "template"]
 # A script that runs a while, then fails in a handler (a type error).
 FAILING = """// Counts heartbeats, then takes a string from a number.
 fn on_start(ctx) {
@@ -156,11 +158,9 @@ def main():
     for name, scenario in options():
         write(name, scenario)
         count += 1
-    for index, (template, alg) in enumerate(SCRIPTED.items()):
-        with open(os.path.join(TEMPLATES, f"{template}.rhai")) as f:
-            source = f.read()
-        for shape, scenario in shapes(alg, index + 3, source):
-            write(f"script-{template}-{shape}", scenario)
+    for index, template in enumerate(SCRIPTED):
+        for shape, scenario in shapes(template["id"], index + 3, template["source"]):
+            write(f"script-{template['id']}-{shape}", scenario)
             count += 1
     write("script-error", {"version": 1, "algorithm": "script", "script": FAILING, "nodes": 4,
                            "seed": 600, "network": {"drop": 0.05}, "until_ms": 1000})

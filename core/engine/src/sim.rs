@@ -125,7 +125,9 @@ pub struct RunSummary {
     pub trace_hash: String,
     /// The script error that stopped a scripted run
     /// (core/algorithms/src/script/mod.rs, module docs, Limits and errors);
-    /// absent otherwise.
+    /// absent otherwise. A key of the summary's JSON (a contract), filled
+    /// by whatever protocol stops on an error ([`Observe::script_error`]),
+    /// not by a test of the id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script_error: Option<ScriptError>,
 }

@@ -115,6 +115,8 @@ pub fn all() -> Vec<Workload> {
             },
         },
     ];
+    // Data, not a special case: a scenario of the script contract
+    // (`"algorithm": "script"` and its source), run like the others.
     #[cfg(feature = "script")]
     list.push(Workload {
         id: "script-cr446-desc",

@@ -168,6 +168,7 @@ pub use ring::{chang_roberts, hirschberg_sinclair, lelann};
 
 use crate::engine::Engine;
 use crate::protocol::{Extra, Protocol, Safety};
+pub use crate::scenario::Observers;
 use crate::scenario::{Catalog, Scenario, ScenarioError, StartSet};
 use crate::sim::Simulation;
 use serde::Serialize;
@@ -206,6 +207,16 @@ pub struct Entry {
     pub kinds: &'static [&'static str],
     /// Non-participant nodes it needs (ids n, n+1, ... in this order).
     pub extras: &'static [Extra],
+    /// Whether its last participants may be observers (the scenario's
+    /// `observers` key).
+    #[serde(skip)]
+    pub observers: Observers,
+    /// Whether it runs the scenario's `script` (a scripted algorithm,
+    /// whose program is compiled from it): its runs may stop on a script
+    /// error, which experiments report in a `script_error` column, and
+    /// the failure finder checks the script on its own first.
+    #[serde(skip)]
+    pub takes_script: bool,
     /// The safety property it claims (what the checker counts as a
     /// violation).
     #[serde(skip)]
@@ -230,7 +241,7 @@ pub struct Entry {
 /// inlined with the whole engine into every caller of [`build`] in the
 /// wasm (1.22 MB -> 1.62 MB raw, +50 KB gzipped; docs/PERFORMANCE.md, Size).
 #[inline(never)]
-fn engine<P: Protocol>(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
+pub(crate) fn engine<P: Protocol>(scenario: &Scenario, record: bool) -> Box<dyn Simulation> {
     Box::new(Engine::<P>::new(scenario, record))
 }
 
@@ -313,6 +324,19 @@ const fn family_index(id: &str) -> Option<usize> {
     None
 }
 
+/// The ids of the algorithms of the family `id` (empty for an unknown
+/// family), in a const context: built-in experiments name a family.
+pub const fn members(id: &str) -> &'static [&'static str] {
+    let mut f = 0;
+    while f < FAMILIES.len() {
+        if same(FAMILIES[f].id, id) {
+            return FAMILIES[f].algorithms;
+        }
+        f += 1;
+    }
+    &[]
+}
+
 /// `entry` as this build has it: without its builder unless its family's
 /// feature is on (the engine is then not compiled in), and without its
 /// trade-off claim, which only the trade-off table beside a run reads (so
@@ -348,35 +372,33 @@ pub static ALL: &[Entry] = &[
 
 /// A scripted algorithm (`"algorithm": "script"`, the scenario's
 /// `script`; core/algorithms/src/script/mod.rs, module docs): not in [`ALL`],
-/// which lists the built-in algorithms; its kinds are named at run time
-/// and its claims come from the script.
+/// which lists the built-in algorithms; its entry is the script
+/// module's, as each algorithm's is its own.
 #[cfg(feature = "script")]
-pub static SCRIPT: Entry = Entry {
-    id: crate::script::ALGORITHM,
-    name: "Script",
-    summary: "Your own algorithm, written in Rhai: fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)",
-    layout: Layout::Ring,
-    kinds: &[],
-    extras: &[],
-    claims: Safety::OneLeaderPerComponent,
-    builder: Some(engine::<crate::script::ScriptNode>),
-    theory: None,
-    tradeoff: None,
-};
+pub static SCRIPT: Entry = crate::script::ENTRY;
+
+/// The entries after [`ALL`]'s built-in algorithms: with the `script`
+/// feature, [`SCRIPT`].
+static OTHERS: &[&Entry] = &[
+    #[cfg(feature = "script")]
+    &SCRIPT,
+];
 
 /// Every built-in algorithm id (a script's id, `script`, is not listed).
 pub fn ids() -> Vec<&'static str> {
     ALL.iter().map(|a| a.id).collect()
 }
 
+/// Every entry [`info`] knows: [`ALL`], then the others (a script's,
+/// with the `script` feature).
+fn entries() -> impl Iterator<Item = &'static Entry> {
+    ALL.iter().chain(OTHERS.iter().copied())
+}
+
 /// The registry entry for `id`: a built-in algorithm, or with the
 /// `script` feature, [`SCRIPT`].
 pub fn info(id: &str) -> Option<&'static Entry> {
-    #[cfg(feature = "script")]
-    if id == crate::script::ALGORITHM {
-        return Some(&SCRIPT);
-    }
-    ALL.iter().find(|a| a.id == id)
+    entries().find(|a| a.id == id)
 }
 
 /// The registry as the scenario format's [`Catalog`]: every scenario is
@@ -391,31 +413,37 @@ impl Catalog for Registry {
     }
 
     fn unknown(&self, s: &Scenario) -> ScenarioError {
-        if s.algorithm == crate::script::ALGORITHM {
-            let mut err = ScenarioError::new(
-                "algorithm",
-                "this build runs no scripts (the page runs them in its tools module, the CLI always)",
-            );
-            err.needs = Some(crate::script::ALGORITHM);
-            return err;
-        }
-        ScenarioError::new("algorithm", unknown(&s.algorithm))
+        crate::script::unbuilt(s)
+            .unwrap_or_else(|| ScenarioError::new("algorithm", unknown(&s.algorithm)))
     }
 
     fn check(&self, s: &Scenario) -> Result<(), ScenarioError> {
         crate::script::validate(s)
     }
+
+    fn ids(&self) -> Vec<&'static str> {
+        known_ids()
+    }
+
+    fn observers(&self, id: &str) -> Observers {
+        info(id).map_or(Observers::None, |a| a.observers)
+    }
+}
+
+/// Every id [`info`] knows: the built-in algorithms, and a script's with
+/// the `script` feature.
+fn known_ids() -> Vec<&'static str> {
+    entries().map(|a| a.id).collect()
 }
 
 /// The one message for an algorithm id the registry does not know: the
 /// id, and every id [`info`] knows (the built-in algorithms, and a
 /// script's with the `script` feature).
 pub fn unknown(id: &str) -> String {
-    let mut known = ids();
-    if crate::script::AVAILABLE {
-        known.push(crate::script::ALGORITHM);
-    }
-    format!("unknown algorithm {id:?}; known: {}", known.join(", "))
+    format!(
+        "unknown algorithm {id:?}; known: {}",
+        known_ids().join(", ")
+    )
 }
 
 /// The registry entry for `id`, or the one [`unknown`] message.
@@ -436,10 +464,10 @@ pub fn family(id: &str) -> Option<&'static Family> {
 /// The ids of the algorithms this build runs, in [`ALL`]'s order (a
 /// script's id last, with the `script` feature).
 pub fn runnable_ids() -> Vec<&'static str> {
-    let ids = ALL.iter().filter(|a| a.builder.is_some()).map(|a| a.id);
-    #[cfg(feature = "script")]
-    let ids = ids.chain([SCRIPT.id]);
-    ids.collect()
+    entries()
+        .filter(|a| a.builder.is_some())
+        .map(|a| a.id)
+        .collect()
 }
 
 /// Whether this build runs the algorithm of `scenario` (a known one, as

@@ -144,6 +144,25 @@ pub use node::ScriptNode;
 #[cfg(feature = "script")]
 pub use program::Program;
 
+/// The scripted algorithm's entry in the registry
+/// ([`crate::algorithms::SCRIPT`]): its kinds are named at run time and
+/// its claims come from the script; it takes the scenario's `script`.
+#[cfg(feature = "script")]
+pub const ENTRY: crate::algorithms::Entry = crate::algorithms::Entry {
+    id: ALGORITHM,
+    name: "Script",
+    summary: "Your own algorithm, written in Rhai: fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)",
+    layout: crate::algorithms::Layout::Ring,
+    kinds: &[],
+    extras: &[],
+    observers: crate::algorithms::Observers::None,
+    takes_script: true,
+    claims: crate::protocol::Safety::OneLeaderPerComponent,
+    builder: Some(crate::algorithms::engine::<ScriptNode>),
+    theory: None,
+    tradeoff: None,
+};
+
 /// The algorithm id of a scripted scenario (`"algorithm": "script"`).
 pub const ALGORITHM: &str = crate::scenario::SCRIPTED;
 
@@ -178,6 +197,22 @@ pub fn check(source: &str) -> Result<(), ScriptError> {
                     .into(),
         })
     }
+}
+
+/// The error for a scripted scenario in a build without the `script`
+/// feature (the registry does not know `script` there): on field
+/// `algorithm`, whose [`ScenarioError::needs`] names a build that runs
+/// scripts. `None` for any other scenario.
+pub fn unbuilt(s: &Scenario) -> Option<ScenarioError> {
+    if s.algorithm != ALGORITHM {
+        return None;
+    }
+    let mut err = ScenarioError::new(
+        "algorithm",
+        "this build runs no scripts (the page runs them in its tools module, the CLI always)",
+    );
+    err.needs = Some(ALGORITHM);
+    Some(err)
 }
 
 /// The scenario rules of scripted algorithms (the registry checks them

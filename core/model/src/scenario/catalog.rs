@@ -4,7 +4,7 @@
 //! `algorithms`) is the catalog every caller uses; its `ScenarioExt`
 //! gives the familiar `Scenario::from_json`, `validate` and `total_nodes`.
 
-use super::{Scenario, ScenarioError};
+use super::{Observers, Scenario, ScenarioError};
 
 /// The algorithms a scenario may name, as the format's validation needs
 /// them: which ids exist, how many extra nodes each has (fault ids run up
@@ -21,6 +21,10 @@ pub trait Catalog {
     /// The algorithm's own rules, checked right after its id is known and
     /// before the cross-field rules.
     fn check(&self, scenario: &Scenario) -> Result<(), ScenarioError>;
+    /// Every id the catalog knows, in its order.
+    fn ids(&self) -> Vec<&'static str>;
+    /// Whether the algorithm `id` (a known one) has observers.
+    fn observers(&self, id: &str) -> Observers;
 }
 
 /// A catalog for this crate's own tests: a few ids, none with extra nodes
@@ -31,7 +35,16 @@ pub(crate) struct TestCatalog;
 #[cfg(test)]
 impl Catalog for TestCatalog {
     fn extra_nodes(&self, id: &str) -> Option<u32> {
-        [
+        self.ids().contains(&id).then_some(0)
+    }
+    fn unknown(&self, s: &Scenario) -> ScenarioError {
+        ScenarioError::new("algorithm", format!("unknown algorithm {:?}", s.algorithm))
+    }
+    fn check(&self, _: &Scenario) -> Result<(), ScenarioError> {
+        Ok(())
+    }
+    fn ids(&self) -> Vec<&'static str> {
+        vec![
             "bully",
             "chang-roberts",
             "raft",
@@ -39,13 +52,12 @@ impl Catalog for TestCatalog {
             "zookeeper",
             "lease",
         ]
-        .contains(&id)
-        .then_some(0)
     }
-    fn unknown(&self, s: &Scenario) -> ScenarioError {
-        ScenarioError::new("algorithm", format!("unknown algorithm {:?}", s.algorithm))
-    }
-    fn check(&self, _: &Scenario) -> Result<(), ScenarioError> {
-        Ok(())
+    fn observers(&self, id: &str) -> Observers {
+        match id {
+            "zab" => Observers::Supported,
+            "zookeeper" => Observers::NoneBecause("one node, not an ensemble"),
+            _ => Observers::None,
+        }
     }
 }

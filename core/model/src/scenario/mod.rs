@@ -40,6 +40,7 @@ pub use catalog::Catalog;
 #[cfg(test)]
 pub(crate) use catalog::TestCatalog;
 pub use fault::{FAULT_KINDS, Fault, FaultAction, Target};
+pub use observers::Observers;
 
 use crate::time::{Micros, ms};
 use serde::Serialize;

@@ -5,42 +5,57 @@
 //! and how the key carries over
 //! when the settings form picks another algorithm.
 
-use super::{Scenario, ScenarioError};
+use super::{Catalog, Scenario, ScenarioError};
 
 /// The scenario key.
 pub const KEY: &str = "observers";
 
-/// Algorithms whose last `observers` participants are observers.
-const WITH_OBSERVERS: &[&str] = &["zab"];
+/// Whether an algorithm's last `observers` participants may be
+/// observers: each algorithm says so in its registry entry, which the
+/// scenario format asks through [`Catalog::observers`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Observers {
+    /// It has none: the key must be 0.
+    #[default]
+    None,
+    /// It has none, for the reason given (the error's message, for an
+    /// algorithm one might expect to have them).
+    NoneBecause(&'static str),
+    /// Its last `observers` participants are observers.
+    Supported,
+}
 
 /// Whether `algorithm` has observers.
-pub fn supported(algorithm: &str) -> bool {
-    WITH_OBSERVERS.contains(&algorithm)
+pub fn supported(algorithm: &str, catalog: &dyn Catalog) -> bool {
+    catalog.observers(algorithm) == Observers::Supported
 }
 
 /// The cross-field rules: observers only where the algorithm has them, and
 /// at least one voter left. Zero observers is valid everywhere (the
 /// default).
-pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
+pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError> {
     let k = s.options.observers;
     if k == 0 {
         return Ok(());
     }
-    if s.algorithm == "zookeeper" {
-        return Err(ScenarioError::new(
-            KEY,
-            "the ZooKeeper recipe simulates its coordination service as one node, not an ensemble of servers, so it has no observers; use 0, or the algorithm zab (the ensemble's own election)",
-        ));
-    }
-    if !supported(&s.algorithm) {
-        return Err(ScenarioError::new(
-            KEY,
-            format!(
-                "{} has no observers (only {} has); use 0",
-                s.algorithm,
-                WITH_OBSERVERS.join(", ")
-            ),
-        ));
+    match catalog.observers(&s.algorithm) {
+        Observers::Supported => {}
+        Observers::NoneBecause(why) => return Err(ScenarioError::new(KEY, why)),
+        Observers::None => {
+            let with: Vec<&str> = catalog
+                .ids()
+                .into_iter()
+                .filter(|a| supported(a, catalog))
+                .collect();
+            return Err(ScenarioError::new(
+                KEY,
+                format!(
+                    "{} has no observers (only {} has); use 0",
+                    s.algorithm,
+                    with.join(", ")
+                ),
+            ));
+        }
     }
     if k >= s.nodes {
         return Err(ScenarioError::new(
@@ -59,9 +74,14 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
 /// does not name; observers are an option of the algorithm, so a form that
 /// picks an algorithm without observers and says nothing of them drops
 /// them instead of refusing the switch.
-pub fn carry_over(base: &Scenario, algorithm: Option<&str>, named: bool) -> bool {
+pub fn carry_over(
+    base: &Scenario,
+    algorithm: Option<&str>,
+    named: bool,
+    catalog: &dyn Catalog,
+) -> bool {
     match algorithm {
-        Some(a) if !named && a != base.algorithm => supported(a),
+        Some(a) if !named && a != base.algorithm => supported(a, catalog),
         _ => true,
     }
 }

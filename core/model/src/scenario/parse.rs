@@ -512,7 +512,7 @@ pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError
             "must be above 0",
         ));
     }
-    super::observers::validate(s)?;
+    super::observers::validate(s, catalog)?;
     if s.until_us.is_some_and(|u| u > MAX_TIME_US) {
         return Err(ScenarioError::new(
             "until_ms",

@@ -156,11 +156,11 @@ pub fn apply_query_pairs(
     root.insert("timing".into(), Value::Object(timing));
     let algorithm = pairs.iter().rev().find(|(k, _)| k == "algorithm");
     let named = pairs.iter().any(|(k, _)| k == super::observers::KEY);
-    if !super::observers::carry_over(base, algorithm.map(|(_, v)| v.as_str()), named) {
+    if !super::observers::carry_over(base, algorithm.map(|(_, v)| v.as_str()), named, catalog) {
         root.remove(super::observers::KEY);
     }
-    // A script belongs to a scripted scenario: picking another algorithm
-    // drops it.
+    // A script belongs to a scripted scenario (the format's contract, as
+    // in `Scenario::set_algorithm`): picking another algorithm drops it.
     if algorithm.is_some_and(|(_, a)| a != super::SCRIPTED) {
         root.remove("script");
     }

@@ -5,9 +5,9 @@
 
 use super::schedule;
 use crate::ScenarioExt;
-use crate::algorithms;
+use crate::algorithms::{self, Registry};
 use crate::experiment::seeds::{SeedRange, parse_seeds};
-use crate::scenario::{Fault, Scenario, ScenarioError};
+use crate::scenario::{Catalog, Fault, Scenario, ScenarioError};
 use crate::script;
 use crate::time::Micros;
 use serde_json::Value;
@@ -161,15 +161,16 @@ impl CheckSpec {
         kinds: Vec<FaultKind>,
         liveness_us: Option<Micros>,
     ) -> Result<Self, ScenarioError> {
-        let script = script.filter(|_| algorithm == script::ALGORITHM);
-        if algorithm == script::ALGORITHM {
+        let mut probe = Scenario::default();
+        probe.set_algorithm(algorithm);
+        // The one error for an id the registry does not know.
+        let entry = algorithms::info(algorithm).ok_or_else(|| Registry.unknown(&probe))?;
+        let script = script.filter(|_| entry.takes_script);
+        if entry.takes_script {
             // The script is checked on its own, so its error names it.
-            let mut probe = Scenario::default();
-            probe.set_algorithm(algorithm);
             probe.script = script.clone();
             probe.validate()?;
         }
-        algorithms::lookup(algorithm).map_err(|e| ScenarioError::new("algorithm", e))?;
         if kinds.is_empty() {
             return Err(ScenarioError::new("faults", "names no fault kind"));
         }

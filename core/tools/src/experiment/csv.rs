@@ -46,7 +46,8 @@ fn cell(text: &str) -> String {
     }
 }
 
-/// The column a scripted experiment adds after [`COLUMNS`].
+/// The column an experiment with a scripted algorithm adds after
+/// [`COLUMNS`] (its header is part of the CSV output).
 const SCRIPT_COLUMN: &str = ",script_error";
 
 /// The row's `script_error` cell (with its comma), in a scripted
@@ -63,7 +64,10 @@ fn script_cell(r: &RunRecord, scripted: bool) -> String {
 pub fn csv_text(e: &Experiment, records: &[RunRecord]) -> Result<String, ExperimentError> {
     e.check_records(records)?;
     let mut out = String::new();
-    let scripted = e.algorithms().iter().any(|a| a == crate::script::ALGORITHM);
+    let scripted = e
+        .algorithms()
+        .iter()
+        .any(|a| algorithms::info(a).is_some_and(|i| i.takes_script));
     if !e.is_grouped() {
         let kinds = algorithms::info(e.algorithms()[0].as_str()).map_or(&[][..], |a| a.kinds);
         out.push_str(COLUMNS);

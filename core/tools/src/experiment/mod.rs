@@ -206,7 +206,7 @@ impl Experiment {
             for v in &values {
                 let mut json = base.to_json();
                 json["algorithm"] = Value::String(a.clone());
-                if a != crate::script::ALGORITHM {
+                if !algorithms::info(a).is_some_and(|i| i.takes_script) {
                     // A script stays only with the scripted algorithm.
                     if let Some(o) = json.as_object_mut() {
                         o.remove("script");

@@ -54,7 +54,7 @@ pub const ALL: &[ExperimentPreset] = &[
         summary: "Random rings, every node starting, n from 4 to 256: measured election messages beside the published curves (Chang-Roberts n*H_n + n, LeLann 2n^2, Hirschberg-Sinclair's 8n(1 + ceil(log2 n)) bound).",
         scenario_json: r#"{"algorithm": "chang-roberts", "ring": "random", "start": "all"}"#,
         seeds: "1..10",
-        algorithms: &["chang-roberts", "lelann", "hirschberg-sinclair"],
+        algorithms: crate::algorithms::members("ring"),
         param: "nodes=4,8,16,32,64,128,256",
         metric: "election_messages",
     },

@@ -37,7 +37,7 @@ pub(crate) mod election;
 mod tests;
 
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round, say_leader_silent};
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::{Claim, Growth};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
@@ -54,6 +54,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: &[],
+    observers: Observers::None,
+    takes_script: false,
     claims: Bully::SAFETY,
     builder: Some(engine::<Bully>),
     theory: None,

@@ -69,7 +69,7 @@
 //! deltas, which matters only when every node above it is silent.
 
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::Claim;
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
@@ -87,6 +87,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: &[],
+    observers: Observers::None,
+    takes_script: false,
     claims: CandidateOrdinary::SAFETY,
     builder: Some(engine::<CandidateOrdinary>),
     theory: None,

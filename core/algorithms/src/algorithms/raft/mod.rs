@@ -99,7 +99,7 @@ mod tests;
 pub use messages::Msg;
 
 use super::extras::{Node, Participant, write_token_of_msg_write};
-use super::{Entry, Layout, engine};
+use super::{Entry, Layout, Observers, engine};
 use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
@@ -124,6 +124,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: Raft::EXTRAS,
+    observers: Observers::None,
+    takes_script: false,
     claims: Raft::SAFETY,
     builder: Some(engine::<Raft>),
     theory: None,

@@ -49,7 +49,7 @@
 
 use super::watchdog::{self, Around};
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::RING;
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
@@ -69,6 +69,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Ring,
     kinds: KINDS,
     extras: &[],
+    observers: Observers::None,
+    takes_script: false,
     claims: LeLann::SAFETY,
     builder: Some(engine::<LeLann>),
     theory: Some(theory),

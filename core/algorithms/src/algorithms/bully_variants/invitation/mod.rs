@@ -140,7 +140,7 @@ mod tests;
 
 pub use messages::{Group, Msg};
 
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::{Claim, Growth};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::vec_map::VecMap;
@@ -165,6 +165,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: &[],
+    observers: Observers::None,
+    takes_script: false,
     claims: Invitation::SAFETY,
     builder: Some(engine::<Invitation>),
     theory: None,

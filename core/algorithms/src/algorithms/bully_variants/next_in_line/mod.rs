@@ -101,7 +101,7 @@ mod tests;
 
 pub use messages::{Beat, Line, Msg};
 
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::{Claim, Growth};
 use crate::protocol::{Ctx, NodeId, Protocol};
 
@@ -124,6 +124,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: &[],
+    observers: Observers::None,
+    takes_script: false,
     claims: NextInLine::SAFETY,
     builder: Some(engine::<NextInLine>),
     theory: None,

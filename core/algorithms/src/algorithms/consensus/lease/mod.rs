@@ -88,7 +88,7 @@ pub use messages::Msg;
 
 use crate::algorithms::extras::Node;
 use crate::algorithms::service::LeaseRecord;
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol, Role};
 
@@ -103,6 +103,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: Lease::EXTRAS,
+    observers: Observers::None,
+    takes_script: false,
     claims: Lease::SAFETY,
     builder: Some(engine::<Lease>),
     theory: None,

@@ -106,7 +106,7 @@ mod tests;
 pub use messages::Msg;
 
 use crate::algorithms::extras::{Node, Participant, write_token_of_msg_write};
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
@@ -130,6 +130,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: MultiPaxos::EXTRAS,
+    observers: Observers::None,
+    takes_script: false,
     claims: MultiPaxos::SAFETY,
     builder: Some(engine::<MultiPaxos>),
     theory: None,

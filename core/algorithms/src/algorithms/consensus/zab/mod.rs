@@ -204,7 +204,7 @@ mod tests;
 pub use messages::{Msg, Vote};
 
 use crate::algorithms::extras::{Node, Participant, write_token_of_msg_write};
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::CONSENSUS;
 use crate::protocol::{Boot, Config, Ctx, Extra, NodeId, Protocol, Safety, TimerClass};
 use crate::time::Micros;
@@ -230,6 +230,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: Zab::EXTRAS,
+    observers: Observers::Supported,
+    takes_script: false,
     claims: Zab::SAFETY,
     builder: Some(engine::<Zab>),
     theory: None,

@@ -84,7 +84,7 @@ pub use messages::Msg;
 
 use crate::algorithms::extras::Node;
 use crate::algorithms::service::{ServiceTimer, SessionId, Znode};
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::CONSENSUS;
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::scenario::WatchMode;
@@ -114,6 +114,10 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Cluster,
     kinds: KINDS,
     extras: ZooKeeper::EXTRAS,
+    observers: Observers::NoneBecause(
+        "the ZooKeeper recipe simulates its coordination service as one node, not an ensemble of servers, so it has no observers; use 0, or the algorithm zab (the ensemble's own election)",
+    ),
+    takes_script: false,
     claims: ZooKeeper::SAFETY,
     builder: Some(engine::<ZooKeeper>),
     theory: None,

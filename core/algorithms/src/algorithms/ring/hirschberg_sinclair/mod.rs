@@ -91,7 +91,7 @@ mod tests;
 
 pub use messages::{Dir, Msg};
 
-use crate::algorithms::{Entry, Layout, engine};
+use crate::algorithms::{Entry, Layout, Observers, engine};
 use crate::claims::{Claim, Growth, RING};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::scenario::Scenario;
@@ -107,6 +107,8 @@ pub const ENTRY: Entry = Entry {
     layout: Layout::Ring,
     kinds: KINDS,
     extras: &[],
+    observers: Observers::None,
+    takes_script: false,
     claims: HirschbergSinclair::SAFETY,
     builder: Some(engine::<HirschbergSinclair>),
     theory: Some(theory),
