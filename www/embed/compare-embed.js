@@ -67,7 +67,7 @@ export async function startCompareEmbed(request, options, compareText, problems)
   document.getElementById('compare')?.remove();
   root.append(viewsBox);
   document.body.append(root);
-  /** @type {import('../stage/embed-bar.js').Drawn} */
+  /** @type {import('../stage/bar.js').Drawn} */
   const drawn = (action) => {
     const out = action();
     render();
@@ -103,7 +103,7 @@ export async function startCompareEmbed(request, options, compareText, problems)
       setText(fixed, lines.join(' '));
       fixed.hidden = lines.length === 0;
     }
-    stage.bar.render(transport, due[1]);
+    stage.renderBar(due[1]);
     root.dataset.playing = String(runs.playing);
     if (!due[1]) return;
     const skipping = runs.skippingMs;

@@ -107,7 +107,7 @@ export async function startEmbed(wasm) {
     const s = model.snapshot();
     view.render(s);
     legend?.update(s);
-    stage.bar.render(transport, readouts.due(model.playing, performance.now())[0]);
+    stage.renderBar(readouts.due(model.playing, performance.now())[0]);
     setText(stage.bar.status, status.text(model, s));
     stage.bar.status.dataset.leader = s.leader === undefined ? 'none' : String(s.leader);
     root.dataset.playing = String(model.playing);

@@ -1,10 +1,11 @@
 // @ts-check
 /**
- * The controls: playback (play/pause, step, restart, to end, speed,
- * quiet-time skipping, timeline), the prompt of a page that has not
- * played yet, the scenario settings form (algorithm, nodes, seed, ring
- * order, who starts) and Share. The keyboard shortcuts are in
- * shortcuts.js.
+ * The controls around the page's transport bar (stage/bar.js, which owns
+ * the playback buttons, the speed, quiet-time skipping and the scrubber):
+ * the readouts beside it (the lag, the run's end, why it stopped, the
+ * quiet-time note), the prompt of a page that has not played yet, the
+ * scenario settings form (algorithm, nodes, seed, ring order, who starts)
+ * and Share. The keyboard shortcuts are in shortcuts.js.
  *
  * ## The opening prompt
  *
@@ -17,8 +18,7 @@
  * @module controls
  */
 
-import { MAX_SPEED, MIN_SPEED } from './model.js';
-import { quietWords, storedSkipQuiet, storeSkipQuiet } from './quiet.js';
+import { quietWords } from './quiet.js';
 import { writeShareAddress } from '../shared/url.js';
 import { el, setText } from '../shared/dom.js';
 
@@ -44,27 +44,21 @@ export class Controls {
    * @param {{id: string, name: string, summary: string, layout: string}[]} algorithms
    * @param {(() => number)} freshSeed
    * @param {ControlHooks} hooks
+   * @param {import('../stage/bar.js').Bar} bar the page's transport bar
    */
-  constructor(model, algorithms, freshSeed, hooks) {
+  constructor(model, algorithms, freshSeed, hooks, bar) {
     this.model = model;
+    /** @private */
+    this.bar = bar;
     this.hooks = hooks;
     this.algorithms = algorithms;
-    this.play = /** @type {HTMLButtonElement} */ (el('play'));
-    this.step = /** @type {HTMLButtonElement} */ (el('step'));
-    this.restart = /** @type {HTMLButtonElement} */ (el('restart'));
-    this.toEnd = /** @type {HTMLButtonElement} */ (el('to-end'));
-    this.speed = /** @type {HTMLInputElement} */ (el('speed'));
-    this.speedOut = /** @type {HTMLOutputElement} */ (el('speed-out'));
     this.speedLag = el('speed-lag');
-    this.skipQuiet = /** @type {HTMLInputElement} */ (el('skip-quiet'));
     this.quietNote = el('quiet-note');
     this.prompt = el('start-prompt');
     /** Whether the run has played or moved since the page opened (the
      * prompt goes for good then). @private */
     this.started = false;
-    this.timeline = /** @type {HTMLInputElement} */ (el('timeline'));
-    this.timelineOut = el('timeline-out');
-    this.stopReason = el('stop-reason');
+    this.stopReason = bar.status;
     this.endMs = el('end-ms');
     this.form = /** @type {HTMLFormElement} */ (el('settings'));
     this.algorithm = /** @type {HTMLSelectElement} */ (el('algorithm'));
@@ -83,22 +77,7 @@ export class Controls {
       option.textContent = a.name;
       this.algorithm.append(option);
     }
-    this.speed.min = String(Math.log10(MIN_SPEED));
-    this.speed.max = String(Math.log10(MAX_SPEED));
-    this.speed.value = String(Math.log10(model.speed));
-    this.skipQuiet.checked = storedSkipQuiet();
-    model.setSkipQuiet(this.skipQuiet.checked);
 
-    this.play.addEventListener('click', () => this.togglePlay());
-    this.step.addEventListener('click', () => this.stepOnce());
-    this.restart.addEventListener('click', () => this.model.seek(0));
-    this.toEnd.addEventListener('click', () => this.model.runToEnd());
-    this.speed.addEventListener('input', () => this.model.setSpeed(10 ** Number(this.speed.value)));
-    this.skipQuiet.addEventListener('change', () => {
-      storeSkipQuiet(this.skipQuiet.checked);
-      this.model.setSkipQuiet(this.skipQuiet.checked);
-    });
-    this.timeline.addEventListener('input', () => this.model.seek(Number(this.timeline.value)));
     this.form.addEventListener('submit', (e) => e.preventDefault());
     this.form.addEventListener('change', (e) => {
       if (e.target !== this.seed || /^\d+$/.test(this.seed.value.trim())) this.submit();
@@ -109,14 +88,6 @@ export class Controls {
       this.submit();
     });
     this.share.addEventListener('click', () => this.shareLink());
-  }
-
-  togglePlay() {
-    this.model.setPlaying(!this.model.playing);
-  }
-
-  stepOnce() {
-    this.model.step();
   }
 
   /** Rebuilds the run with the form's settings. @private */
@@ -177,7 +148,8 @@ export class Controls {
   }
 
   /**
-   * Brings buttons, speed and timeline up to date with the model.
+   * Brings the bar (stage/bar.js) and the readouts beside it up to date
+   * with the model.
    * @param {boolean} [readouts] whether the numbers that change every
    *   frame while playing (time, lag, scrubber) are due (stage/page.js writes
    *   them at most every 100 ms then); the buttons are always written
@@ -186,16 +158,10 @@ export class Controls {
     const m = this.model;
     const pg = m.playground;
     const now = pg.now_ms();
-    // Written only when changed: this runs every frame while playing, and
-    // every write makes the browser recompute styles.
-    setText(this.play, m.playing ? 'Pause' : 'Play');
-    setAttr(this.play, 'aria-pressed', String(m.playing));
-    setText(this.speedOut, formatSpeed(m.speed));
-    // The speed also changes by keyboard shortcut.
-    const speedValue = String(Math.log10(m.speed));
-    if (document.activeElement !== this.speed && this.speed.value !== speedValue) this.speed.value = speedValue;
-    setAttr(this.speed, 'aria-valuetext', `${formatSpeed(m.speed)} real time`);
-    if (this.skipQuiet.checked !== m.skipQuiet) this.skipQuiet.checked = m.skipQuiet;
+    // The bar: play, speed and skipping always; the scrubber's scale is
+    // up to the end (the interesting part), past it the scale follows now.
+    const reach = () => Math.max((m.endMs() ?? now) * 1.25, now, pg.reached_ms(), 1);
+    this.bar.render({ playing: m.playing, speed: m.speed, nowMs: now, skipQuiet: m.skipQuiet, maxMs: readouts ? reach() : 0 }, readouts);
     const skipping = m.skippingMs;
     setText(this.quietNote, skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : '');
     // The first screen says where to start, until the run first moves.
@@ -212,11 +178,6 @@ export class Controls {
     // a few frames, see Model.endMs); until then the scale follows now.
     const end = m.endMs();
     setText(this.endMs, end === null ? '…' : String(end));
-    // The interesting part is up to the end; past it the scale follows now.
-    const max = String(Math.max((end ?? now) * 1.25, now, pg.reached_ms(), 1));
-    if (this.timeline.max !== max) this.timeline.max = max;
-    if (document.activeElement !== this.timeline) this.timeline.value = String(now);
-    setText(this.timelineOut, `${now.toFixed(3)} ms`);
     const opening = m.openingMs;
     setText(
       this.stopReason,
@@ -244,14 +205,4 @@ export class Controls {
       this.shareStatus.textContent = 'The link is in the address bar (copying was not allowed).';
     }
   }
-}
-
-/**
- * Sets an attribute only when it changed.
- * @param {HTMLElement} node
- * @param {string} name
- * @param {string} value
- */
-function setAttr(node, name, value) {
-  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * Time travel controls around the scrubber: "Next change" (run to the next
- * role change, leader change or violation), seeking back and forward by a
+ * Time travel controls around the scrubber (the bar, stage/bar.js, has
+ * the "Next change" button): running to the next role change, leader
+ * change or violation, seeking back and forward by a
  * jump, speed up and down by a factor, how much of the run has been
  * explored, and what acting in the past does to the history (a fault made
  * before the latest moment reached forks a new history and drops the
@@ -69,19 +70,12 @@ export class TimelineControls {
   /** @param {import('./model.js').Model} model */
   constructor(model) {
     this.model = model;
-    this.next = /** @type {HTMLButtonElement} */ (el('next-change'));
     this.scrubber = /** @type {HTMLInputElement} */ (el('timeline'));
     this.explored = el('explored');
     this.exploredBar = el('explored-bar');
     this.nowMark = el('explored-now');
     this.pastNote = el('past-note');
     this.forkNote = el('fork-note');
-    this.next.addEventListener('click', () => this.nextChange());
-  }
-
-  /** Runs to the next role change, leader change or violation. */
-  nextChange() {
-    this.model.nextInteresting();
   }
 
   /** @returns {number} ms one seek press moves */

@@ -4,8 +4,9 @@
  * the single view under 2 to 4 algorithms side by side, one small
  * cluster view each with its row of the table (stage/lanes.js), all at
  * one shared simulated time (stage/runs.js), with compare mode's
- * transport bar (index.html's `#compare` controls: play, step, restart,
- * to end, speed, the time line, quiet-time skipping), its keys, its
+ * transport bar (stage/bar.js on index.html's `#compare` controls: play,
+ * step, restart, to end, speed, the time line, quiet-time skipping) and
+ * its keys, its
  * faults (click a node, crash each leader, partition, heal: into every
  * run at the current time) and the notes around the table
  * (stage/compare-table.js). Compare mode's entry (compare/compare.js)
@@ -24,17 +25,19 @@
  * @module stage/compare-page
  */
 
-import { formatSpeed } from '../player/controls.js';
-import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED } from '../player/model.js';
+import { DEFAULT_SPEED } from '../player/model.js';
 import { player } from '../player/player.js';
-import { keyBelongsTo } from '../player/shortcuts.js';
-import { quietWords, storedSkipQuiet, storeSkipQuiet } from '../player/quiet.js';
-import { el, messageOf, setAttr, setText } from '../shared/dom.js';
+import { quietWords } from '../player/quiet.js';
+import { el, messageOf, setText } from '../shared/dom.js';
+import { Bar } from './bar.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { addScrollCue } from '../shared/scroll-cue.js';
 import { CompareRuns, playRuns, runsFor } from './runs.js';
 import { makeLane, nodeFault, PAGE_LANE, renderLanes } from './lanes.js';
-import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from './compare-table.js';
+import { columns, fillHead, fixedCrashNotes, makeRow, theoryNotes } from './compare-table.js';
+
+/** The controls of compare mode's bar. */
+const COMPARE_BAR = ['play', 'step', 'restart', 'end', 'speed', 'quiet', 'present', 'scrubber'];
 
 /** Every column of the table, in display order. */
 const COLUMNS = columns();
@@ -85,16 +88,9 @@ export class PageComparison {
     this.section = el('compare');
     this.single = /** @type {HTMLElement} */ (document.querySelector('main.layout'));
     this.title = el('compare-title');
-    this.play = /** @type {HTMLButtonElement} */ (el('compare-play'));
     /** When the table and the time readouts are written while playing
      * (see `render`). @private */
     this.readouts = new Readouts(2, READOUT_MS);
-    this.speedInput = /** @type {HTMLInputElement} */ (el('compare-speed'));
-    this.speedOut = el('compare-speed-out');
-    this.timeline = /** @type {HTMLInputElement} */ (el('compare-timeline'));
-    this.time = el('compare-time');
-    this.stop = el('compare-stop');
-    this.skipQuiet = /** @type {HTMLInputElement} */ (el('compare-skip-quiet'));
     this.viewsBox = el('compare-views');
     this.rows = el('compare-rows');
     this.notes = el('compare-theory');
@@ -105,31 +101,29 @@ export class PageComparison {
     fillHead(/** @type {HTMLTableRowElement} */ (el('compare-head-row')), COLUMNS);
     addScrollCue(el('compare-scroll'));
 
-    this.speedInput.min = String(Math.log10(MIN_SPEED));
-    this.speedInput.max = String(Math.log10(MAX_SPEED));
-    this.speedInput.value = String(Math.log10(this.speed));
-
-    this.play.addEventListener('click', () => this.setPlaying(!this.runs?.playing));
-    el('compare-step').addEventListener('click', () => this.step());
-    el('compare-restart').addEventListener('click', () => this.seek(0));
-    el('compare-to-end').addEventListener('click', () => this.toEnd());
-    this.skipQuiet.checked = storedSkipQuiet();
-    this.skipQuiet.addEventListener('change', () => {
-      storeSkipQuiet(this.skipQuiet.checked);
-      this.runs?.setSkipQuiet(this.skipQuiet.checked);
-      this.render();
-    });
     el('compare-crash-leader').addEventListener('click', () => this.injectAll({ crash: 'leader' }));
     el('compare-heal').addEventListener('click', () => this.injectAll({ heal: true }));
     this.partition.addEventListener('click', () => this.partitionPicked());
-    this.speedInput.addEventListener('input', () => {
-      this.speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, 10 ** Number(this.speedInput.value)));
-      if (this.runs) this.runs.speed = this.speed;
-      this.changed();
-    });
-    this.timeline.addEventListener('input', () => this.seek(Number(this.timeline.value)));
-    // Capture: the single view's shortcuts must not act on its hidden run.
-    window.addEventListener('keydown', (e) => this.key(e), true);
+    /** Compare mode's transport bar, on index.html's markup. */
+    this.bar = new Bar({ chrome: 'page', prefix: 'compare-', shows: COMPARE_BAR });
+    const actions = {
+      toggle: () => this.setPlaying(!this.runs?.playing),
+      step: () => this.step(),
+      restart: () => this.seek(0),
+      toEnd: () => this.toEnd(),
+      seek: (/** @type {number} */ ms) => this.seek(ms),
+      setSpeed: (/** @type {number} */ speed) => {
+        this.speed = speed;
+        if (this.runs) this.runs.speed = speed;
+        this.changed();
+      },
+      setSkipQuiet: (/** @type {boolean} */ on) => {
+        this.runs?.setSkipQuiet(on);
+        this.render();
+      },
+    };
+    this.bar.wire(actions);
+    this.bar.captureKeys(() => this.active, actions);
   }
 
   /** Shared simulated time, ms. */
@@ -367,30 +361,6 @@ export class PageComparison {
     }
   }
 
-  /**
-   * Space: play/pause; s or →: step (for the shared clock, not the hidden
-   * single view). Not while typing (player/shortcuts.js keyBelongsTo:
-   * a clicked button or node leaves Space to playback).
-   * @private
-   * @param {KeyboardEvent} e
-   */
-  key(e) {
-    if (!this.active || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (keyBelongsTo(e.target, e.key)) return;
-    if (e.key === ' ') {
-      e.preventDefault();
-      e.stopPropagation();
-      this.setPlaying(!this.playing);
-    } else if (e.key === 's' || e.key === 'S' || e.key === 'ArrowRight') {
-      e.preventDefault();
-      e.stopPropagation();
-      this.step();
-    } else if (['n', 'N', '[', ']', 'ArrowLeft', '+', '=', '-', 'Home', 'End'].includes(e.key)) {
-      // The single view's time-travel keys would move its hidden run.
-      e.stopPropagation();
-    }
-  }
-
   /** Draws every view and brings the table and the controls up to date. */
   render() {
     const runs = this.runs;
@@ -403,16 +373,12 @@ export class PageComparison {
     const due = this.readouts.due(runs.playing, performance.now());
     renderLanes(this.lanes, COLUMNS, due[0] ? runs.figures() : null);
     this.writeNotes();
-    setText(this.play, runs.playing ? 'Pause' : 'Play');
-    setAttr(this.play, 'aria-pressed', String(runs.playing));
-    setText(this.speedOut, formatSpeed(runs.speed));
+    const maxMs = due[1] ? Math.max(runs.endMs() * 1.25, runs.nowMs, 1) : 0;
+    this.bar.render({ playing: runs.playing, speed: runs.speed, nowMs: runs.nowMs, maxMs }, due[1]);
     if (!due[1]) return;
-    setText(this.time, msText(runs.nowMs));
-    setAttr(this.timeline, 'max', String(Math.max(runs.endMs() * 1.25, runs.nowMs, 1)));
-    if (document.activeElement !== this.timeline) this.timeline.value = String(runs.nowMs);
     const skipping = runs.skippingMs;
     setText(
-      this.stop,
+      this.bar.status,
       skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : runs.stopReason ? `Paused: ${runs.stopReason}.` : '',
     );
   }

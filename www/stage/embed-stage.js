@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The stage in embed chrome (`?embed=1`): the frame (`#embed-root`), the
- * one transport bar (stage/embed-bar.js) moving 1 to 4 runs through a
+ * one transport bar (stage/bar.js, in embed chrome) moving 1 to 4 runs through a
  * Transport (stage/transport.js), the host's postMessage API
  * (embed/api.js) on the same transport, and the start: where the runs
  * open, autoplay, the problems said, the page marked ready, the runs
@@ -14,7 +14,7 @@
 import { EmbedApi } from '../embed/api.js';
 import { player } from '../player/player.js';
 import { byTestId, h, showProblems } from '../shared/dom.js';
-import { EmbedBar } from './embed-bar.js';
+import { Bar, transportActions, transportState } from './bar.js';
 
 /**
  * The embed's frame, put into the page.
@@ -50,7 +50,7 @@ export function problemsOnly(problems, root) {
  * @property {import('./transport.js').Transport} transport its runs, in their range
  * @property {import('../embed/params.js').EmbedRequest} options the embed's parameters
  * @property {boolean} compare whether it shows a comparison
- * @property {import('./embed-bar.js').Drawn} drawn runs an action and draws it
+ * @property {import('./bar.js').Drawn} drawn runs an action and draws it
  * @property {Pick<import('../embed/api.js').EmbedCommands, 'load' | 'state' | 'describe'>} api
  *   what the host's API reads and loads
  */
@@ -64,8 +64,8 @@ export class EmbedStage {
     const { transport, drawn } = spec;
     /** @private */
     this.spec = spec;
-    this.bar = new EmbedBar(spec.options.controls, spec.compare);
-    this.bar.wire(transport, drawn);
+    this.bar = new Bar({ chrome: 'embed', shows: spec.options.controls, compare: spec.compare });
+    this.bar.wire(transportActions(transport, drawn));
     const clock = transport.clock;
     this.api = new EmbedApi(spec.wasm, spec.options.origins, {
       play: () => drawn(() => transport.play()),
@@ -84,6 +84,15 @@ export class EmbedStage {
    */
   inject(fault) {
     this.bar.inject(fault);
+  }
+
+  /**
+   * Shows where the runs stand in the bar (the scrubber and the time in
+   * words when `due`).
+   * @param {boolean} due
+   */
+  renderBar(due) {
+    this.bar.render(transportState(this.spec.transport), due);
   }
 
   /**

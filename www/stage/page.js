@@ -3,7 +3,8 @@
  * The full page's stage: one run in the single view with every panel
  * around it (settings, faults, the node inspector, the log and the
  * space-time diagram, presets, files, exports, Share) and the page's
- * transport bar (player/controls.js, timeline.js, shortcuts.js), the run
+ * transport bar (stage/bar.js on index.html's markup, with the readouts
+ * and settings of player/controls.js and timeline.js), the run
  * read from the address and handed to the page's player
  * (player/player.js), which plays it; compare mode on top of it, loaded
  * on first use (stage/compare-picker.js). No simulation logic lives here or
@@ -13,6 +14,7 @@
  */
 
 import { onAppearanceChange } from '../shared/appearance.js';
+import { Bar, modelActions } from './bar.js';
 import { LazyCompare } from './compare-picker.js';
 import { Controls } from '../player/controls.js';
 import { Exports } from '../panels/export.js';
@@ -30,7 +32,6 @@ import { providePageRun, providePageScenario } from '../shared/page-scenario.js'
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { ScenarioFile } from '../panels/scenario-file.js';
 
-import { Shortcuts } from '../player/shortcuts.js';
 import { Presentation } from '../player/present.js';
 import { StatusView } from '../panels/status.js';
 import { clearFieldErrors, settingsError } from '../panels/field-errors.js';
@@ -44,6 +45,9 @@ import { openRun } from '../shared/player-wasm.js';
 import { position, requestedRun, whenMade } from './page-run.js';
 
 /** @typedef {import('../shared/player-wasm.js').Playground} Playground */
+
+/** The controls of the page's bar (index.html's `.transport` and `.timeline`). */
+const PAGE_BAR = ['play', 'step', 'next', 'restart', 'end', 'speed', 'quiet', 'present', 'keys', 'scrubber'];
 
 /**
  * What a page entry gives the page.
@@ -146,6 +150,10 @@ export async function startPage(wasm, firstName, options) {
   const panes = new Panes(wasm, model, log);
   /** The latest settings change (a slower module load must not win over a later change). */
   let settingsTurn = 0;
+  // The page's transport bar, on the markup index.html already shows.
+  const bar = new Bar({ chrome: 'page', shows: PAGE_BAR });
+  const actions = modelActions(model);
+  bar.wire(actions);
   const controls = new Controls(model, wasm.algorithms(), () => wasm.fresh_seed(), {
     applySettings(query) {
       // Another algorithm may run in another wasm module: the scenario is
@@ -179,7 +187,7 @@ export async function startPage(wasm, firstName, options) {
     report(message) {
       showProblems([settingsError(controls.form, message)]);
     },
-  });
+  }, bar);
 
   // "Copy embed code" (Share): an iframe of this run at this moment.
   const embedCode = { button: el('copy-embed'), field: /** @type {HTMLTextAreaElement} */ (el('embed-code')), status: el('embed-code-status') };
@@ -217,31 +225,28 @@ export async function startPage(wasm, firstName, options) {
 
   const timeline = new TimelineControls(model);
   const presentation = new Presentation([
-    /** @type {HTMLButtonElement} */ (el('present')),
+    /** @type {HTMLButtonElement} */ (bar.controls.present),
     /** @type {HTMLButtonElement} */ (el('compare-present')),
   ]);
   presentation.set(Boolean(request.present), false);
-  const shortcuts = new Shortcuts(
-    {
-      play: () => controls.togglePlay(),
-      step: () => controls.stepOnce(),
-      next: () => timeline.nextChange(),
-      back: () => timeline.jump(-1),
-      forward: () => timeline.jump(1),
-      faster: () => timeline.changeSpeed(1),
-      slower: () => timeline.changeSpeed(-1),
-      start: () => model.seek(0),
-      end: () => model.runToEnd(),
-      present: () => presentation.toggle(),
-      leave: () => presentation.leave(),
-      help: () => {
-        shortcuts.openHelp();
-      },
+  const shortcuts = bar.keys({
+    play: () => actions.toggle(),
+    step: () => actions.step(),
+    next: () => {
+      model.nextInteresting();
     },
-    /** @type {HTMLDialogElement} */ (el('help')),
-    el('help-keys'),
-    /** @type {HTMLButtonElement} */ (el('help-open')),
-  );
+    back: () => timeline.jump(-1),
+    forward: () => timeline.jump(1),
+    faster: () => timeline.changeSpeed(1),
+    slower: () => timeline.changeSpeed(-1),
+    start: () => actions.restart(),
+    end: () => model.runToEnd(),
+    present: () => presentation.toggle(),
+    leave: () => presentation.leave(),
+    help: () => {
+      shortcuts.openHelp();
+    },
+  });
 
   // Another run of a scenario (imported, or with its faults edited): shown
   // paused at `atMs` in every view and put into the address.
@@ -302,7 +307,7 @@ export async function startPage(wasm, firstName, options) {
   );
   const editor = new FaultEditor(el('fault-editor'), {
     model,
-    scale: () => Number(/** @type {HTMLInputElement} */ (el('timeline')).max),
+    scale: () => Number(bar.scrubber.max),
     rebuild(faultList) {
       const now = model.nowMs;
       const scenario = JSON.parse(model.playground.scenario_json());

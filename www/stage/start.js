@@ -17,16 +17,33 @@
  *
  * | entry | lines | on |
  * |---|---|---|
- * | `www/main.js` (index.html) | 17 | `startPlayground({embed, compare, download})`: `stage/start.js` starts the appearance, the first wasm module and the names, then `stage/page.js` (full page: one run, the single view and its panels, the page's bar `player/controls.js`, `timeline.js`, `shortcuts.js`) or, with `?embed=1`, the embed |
+ * | `www/main.js` (index.html) | 17 | `startPlayground({embed, compare, download})`: `stage/start.js` starts the appearance, the first wasm module and the names, then `stage/page.js` (full page: one run, the single view and its panels, the page's bar) or, with `?embed=1`, the embed |
  * | `standalone/entry.js` | 22 | the same start with the standalone page's `request` (its inline scenario) after `boot.js` gave `shared/player-wasm.js` its inline wasm (`useWasmSource`) |
- * | `compare/compare.js` | 165 | `CompareMode extends PageComparison` (`stage/compare-page.js`: the lanes, compare mode's bar in `#compare`, its keys and faults): the address that opens it, leaving, Share, Copy embed code |
+ * | `compare/compare.js` | 102 | `CompareMode extends PageComparison` (`stage/compare-page.js`: the lanes, compare mode's bar, its keys and faults): the address that opens it, and Leave, Share and Copy embed code on the addresses of `stage/compare-links.js` |
  * | `embed/embed.js` | 125 | one `Model` behind a `Clock` (`modelClock`), its view and status line, the host's `load` |
  * | `embed/compare-embed.js` | 120 | a comparison (`runsClock`), its lanes (`EMBED_LANE`) and the compact table |
  *
+ * **The bar** is one module, `stage/bar.js`: a `Bar` made from a
+ * `BarSpec`, the controls it shows (`play`, `step`, `next`, `restart`,
+ * `end`, `speed`, `quiet`, `present`, `keys`, `scrubber`, `faults`) and
+ * its chrome. In `page` chrome it adopts the markup index.html already
+ * has (the first paint shows the bar before any script runs): the single
+ * view's (`#play` … `#timeline`, every control; `keys` makes the
+ * shortcuts and their help overlay, player/shortcuts.js) and, with the
+ * prefix `compare-`, compare mode's (no next change or keys button; its
+ * keys go ahead of the page's, `captureKeys`). In `embed` chrome it
+ * builds the compact bar (`controls=` picks play, step, reset, scrubber,
+ * speed, faults, in a fixed order; then the time, the status and the
+ * open link). Presses go to `BarActions`: a Model (`modelActions`), a
+ * comparison's runs (compare-page.js) or a `Transport`
+ * (`transportActions`); `render` shows a `BarState`. What stays beside
+ * the bar is the page's: the readouts and settings (player/controls.js),
+ * the seek jumps and the explored bar (player/timeline.js), presentation
+ * mode (player/present.js).
+ *
  * In embed chrome both embeds are an `EmbedStage` (`stage/embed-stage.js`):
- * the frame, the one `EmbedBar` (`controls=` picks which controls, in a fixed
- * order), the postMessage API on the same `Transport` and the start
- * (`at=`, autoplay, ready). A `Transport` (`stage/transport.js`) keeps an
+ * the frame, the bar, the postMessage API on the same `Transport` and the
+ * start (`at=`, autoplay, ready). A `Transport` (`stage/transport.js`) keeps an
  * embed's range rules once for both: seeking clamps to `[from, to]`,
  * playing stops at `to` (within `AT_END_MS`) or goes back to `from` with
  * `loop`, a step never passes `to`, `at=` outside the range is named. It
