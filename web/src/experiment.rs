@@ -7,7 +7,8 @@
 
 use crate::js;
 use election_core::ScenarioError;
-use election_core::experiment::{Experiment, RunRecord, csv, presets, report::json_text, theory};
+use election_core::experiment::report::{json_text, report};
+use election_core::experiment::{Experiment, RunRecord, csv, presets, theory};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -83,7 +84,9 @@ impl ExperimentRunner {
 
     /// The groups: objects with `algorithm`, `nodes`, `value`, `label`.
     pub fn groups(&self) -> Result<JsValue, JsValue> {
-        js::to_js(&group_infos(&self.experiment))
+        // JSON text: 2.8 us a call against 3.2 through serde-wasm-bindgen
+        // (+14%; docs/PERFORMANCE.md, Size, Across the boundary).
+        js::to_js_by_text(&group_infos(&self.experiment))
     }
 
     /// The varied field, if any.
@@ -93,6 +96,8 @@ impl ExperimentRunner {
 
     /// Runs run `index` and returns its record as JSON text (the keys of
     /// the `election sweep --csv` columns, `by_kind` in kind order).
+    /// Text, not an object: a worker posts it to the page, which hands the
+    /// records back joined as `records_json` for the report.
     pub fn run(&self, index: f64) -> Result<String, JsValue> {
         let record = (index >= 0.0 && index.fract() == 0.0)
             .then(|| self.experiment.run(index as u64))
@@ -114,6 +119,15 @@ impl ExperimentRunner {
         records(records_json)
             .and_then(|r| json_text(&self.experiment, &r))
             .map_err(|e| error(&e))
+    }
+
+    /// The object of [`ExperimentRunner::report_json`]'s text (what
+    /// `JSON.parse` of it gives), for the page to show.
+    pub fn report(&self, records_json: &str) -> Result<JsValue, JsValue> {
+        let report = records(records_json)
+            .and_then(|r| report(&self.experiment, &r))
+            .map_err(|e| error(&e))?;
+        js::to_js(&report)
     }
 
     /// `election sweep --csv` for `records_json`.

@@ -15,7 +15,9 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub fn run_summary(scenario_json: &str) -> Result<JsValue, JsValue> {
     let scenario = Scenario::from_json(scenario_json).map_err(|e| js::scenario_error(&e))?;
-    js::to_js(&sim::run(&scenario))
+    // JSON text, as `Playground.summary()`: the same `RunSummary`, 11%
+    // slower through serde-wasm-bindgen (docs/PERFORMANCE.md, Size).
+    js::to_js_by_text(&sim::run(&scenario))
 }
 
 /// Ids of the benchmark workloads, in order (`cr1000-desc`, `raft1000`,

@@ -1,11 +1,12 @@
-//! Conversions at the JavaScript edge: Rust values to JS objects and
-//! errors to JS `Error`s.
+//! Conversions at the JavaScript edge: Rust values to JS objects (through
+//! serde-wasm-bindgen, or through JSON text where that measured faster)
+//! and errors to JS `Error`s with their `field`.
 
 use election_core::ScenarioError;
 #[cfg(feature = "tools")]
 use election_core::script::ScriptError;
 use serde::Serialize;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// A JS `Error` with `message` and a `field` property naming the scenario
 /// field at fault (empty when the error is not about one field).
@@ -62,14 +63,68 @@ pub fn scenario_error(e: &ScenarioError) -> JsValue {
 }
 
 /// A plain JS object (maps as objects, `None` as `null`) for a small
-/// serializable value: its JSON text (the CLI's `--json` output is the
-/// same text), parsed by `JSON.parse`. Integers beyond 2^53 (a
-/// hand-picked huge seed) come out rounded, as `JSON.parse` gives them.
+/// serializable value, built by serde-wasm-bindgen's JSON-compatible
+/// serializer: the same object `JSON.parse` gives for its JSON text (the
+/// CLI's `--json` output), without the text.
 ///
-/// Not serde-wasm-bindgen: every type sent through it needed a second
-/// serializer in the wasm besides its serde_json one (the trace event
-/// enum's alone was 15 KB); one JSON serializer per type serves both.
+/// An integer beyond 2^53 (a hand-picked huge seed), which that
+/// serializer refuses, is serialized again as a `BigInt` and then turned
+/// into the nearest number ([`bigints_to_numbers`]), as `JSON.parse`
+/// rounds it. The second pass uses the same serializer type with another
+/// setting, so it adds no second serializer per type to the wasm (a
+/// fallback through `serde_json` text did: 7.4 KB gzip in every player
+/// module; docs/PERFORMANCE.md, Size, Across the boundary).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .or_else(|_| {
+            let big = serde_wasm_bindgen::Serializer::json_compatible()
+                .serialize_large_number_types_as_bigints(true);
+            let value = value.serialize(&big).map_err(JsValue::from)?;
+            bigints_to_numbers(&value);
+            Ok(value)
+        })
+}
+
+/// Replaces, in place, every `BigInt` inside the arrays and objects of
+/// `value` by the nearest number (its digits read by `parseFloat`, as
+/// `JSON.parse` reads a huge integer). A `BigInt` at the top level cannot be replaced in
+/// place; [`to_js`] is never asked for one (no bare integers cross).
+fn bigints_to_numbers(value: &JsValue) {
+    if !value.is_object() {
+        return;
+    }
+    let object: &js_sys::Object = value.unchecked_ref();
+    for key in js_sys::Object::keys(object).iter() {
+        // Reading and writing an own property of a plain object or array
+        // the serializer just made cannot fail.
+        let Ok(item) = js_sys::Reflect::get(object, &key) else {
+            continue;
+        };
+        if item.is_bigint() {
+            // Not `str::parse::<f64>`: Rust's float parser is 5.7 KB gzip
+            // in a player module; the page's `parseFloat` rounds alike.
+            let number = item
+                .unchecked_ref::<js_sys::BigInt>()
+                .to_string(10)
+                .map(String::from)
+                .map_or(f64::NAN, |digits: String| {
+                    js_sys::Number::parse_float(&digits)
+                });
+            let _ = js_sys::Reflect::set(object, &key, &JsValue::from_f64(number));
+        } else {
+            bigints_to_numbers(&item);
+        }
+    }
+}
+
+/// [`to_js`] through JSON text: `JSON.parse` of `serde_json`'s text, for
+/// the values an interleaved A/B found faster that way (objects of many
+/// short fields: V8's `JSON.parse` builds them in one call, where
+/// serde-wasm-bindgen calls into JS once per field). Each caller says its
+/// figures; docs/PERFORMANCE.md, Size, Across the boundary, has them all.
+/// Integers beyond 2^53 come out rounded, as `JSON.parse` gives them.
+pub fn to_js_by_text<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| error(&e.to_string(), ""))?;
     js_sys::JSON::parse(&text)
 }

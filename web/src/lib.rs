@@ -9,8 +9,10 @@
 //!
 //! Everything about the algorithms stays in `election-core`; this crate
 //! only converts. Per-frame data (nodes, messages on the wire) crosses as
-//! flat `Float64Array`s laid out by [`views`]; small occasional objects
-//! (summary, log lines, algorithm list) go through JSON text ([`js::to_js`]).
+//! flat `Float64Array`s laid out by [`views`]; other structured values
+//! cross as JS objects, built by serde-wasm-bindgen ([`js::to_js`]) or,
+//! where an A/B measured that faster, parsed from JSON text
+//! ([`js::to_js_by_text`]).
 //! Errors reach JavaScript as `Error` objects whose message is the
 //! scenario error's text (which names the field) and whose `field`
 //! property is that field.
@@ -42,7 +44,7 @@
 //! ```text
 //!  page (www/*.js) -- scenario JSON / URL / user faults --> Playground (web/)
 //!        ^                                                       |
-//!        +---- typed arrays, JSON text, numbers <-- Session (core)
+//!        +---- typed arrays, JS objects, numbers <-- Session (core)
 //! ```
 //!
 //! - Per-frame data crosses as flat `Float64Array`s: one row per node, per
@@ -72,9 +74,22 @@
 //!   `election run
 //!   --algorithm <id> --until-ms T --json` for the same scenario, and they
 //!   are what `election compare` shows as "recovery ms" and "failover".
-//! - Small, occasional objects (summary, log lines, the algorithm list,
-//!   exports) go as JSON text through `JSON.parse`: one serializer per type
-//!   in the wasm (see docs/PERFORMANCE.md, Size).
+//! - Structured values cross as plain JS objects, the very objects
+//!   `JSON.parse` gives for their JSON text (the CLI's; keys in the same
+//!   order, `None` as `null`, integers beyond 2^53 rounded). Built by
+//!   serde-wasm-bindgen ([`js::to_js`]): an experiment's report
+//!   (`ExperimentRunner.report`), the theory curves, violations, forks,
+//!   compare figures, trade-off rows, presets, script templates and
+//!   checks, script errors. Parsed from JSON text in the wasm
+//!   ([`js::to_js_by_text`]) where an interleaved A/B measured that faster
+//!   by more than a few percent (objects of many short fields, which
+//!   serde-wasm-bindgen builds one JS call per field): the summary, log
+//!   lines, `inspect`, the algorithm list, properties, timer classes,
+//!   experiment groups. The scenario crosses as its JSON text
+//!   (`scenario_json()`, which the page parses), also by that A/B; so do
+//!   the exports (files), the experiment records and the finder's
+//!   counterexample (which a worker posts on). The figures:
+//!   docs/PERFORMANCE.md, Size, Across the boundary, and each call site.
 //! - Errors reach JS as `Error` objects whose message names the field and
 //!   whose `field` property is that field; a scenario error also carries
 //!   `detail`, what is wrong without the field ("must be a number from 0 to
@@ -171,7 +186,9 @@ pub fn start() {
 /// `name`, `summary`, `layout` (`"ring"` or `"cluster"`) and `kinds`.
 #[wasm_bindgen]
 pub fn algorithms() -> Result<JsValue, JsValue> {
-    js::to_js(&algorithms::ALL)
+    // JSON text: 13.1 us against 19.7 through serde-wasm-bindgen (+50%;
+    // docs/PERFORMANCE.md, Size, Across the boundary).
+    js::to_js_by_text(&algorithms::ALL)
 }
 
 /// The ids of the algorithms this module runs (its families'; the tools
@@ -229,7 +246,9 @@ pub fn role_names() -> Vec<String> {
 /// `property` of a violation) and `label` (a short title, "Split brain").
 #[wasm_bindgen]
 pub fn properties() -> Result<JsValue, JsValue> {
-    js::to_js(&election_core::checks::PROPERTIES)
+    // JSON text: 1.9 us against 2.7 through serde-wasm-bindgen (+42%;
+    // docs/PERFORMANCE.md, Size, Across the boundary).
+    js::to_js_by_text(&election_core::checks::PROPERTIES)
 }
 
 /// A new random seed from the platform's randomness (the browser's
@@ -247,7 +266,9 @@ pub fn fresh_seed() -> Result<u32, JsValue> {
 /// a few words for a legend (`"election timeout"`).
 #[wasm_bindgen]
 pub fn timer_classes() -> Result<JsValue, JsValue> {
-    js::to_js(&views::timer_classes())
+    // JSON text: 2.0 us against 3.0 through serde-wasm-bindgen (+50%;
+    // docs/PERFORMANCE.md, Size, Across the boundary).
+    js::to_js_by_text(&views::timer_classes())
 }
 
 #[cfg(test)]

@@ -297,7 +297,9 @@ impl Playground {
 
     /// The run summary so far (the `election run --json` object).
     pub fn summary(&mut self) -> Result<JsValue, JsValue> {
-        js::to_js(&self.run_summary())
+        // JSON text: 3.5 us against 3.9 through serde-wasm-bindgen (+11%;
+        // docs/PERFORMANCE.md, Size, Across the boundary).
+        js::to_js_by_text(&self.run_summary())
     }
 
     /// Number of nodes.
@@ -351,7 +353,10 @@ impl Playground {
                 event: &e.event,
             })
             .collect();
-        js::to_js(&lines)
+        // JSON text: 182 us for 200 lines against 211 through
+        // serde-wasm-bindgen (+16%; docs/PERFORMANCE.md, Size, Across the
+        // boundary).
+        js::to_js_by_text(&lines)
     }
 
     /// Log lines for every trace event from index `from` on (see
@@ -395,10 +400,16 @@ impl Playground {
 
     /// Every field of one node, as `[name, value]` pairs.
     pub fn inspect(&self, node: u32) -> Result<JsValue, JsValue> {
-        js::to_js(&self.sim().inspect(node))
+        // JSON text: 2.4 us against 3.2 through serde-wasm-bindgen (+33%;
+        // docs/PERFORMANCE.md, Size, Across the boundary).
+        js::to_js_by_text(&self.sim().inspect(node))
     }
 
     /// The scenario (with injected faults) as canonical JSON text.
+    ///
+    /// Text, which the page parses where it reads fields: `JSON.parse` of
+    /// it took 6.4 us a call, an object through serde-wasm-bindgen 10.0
+    /// (+56%; docs/PERFORMANCE.md, Size, Across the boundary).
     pub fn scenario_json(&self) -> String {
         self.scenario().to_json_pretty()
     }

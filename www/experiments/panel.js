@@ -347,7 +347,7 @@ export async function createPanel(section, close) {
         groups: runner.groups(),
         perGroup: runner.seeds_per_group(),
         field: runner.param_field() ?? null,
-        report: JSON.parse(runner.report_json(recordsJson)),
+        report: runner.report(recordsJson),
         theory: runner.theory(),
       };
       status.textContent = `Done: ${total} runs in ${results.groups.length} group${results.groups.length === 1 ? '' : 's'}.`;

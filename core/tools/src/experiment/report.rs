@@ -1,8 +1,9 @@
 //! The summary of an experiment: [`SweepReport`] (the `election sweep
 //! --json` object of one scenario) and, for an experiment with several
 //! algorithms or a parameter, [`ExperimentReport`] with one group each.
-//! [`json_text`] is the exact text `election sweep --json` prints and the
-//! page exports.
+//! [`report`] gives the one an experiment has (a [`Report`], which the
+//! page gets as an object); [`json_text`] is the exact text `election
+//! sweep --json` prints and the page exports.
 
 use super::record::RunRecord;
 use super::seeds::SeedRange;
@@ -202,21 +203,37 @@ impl ExperimentReport {
     }
 }
 
-/// The summary `election sweep --json` prints for `records` of `e`
-/// (pretty JSON with a final newline): the plain [`SweepReport`] for one
-/// scenario, an [`ExperimentReport`] for a grouped experiment.
-pub fn json_text(e: &Experiment, records: &[RunRecord]) -> Result<String, ExperimentError> {
+/// The summary `election sweep --json` prints, as a value: the plain
+/// [`SweepReport`] for one scenario, an [`ExperimentReport`] for a grouped
+/// experiment (each serializes as itself, with no tag).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    /// One scenario over the seeds (boxed: it is the larger by far).
+    Sweep(Box<SweepReport>),
+    /// Several algorithms or a parameter.
+    Experiment(ExperimentReport),
+}
+
+/// The [`Report`] of `records` (one per run, in index order) of `e`, once
+/// they are checked to be the experiment's.
+pub fn report(e: &Experiment, records: &[RunRecord]) -> Result<Report, ExperimentError> {
     e.check_records(records)?;
-    let text = if e.is_grouped() {
-        crate::pretty_json::to_string_pretty(&ExperimentReport::of(e, records))
+    Ok(if e.is_grouped() {
+        Report::Experiment(ExperimentReport::of(e, records))
     } else {
-        crate::pretty_json::to_string_pretty(&SweepReport::of(
+        Report::Sweep(Box::new(SweepReport::of(
             &e.groups()[0].scenario,
             e.seeds(),
             records,
-        ))
-    };
-    let mut text = text
+        )))
+    })
+}
+
+/// The summary `election sweep --json` prints for `records` of `e`
+/// (pretty JSON with a final newline): the text of [`report`].
+pub fn json_text(e: &Experiment, records: &[RunRecord]) -> Result<String, ExperimentError> {
+    let mut text = crate::pretty_json::to_string_pretty(&report(e, records)?)
         .map_err(|err| crate::ScenarioError::new("report", format!("cannot write JSON: {err}")))?;
     text.push('\n');
     Ok(text)
