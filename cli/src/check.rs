@@ -17,7 +17,7 @@
 
 use crate::error::CliError;
 use crate::load::load_scenario;
-use crate::merge;
+
 use crate::output::json;
 use crate::overrides::parse_ms;
 use crate::seeds::{SeedRange, parse_seeds};
@@ -239,8 +239,8 @@ pub fn check(args: &CheckArgs) -> Result<String, CliError> {
 /// Prints the merge of a check's shard reports: `job` and each shard's
 /// `results`, in slice order. The lowest failing seed is run and shrunk
 /// here, as the unsharded run does.
-pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
-    let job: Job = merge::job(job)?;
+pub fn merge(job: Value, results: Vec<shard::Results>) -> Result<String, CliError> {
+    let job: Job = shard::job(job)?;
     let (spec, seeds) = job.spec()?;
     let mut failures = 0;
     let mut first = None;

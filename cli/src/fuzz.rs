@@ -14,7 +14,7 @@
 //! prints what the unsharded run prints, with the same code ([`finish`]).
 
 use crate::error::CliError;
-use crate::merge;
+
 use crate::output::json;
 use crate::seeds::{SeedRange, parse_seeds};
 use crate::shard::{self, Format, Shard};
@@ -177,10 +177,10 @@ pub fn fuzz_faults(args: &FuzzArgs) -> Result<String, CliError> {
 /// shard's `results`, in slice order; `save` is the merge's `--save`.
 pub fn merge(
     job: Value,
-    results: Vec<merge::Results>,
+    results: Vec<shard::Results>,
     save: Option<&Path>,
 ) -> Result<String, CliError> {
-    let job: Job = merge::job(job)?;
+    let job: Job = shard::job(job)?;
     let seeds = parse_seeds(&job.seeds).map_err(|e| CliError::input(format!("shard job: {e}")))?;
     let mut all = Results::default();
     for r in results {

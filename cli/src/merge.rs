@@ -10,9 +10,8 @@
 //! lowest failing seed here, as the unsharded run does).
 
 use crate::error::CliError;
-use crate::shard::{FORMAT, Report, Section, Shard};
+use crate::shard::{FORMAT, Report, Results, Section, Shard};
 use clap::Args;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::path::PathBuf;
@@ -27,28 +26,6 @@ pub struct MergeArgs {
     /// fuzz-faults shards: write the first failing scenario to this file.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-}
-
-/// One shard's `results`, kept as JSON text until its command reads it.
-#[derive(Debug)]
-pub struct Results {
-    /// The file it came from, for messages.
-    file: String,
-    /// The `results` value.
-    raw: Box<RawValue>,
-}
-
-impl Results {
-    /// The results as the command's type; the error names the file.
-    pub fn parse<R: DeserializeOwned>(&self) -> Result<R, CliError> {
-        serde_json::from_str(self.raw.get())
-            .map_err(|e| CliError::input(format!("{}: shard.results: {e}", self.file)))
-    }
-}
-
-/// The shards' `job` (equal in all) as the command's type.
-pub fn job<J: DeserializeOwned>(job: Value) -> Result<J, CliError> {
-    serde_json::from_value(job).map_err(|e| CliError::input(format!("shard.job: {e}")))
 }
 
 /// One shard report as read.
@@ -213,10 +190,7 @@ pub fn merge(args: &MergeArgs) -> Result<String, CliError> {
     let mut results = Vec::new();
     for s in shards {
         job = s.section.job;
-        results.push(Results {
-            file: s.file,
-            raw: s.section.results,
-        });
+        results.push(Results::new(s.file, s.section.results));
     }
     match command.as_str() {
         "sweep" => crate::sweep::merge(job, results),
@@ -225,7 +199,7 @@ pub fn merge(args: &MergeArgs) -> Result<String, CliError> {
         "tradeoffs" => crate::tradeoffs::merge(job, results),
         other => Err(CliError::input(format!(
             "{}: shards of {other:?}; election merge reads shards of sweep, check, fuzz-faults and tradeoffs",
-            results[0].file
+            results[0].file()
         ))),
     }
 }

@@ -25,7 +25,9 @@
 //! one n tile the run exactly, whatever units and n are.
 
 use crate::error::CliError;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use serde_json::value::RawValue;
 
 /// The layout version of shard reports this build writes and reads.
@@ -187,6 +189,38 @@ pub fn compact(text: &str) -> String {
         }
     }
     out
+}
+
+/// One shard's `results`, kept as JSON text until its command reads it.
+#[derive(Debug)]
+pub struct Results {
+    /// The file it came from, for messages.
+    file: String,
+    /// The `results` value.
+    raw: Box<RawValue>,
+}
+
+impl Results {
+    /// The file the results came from.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The `results` of the shard read from `file`.
+    pub fn new(file: String, raw: Box<RawValue>) -> Self {
+        Results { file, raw }
+    }
+
+    /// The results as the command's type; the error names the file.
+    pub fn parse<R: DeserializeOwned>(&self) -> Result<R, CliError> {
+        serde_json::from_str(self.raw.get())
+            .map_err(|e| CliError::input(format!("{}: shard.results: {e}", self.file)))
+    }
+}
+
+/// The shards' `job` (equal in all) as the command's type.
+pub fn job<J: DeserializeOwned>(job: Value) -> Result<J, CliError> {
+    serde_json::from_value(job).map_err(|e| CliError::input(format!("shard.job: {e}")))
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@
 //! code ([`finish`]).
 
 use crate::error::CliError;
-use crate::merge;
+
 use crate::output::{Table, num};
 use crate::overrides::ScenarioArgs;
 use crate::seeds::{SeedRange, parse_seeds};
@@ -331,8 +331,8 @@ pub fn sweep(args: &SweepArgs) -> Result<String, CliError> {
 
 /// Prints the merge of a sweep's shard reports: `job` and each shard's
 /// `results`, in slice order.
-pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
-    let job: Job = merge::job(job)?;
+pub fn merge(job: Value, results: Vec<shard::Results>) -> Result<String, CliError> {
+    let job: Job = shard::job(job)?;
     let e = job.experiment()?;
     let mut records = Vec::new();
     for r in results {

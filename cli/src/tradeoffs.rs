@@ -14,7 +14,7 @@
 //! Markdown is a head and one line per row).
 
 use crate::error::CliError;
-use crate::merge;
+
 use crate::output::json;
 use crate::parallel;
 use crate::seeds::{SeedRange, parse_seeds};
@@ -176,8 +176,8 @@ fn row_text(spec: &Spec, head: &str, link_base: &str, row: Row) -> Result<RowTex
 
 /// Prints the merge of a trade-off table's shard reports: `job` and each
 /// shard's `results`, in slice order.
-pub fn merge(job: Value, results: Vec<merge::Results>) -> Result<String, CliError> {
-    let job: Job = merge::job(job)?;
+pub fn merge(job: Value, results: Vec<shard::Results>) -> Result<String, CliError> {
+    let job: Job = shard::job(job)?;
     let spec = job.spec()?;
     let mut rows = Vec::new();
     for r in results {
