@@ -69,7 +69,7 @@ pub fn scenario_error(e: &ScenarioError) -> JsValue {
 ///
 /// An integer beyond 2^53 (a hand-picked huge seed), which that
 /// serializer refuses, is serialized again as a `BigInt` and then turned
-/// into the nearest number ([`bigints_to_numbers`]), as `JSON.parse`
+/// into the nearest number (`bigints_to_numbers`), as `JSON.parse`
 /// rounds it. The second pass uses the same serializer type with another
 /// setting, so it adds no second serializer per type to the wasm (a
 /// fallback through `serde_json` text did: 7.4 KB gzip in every player
