@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The metrics panel, live as the run plays: messages by purpose (election
- * or background, core/engine/src/metrics.rs, module docs) and by kind, time to
+ * or background, docs/ARCHITECTURE.md, Counting rules) and by kind, time to
  * the first leader, time without a leader and with several (split brain),
  * elections and leader changes, writes to a fenced resource (for the
  * algorithms that have one), and the recovery after the last fault.

@@ -34,7 +34,7 @@ export function leaderSummary(leaders) {
 
 /**
  * What the run's end is, for its readout's label: `election run` stops
- * where the election settles (core/engine/src/engine/settle.rs, module docs),
+ * where the election settles (docs/ARCHITECTURE.md, Settling rules),
  * at the scenario's `until_ms` when it sets one, or at the run limit when the
  * election never settles. Playback may go on past it in every case.
  * @param {number | null} endMs the end; null while it is being looked for
