@@ -106,6 +106,22 @@ async function run(page) {
 }
 
 /**
+ * The lab's error once it is shown. Run checks the script and builds its
+ * playground asynchronously (the wasm module that runs scripts may still
+ * be loading), so the message appears after the click returns: wait for
+ * it rather than read the box at once.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string>}
+ */
+async function labError(page) {
+  await page.waitForFunction(() => {
+    const box = document.querySelector('[data-testid=lab-error]');
+    return box instanceof HTMLElement && !box.hidden && (box.textContent ?? '').trim() !== '';
+  });
+  return testId(page, 'lab-error');
+}
+
+/**
  * To end, drawn.
  * @param {import('playwright-core').Page} page
  */
@@ -147,7 +163,7 @@ test('a syntax error is shown at its line, nothing else changes, and a reload ke
   const broken = 'fn on_start(ctx) {\n    ctx.become_follower();\n    let x = ;\n}\n';
   await setScript(page, broken);
   await page.click('[data-testid=lab-run]');
-  assert.match(await testId(page, 'lab-error'), /^Not run: line 3, column \d+: /);
+  assert.match(await labError(page), /^Not run: line 3, column \d+: /);
   await page.waitForSelector('[data-testid=lab-code] .cm-lintRange-error');
   assert.deepEqual(await errorLines(page), [3]);
   // The page still runs what it ran before, and plays.
@@ -170,7 +186,7 @@ test('an endless loop stops the run with an error naming the node, the handler a
   await setScript(page, loop);
   await run(page);
   await toEnd(page);
-  const message = await testId(page, 'lab-error');
+  const message = await labError(page);
   assert.match(message, /^n0's on_timer stopped the run at 5 ms, line 5: ran past the operation budget/);
   assert.equal(Number(await testId(page, 'sim-time')), 5);
   await page.waitForSelector('[data-testid=lab-code] .cm-lintRange-error');
@@ -225,7 +241,7 @@ test('a shared link reopens the script in the lab, and a teacher\'s link opens a
   const noise = Array.from({ length: 400 }, (_, line) => `// ${Array.from({ length: 76 }, (_, c) => letter(line * 76 + c)).join('')}`).join('\n');
   await setScript(exercise.page, `${noise}\nfn on_start(ctx) { }\n`);
   await exercise.page.click('[data-testid=lab-run]');
-  assert.match(await testId(exercise.page, 'lab-error'), /^Not run: scenario field `script`: makes the scenario's share link \d+ characters long; the limit is \d+: shorten the script$/);
+  assert.match(await labError(exercise.page), /^Not run: scenario field `script`: makes the scenario's share link \d+ characters long; the limit is \d+: shorten the script$/);
   assert.deepEqual([...errors, ...other.errors, ...exercise.errors], []);
   await exercise.page.close();
 });
