@@ -215,6 +215,10 @@ fn start(facts: &Facts, family: Family) -> String {
             "{n} nodes on a ring start with no leader. Election messages go round the ring and the highest id survives: {}.",
             will_lead(facts, 0)
         ),
+        Family::Raft if all => format!(
+            "All {n} servers stand for election at once, so the first votes split; {}.",
+            will_lead(facts, 0)
+        ),
         Family::Raft => format!(
             "{n} servers start as followers with random election timeouts. {}'s fires first, at {}, and it asks for votes.",
             node(f),
