@@ -105,8 +105,11 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
     let (summary, trace, captions) = match args.at_us {
         Some(at) => {
             session = session_at(&scenario, at)?;
+            // The captions of the run stopped there, as `--until-ms` gives.
             let captions = if args.json {
-                story::captions(&scenario)
+                let mut stopped = scenario.clone();
+                stopped.until_us = Some(at);
+                story::captions(&stopped)
             } else {
                 Vec::new()
             };
