@@ -76,12 +76,19 @@ fn time_zero_answers_equal_run_json() {
             summary["messages"]["election"],
             "{algorithm}"
         );
-        let split = ask("split_brain")["answer"].as_str().unwrap().starts_with("yes");
+        let split = ask("split_brain")["answer"]
+            .as_str()
+            .unwrap()
+            .starts_with("yes");
         assert_eq!(split, summary["split_brain_ms"].as_f64().unwrap() > 0.0);
         // The captions ride along in run --json, the first at 0.
         let captions = summary["captions"].as_array().unwrap();
         assert_eq!(captions[0]["at_ms"], 0.0);
-        assert!(captions.iter().all(|c| c["text"].as_str().is_some_and(|t| !t.is_empty())));
+        assert!(
+            captions
+                .iter()
+                .all(|c| c["text"].as_str().is_some_and(|t| !t.is_empty()))
+        );
     }
 }
 
@@ -112,8 +119,18 @@ fn run_json_captions_name_the_first_election_sender_after_the_crash() {
 #[test]
 fn a_moment_with_no_election_after_it_asks_nothing() {
     let v = ok_json(&[
-        "quiz", "--algorithm", "bully", "--nodes", "4", "--fault", r#"{"at_ms":1000,"crash":1}"#,
-        "--json", "--at", "1000", "--kind", "leader",
+        "quiz",
+        "--algorithm",
+        "bully",
+        "--nodes",
+        "4",
+        "--fault",
+        r#"{"at_ms":1000,"crash":1}"#,
+        "--json",
+        "--at",
+        "1000",
+        "--kind",
+        "leader",
     ]);
     assert_eq!(v, json!({"questions": []}));
 }
@@ -128,9 +145,15 @@ fn bad(args: &[&str], expect: &str) {
 
 #[test]
 fn bad_input_names_the_flag_or_field() {
-    bad(&["quiz", "--at", "0", "--kind", "leeder"], "--kind leeder: not a question kind");
+    bad(
+        &["quiz", "--at", "0", "--kind", "leeder"],
+        "--kind leeder: not a question kind",
+    );
     bad(&["quiz", "--kind", "leader"], "--at");
     bad(&["quiz", "--nodes", "0"], "nodes");
-    let f = scenario_file("bad.json", br#"{"algorithm":"bully","nodes":3,"faults":[{"at_ms":-1,"crash":0}]}"#);
+    let f = scenario_file(
+        "bad.json",
+        br#"{"algorithm":"bully","nodes":3,"faults":[{"at_ms":-1,"crash":0}]}"#,
+    );
     bad(&["quiz", "--scenario", arg(&f)], "faults[0].at_ms");
 }
