@@ -3,7 +3,7 @@
 //! own future (rules: the module docs of `story`, Captions).
 
 use super::Caption;
-use super::facts::{Facts, is_fault};
+use super::facts::{Facts, Window, is_fault};
 use super::wording::{Family, capitalized, ms, node, nodes};
 use crate::protocol::{NodeId, Purpose, Role};
 use crate::time::{Micros, to_ms};
@@ -134,18 +134,6 @@ fn term_at(facts: &Facts, i: usize, n: NodeId) -> Option<u64> {
     None
 }
 
-/// The next node to become leader after event `i`, and when.
-fn next_leader(facts: &Facts, i: usize) -> Option<(NodeId, Micros)> {
-    facts.events[i..].iter().find_map(|e| match e.event {
-        Event::Role {
-            node,
-            role: Role::Leader,
-            ..
-        } => Some((node, e.at_us)),
-        _ => None,
-    })
-}
-
 /// The index of the next fault after `i` (or the end of the trace).
 fn next_fault(facts: &Facts, i: usize) -> usize {
     (i + 1..facts.events.len())
@@ -171,11 +159,36 @@ fn kind_sent(facts: &Facts, i: usize, n: NodeId) -> Option<&'static str> {
         })
 }
 
-/// ", and n4 will lead from 40 ms" style endings: who leads next.
+/// Who leads once the stretch from event `i` to the next decisive moment
+/// (or the end) is over, and when it became leader in it (`None`: it
+/// already led).
+fn future_leader(facts: &Facts, i: usize) -> Option<(NodeId, Option<Micros>)> {
+    let to = facts
+        .decisive
+        .iter()
+        .copied()
+        .find(|&d| d > i)
+        .unwrap_or(facts.events.len());
+    let w = Window {
+        from: i,
+        to,
+        at_us: facts.events.get(i).map_or(0, |e| e.at_us),
+        to_us: facts.events.get(to).map_or(facts.end_us, |e| e.at_us),
+    };
+    let l = facts.outcome(&w)?;
+    Some((l, facts.became_leader(&w, l).map(|j| facts.events[j].at_us)))
+}
+
+/// "n4 will lead from 40 ms" style endings: who leads once this is over.
 fn will_lead(facts: &Facts, i: usize) -> String {
-    match next_leader(facts, i) {
-        Some((l, t)) => format!("{} will lead from {}", node(l), ms(t)),
-        None => "no node will lead".to_string(),
+    let at = facts.events.get(i).map_or(0, |e| e.at_us);
+    match future_leader(facts, i) {
+        Some((l, Some(t))) if t > at => format!("{} will lead from {}", node(l), ms(t)),
+        Some((l, _)) if facts.leaders_after(i).len() > 1 => {
+            format!("{} will be the one leader", node(l))
+        }
+        Some((l, _)) => format!("{} will still lead", node(l)),
+        None => "no single node will lead".to_string(),
     }
 }
 
@@ -192,20 +205,27 @@ fn start(facts: &Facts, family: Family) -> String {
         .filter(|e| matches!(e.event, Event::Election { .. }))
         .count()
         > 1;
-    let lead = next_leader(facts, 0);
+    let lead = future_leader(facts, 0).map(|(l, _)| l);
+    let to = facts
+        .decisive
+        .iter()
+        .copied()
+        .find(|&d| d > 0)
+        .unwrap_or(facts.events.len());
+    let highest = lead.is_some() && facts.candidates_before(to).last() == lead.as_ref();
     match family {
-        Family::Bully => {
-            let who = match lead {
-                Some((l, _)) => format!("so {} will lead", node(l)),
-                None => "but no node will lead".to_string(),
+        Family::Bully if highest => {
+            let rule = if facts.algorithm == "bully" {
+                "In Bully the highest live id wins"
+            } else {
+                "As in Bully, the highest live id wins"
             };
+            let who = node(lead.unwrap_or(0));
             if all {
-                format!(
-                    "All {n} nodes start an election at once. In Bully the highest live id wins, {who}."
-                )
+                format!("All {n} nodes start an election at once. {rule}, so {who} will lead.")
             } else {
                 format!(
-                    "{n} nodes start and {} calls an election at {}. In Bully the highest live id wins, {who}.",
+                    "{n} nodes start and {} calls an election at {}. {rule}, so {who} will lead.",
                     node(f),
                     ms(t)
                 )
@@ -224,7 +244,7 @@ fn start(facts: &Facts, family: Family) -> String {
             node(f),
             ms(t)
         ),
-        Family::Other => format!(
+        _ => format!(
             "{n} nodes start with no leader. {} starts an election at {}, and {}.",
             node(f),
             ms(t),
@@ -241,10 +261,10 @@ fn election(
     term: Option<u64>,
     again: bool,
 ) -> String {
-    let lead = next_leader(facts, i);
     match family {
         Family::Bully => {
             let kind = kind_sent(facts, i, f).unwrap_or("ELECTION");
+            let lead = future_leader(facts, i).map(|(l, t)| (l, t.unwrap_or(facts.events[i].at_us)));
             let outcome = match lead {
                 Some((l, t)) if l == f => format!(
                     "No higher node is alive to answer, so {} takes over at {}.",
@@ -264,9 +284,9 @@ fn election(
             )
         }
         Family::Ring => format!(
-            "{} starts an election: its message goes round the ring, and only the highest id survives a full lap. {}.",
+            "{} starts an election: its message goes round the ring, and only the highest id survives a full lap: {}.",
             node(f),
-            capitalized(&will_lead(facts, i))
+            will_lead(facts, i)
         ),
         Family::Raft => {
             let t = term.map_or(String::new(), |t| format!(" in term {t}"));
@@ -289,13 +309,18 @@ fn election(
 fn leader(facts: &Facts, family: Family, i: usize, l: NodeId, term: Option<u64>) -> String {
     let highest = facts.candidates_before(i).last().copied() == Some(l);
     let next = next_fault(facts, i);
+    // Whether the leaders stay as they are until the next fault.
+    let stays = !facts
+        .leader_changes
+        .iter()
+        .any(|(j, _)| *j > i && *j < next);
     let then = match facts.events.get(next) {
-        Some(e) => format!(
-            " Nothing changes until {} at {}.",
+        Some(e) if stays => format!(
+            " It leads until {} at {}.",
             fault_name(&e.event),
             ms(e.at_us)
         ),
-        None => String::new(),
+        _ => String::new(),
     };
     match family {
         Family::Raft => match term {
@@ -322,7 +347,10 @@ fn leader(facts: &Facts, family: Family, i: usize, l: NodeId, term: Option<u64>)
             node(l)
         ),
         _ => {
-            let t = term.map_or(String::new(), |t| format!(" in term {t}"));
+            let t = match term {
+                Some(t) if t > 0 => format!(" in term {t}"),
+                _ => String::new(),
+            };
             format!("{} leads{t}.{then}", node(l))
         }
     }
@@ -372,26 +400,26 @@ fn fault(facts: &Facts, family: Family, i: usize) -> String {
                 );
             };
             let at = ms(facts.events[j].at_us);
-            let fires = match facts.timer_before(j, f) {
-                Some(class) => format!(
-                    "its {} fires at {at} and it starts an election",
-                    family.timer_name(class)
-                ),
-                None => format!("at {at} it starts an election"),
-            };
-            match facts.last_heard(i, *c, f) {
-                Some(h) => format!(
-                    "{}, the leader, has crashed. {} has heard nothing from it since {}; {fires}.",
-                    node(*c),
+            let timer = facts.timer_before(j, f).map(|c| family.timer_name(c));
+            let heard = facts.last_heard(i, *c, f);
+            let text = match (heard, timer) {
+                (Some(h), Some(timer)) => format!(
+                    "{} has heard nothing from it since {}; its {timer} fires at {at} and it starts an election",
                     node(f),
                     ms(h)
                 ),
-                None => format!(
-                    "{}, the leader, has crashed. {}: {fires}.",
-                    node(*c),
+                (Some(h), None) => format!(
+                    "{} has heard nothing from it since {} and starts an election at {at}",
+                    node(f),
+                    ms(h)
+                ),
+                (None, Some(timer)) => format!(
+                    "{}'s {timer} fires at {at} and it starts an election",
                     node(f)
                 ),
-            }
+                (None, None) => format!("{} starts an election at {at}", node(f)),
+            };
+            format!("{}, the leader, has crashed. {text}.", node(*c))
         }
         Event::Recover { node: r } => match mover {
             Some((j, f)) if f == *r => format!(
@@ -414,7 +442,7 @@ fn fault(facts: &Facts, family: Family, i: usize) -> String {
         },
         Event::Partition { groups } => {
             let sides: Vec<String> = groups.iter().map(|g| format!("{{{}}}", nodes(g))).collect();
-            let w = super::facts::Window {
+            let w = Window {
                 from: i,
                 to: next,
                 at_us: facts.events[i].at_us,
@@ -438,7 +466,7 @@ fn fault(facts: &Facts, family: Family, i: usize) -> String {
         }
         Event::Heal => {
             let before = facts.leaders_before(i).to_vec();
-            let w = super::facts::Window {
+            let w = Window {
                 from: i,
                 to: next,
                 at_us: facts.events[i].at_us,

@@ -202,14 +202,15 @@ impl Facts {
         })
     }
 
-    /// The first election-purpose send in `from..to`: (index, sender).
+    /// The first election-purpose send by a participant (not a service
+    /// or resource node) in `from..to`: (index, sender).
     pub fn first_election_send(&self, from: usize, to: usize) -> Option<(usize, NodeId)> {
         (from..to.min(self.events.len())).find_map(|i| match self.events[i].event {
             Event::Send {
                 from: sender,
                 purpose: Purpose::Election,
                 ..
-            } => Some((i, sender)),
+            } if sender < self.nodes => Some((i, sender)),
             _ => None,
         })
     }

@@ -36,6 +36,9 @@ impl Family {
                 "failure-detector timer".to_string()
             }
             (_, TimerClass::ElectionTimeout) => "election timeout".to_string(),
+            (_, TimerClass::ReplyWait) => "reply timer".to_string(),
+            (_, TimerClass::Retry) => "retry timer".to_string(),
+            (_, TimerClass::LeaseExpiry) => "lease timer".to_string(),
             (_, c) => format!("{} timer", c.label()),
         }
     }
