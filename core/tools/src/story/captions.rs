@@ -264,14 +264,18 @@ fn election(
     match family {
         Family::Bully => {
             let kind = kind_sent(facts, i, f).unwrap_or("ELECTION");
-            let lead = future_leader(facts, i).map(|(l, t)| (l, t.unwrap_or(facts.events[i].at_us)));
-            let outcome = match lead {
+            let at = facts.events[i].at_us;
+            let outcome = match future_leader(facts, i) {
+                Some((l, None)) => format!("{} already leads and tells it so.", node(l)),
+                Some((l, Some(t))) if t <= at => {
+                    format!("{} already leads and tells it so.", node(l))
+                }
                 Some((l, t)) if l == f => format!(
                     "No higher node is alive to answer, so {} takes over at {}.",
                     node(f),
-                    ms(t)
+                    ms(t.unwrap_or(at))
                 ),
-                Some((l, t)) => format!(
+                Some((l, Some(t))) => format!(
                     "{} is the highest live id and takes over at {}.",
                     node(l),
                     ms(t)
