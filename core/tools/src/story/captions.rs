@@ -114,6 +114,7 @@ pub(crate) fn captions(facts: &Facts) -> Vec<Caption> {
 }
 
 /// The term of `n`'s role change at the instant of event `i`, if any.
+#[inline(never)]
 fn term_at(facts: &Facts, i: usize, n: NodeId) -> Option<u64> {
     let at = facts.events[i].at_us;
     let around = facts.events[i..]
@@ -135,6 +136,7 @@ fn term_at(facts: &Facts, i: usize, n: NodeId) -> Option<u64> {
 }
 
 /// The index of the next fault after `i` (or the end of the trace).
+#[inline(never)]
 fn next_fault(facts: &Facts, i: usize) -> usize {
     (i + 1..facts.events.len())
         .find(|&j| is_fault(&facts.events[j].event))
@@ -143,6 +145,7 @@ fn next_fault(facts: &Facts, i: usize) -> usize {
 
 /// The kind of the first election message `n` sends at or after `i`, at
 /// the same instant.
+#[inline(never)]
 fn kind_sent(facts: &Facts, i: usize, n: NodeId) -> Option<&'static str> {
     let at = facts.events[i].at_us;
     facts.events[i..]
@@ -162,6 +165,7 @@ fn kind_sent(facts: &Facts, i: usize, n: NodeId) -> Option<&'static str> {
 /// Who leads once the stretch from event `i` to the next decisive moment
 /// (or the end) is over, and when it became leader in it (`None`: it
 /// already led).
+#[inline(never)]
 fn future_leader(facts: &Facts, i: usize) -> Option<(NodeId, Option<Micros>)> {
     let to = facts
         .decisive
@@ -180,6 +184,7 @@ fn future_leader(facts: &Facts, i: usize) -> Option<(NodeId, Option<Micros>)> {
 }
 
 /// "n4 will lead from 40 ms" style endings: who leads once this is over.
+#[inline(never)]
 fn will_lead(facts: &Facts, i: usize) -> String {
     let at = facts.events.get(i).map_or(0, |e| e.at_us);
     match future_leader(facts, i) {
@@ -192,6 +197,7 @@ fn will_lead(facts: &Facts, i: usize) -> String {
     }
 }
 
+#[inline(never)]
 fn start(facts: &Facts, family: Family) -> String {
     let n = facts.nodes;
     let Some((j, f)) = facts.first_mover(0, facts.events.len()) else {
@@ -253,6 +259,7 @@ fn start(facts: &Facts, family: Family) -> String {
     }
 }
 
+#[inline(never)]
 fn election(
     facts: &Facts,
     family: Family,
@@ -310,6 +317,7 @@ fn election(
     }
 }
 
+#[inline(never)]
 fn leader(facts: &Facts, family: Family, i: usize, l: NodeId, term: Option<u64>) -> String {
     let highest = facts.candidates_before(i).last().copied() == Some(l);
     let next = next_fault(facts, i);
@@ -361,6 +369,7 @@ fn leader(facts: &Facts, family: Family, i: usize, l: NodeId, term: Option<u64>)
 }
 
 /// "the crash of n7", "the partition", ... for "until ..." endings.
+#[inline(never)]
 fn fault_name(e: &Event) -> String {
     match e {
         Event::Crash { node: n } => format!("the crash of {}", node(*n)),
@@ -372,6 +381,7 @@ fn fault_name(e: &Event) -> String {
     }
 }
 
+#[inline(never)]
 fn fault(facts: &Facts, family: Family, i: usize) -> String {
     let e = &facts.events[i].event;
     let next = next_fault(facts, i);

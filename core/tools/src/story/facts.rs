@@ -49,6 +49,7 @@ pub(crate) struct Window {
 
 /// Whether an event is a fault the questions ask about (crash, partition,
 /// heal).
+#[inline(never)]
 fn question_fault(e: &Event) -> bool {
     matches!(
         e,
@@ -57,6 +58,7 @@ fn question_fault(e: &Event) -> bool {
 }
 
 /// Whether an event is a fault applied by the engine (any kind).
+#[inline(never)]
 pub(crate) fn is_fault(e: &Event) -> bool {
     matches!(
         e,
@@ -160,11 +162,13 @@ impl Facts {
     }
 
     /// Whether the message with this id was sent for the election.
+    #[inline(never)]
     pub fn is_election_id(&self, id: u64) -> bool {
         self.election_ids.get(id as usize).copied().unwrap_or(false)
     }
 
     /// Whether an event is more than background traffic: the moments.
+    #[inline(never)]
     pub fn is_story_event(&self, e: &Event) -> bool {
         match e {
             Event::Send { purpose, .. } => *purpose == Purpose::Election,
@@ -189,6 +193,7 @@ impl Facts {
 
     /// The first event in `from..to` that starts an election: an
     /// election-purpose send or an election announcement. Returns its index.
+    #[inline(never)]
     pub fn first_election(&self, from: usize, to: usize) -> Option<usize> {
         (from..to.min(self.events.len())).find(|&i| {
             matches!(
@@ -204,6 +209,7 @@ impl Facts {
 
     /// The first election-purpose send by a participant (not a service
     /// or resource node) in `from..to`: (index, sender).
+    #[inline(never)]
     pub fn first_election_send(&self, from: usize, to: usize) -> Option<(usize, NodeId)> {
         (from..to.min(self.events.len())).find_map(|i| match self.events[i].event {
             Event::Send {
@@ -217,6 +223,7 @@ impl Facts {
 
     /// Who started the election of `from..to`: the first election sender,
     /// else the first node that announced an election.
+    #[inline(never)]
     pub fn first_mover(&self, from: usize, to: usize) -> Option<(usize, NodeId)> {
         let send = self.first_election_send(from, to);
         let announced =
@@ -229,6 +236,7 @@ impl Facts {
 
     /// The timer of `node` that fired at the time of event `index`, just
     /// before it (what made the node act), with its class.
+    #[inline(never)]
     pub fn timer_before(&self, index: usize, node: NodeId) -> Option<TimerClass> {
         let at = self.events.get(index)?.at_us;
         self.events[..index]
@@ -242,6 +250,7 @@ impl Facts {
     }
 
     /// The live leaders right after event `index` (before any event, none).
+    #[inline(never)]
     pub fn leaders_after(&self, index: usize) -> &[NodeId] {
         let k = self.leader_changes.partition_point(|(i, _)| *i <= index);
         if k == 0 {
@@ -252,6 +261,7 @@ impl Facts {
     }
 
     /// The live leaders after every event before `index`.
+    #[inline(never)]
     pub fn leaders_before(&self, index: usize) -> &[NodeId] {
         if index == 0 {
             &[]
@@ -262,6 +272,7 @@ impl Facts {
 
     /// The window of the decisive moment at trace index `from`: to the next
     /// decisive moment, or the run's end.
+    #[inline(never)]
     pub fn window_from(&self, from: usize) -> Window {
         let to = self
             .decisive
@@ -286,6 +297,7 @@ impl Facts {
     /// The window a question at `at_us` is about: the decisive moment at
     /// that time if there is one, else from the first event at or after it
     /// to the next decisive moment. `None` when no election follows in it.
+    #[inline(never)]
     pub fn window_at(&self, at_us: Micros) -> Option<Window> {
         let from = match self
             .decisive
@@ -303,6 +315,7 @@ impl Facts {
     }
 
     /// The time of the decisive moment at trace index `d`.
+    #[inline(never)]
     pub fn moment_us(&self, d: usize) -> Micros {
         if d == 0 {
             0
@@ -312,6 +325,7 @@ impl Facts {
     }
 
     /// Nodes alive right before event `index` (participants only).
+    #[inline(never)]
     pub fn alive_before(&self, index: usize) -> Vec<bool> {
         let mut alive = vec![true; self.nodes as usize];
         for e in &self.events[..index.min(self.events.len())] {
@@ -326,6 +340,7 @@ impl Facts {
 
     /// Participants that may lead: alive right before `index`, not
     /// observers.
+    #[inline(never)]
     pub fn candidates_before(&self, index: usize) -> Vec<NodeId> {
         self.alive_before(index)
             .iter()
@@ -336,6 +351,7 @@ impl Facts {
     }
 
     /// The one leader at the end of the window, if exactly one leads.
+    #[inline(never)]
     pub fn outcome(&self, w: &Window) -> Option<NodeId> {
         match self.leaders_before(w.to) {
             [one] => Some(*one),
@@ -345,6 +361,7 @@ impl Facts {
 
     /// When `leader` last became leader before the window's end (within
     /// the window), as a trace index.
+    #[inline(never)]
     pub fn became_leader(&self, w: &Window, leader: NodeId) -> Option<usize> {
         (w.from..w.to).rev().find(|&i| {
             matches!(
@@ -357,6 +374,7 @@ impl Facts {
     /// Election-purpose messages sent in the window (each send once: a
     /// duplicated copy is not a second send), and the count by kind in
     /// first-sent order.
+    #[inline(never)]
     pub fn election_messages(&self, w: &Window) -> (u64, Vec<(&'static str, u64)>) {
         let mut total = 0;
         let mut by_kind: Vec<(&'static str, u64)> = Vec::new();
@@ -380,6 +398,7 @@ impl Facts {
 
     /// Time in the window with more than one live leader, and the leaders
     /// of the first such stretch.
+    #[inline(never)]
     pub fn split_brain(&self, w: &Window) -> (Micros, Vec<NodeId>) {
         let mut total = 0;
         let mut first: Vec<NodeId> = Vec::new();
@@ -410,6 +429,7 @@ impl Facts {
     }
 
     /// The last time `to` heard anything from `from` before event `index`.
+    #[inline(never)]
     pub fn last_heard(&self, index: usize, from: NodeId, to: NodeId) -> Option<Micros> {
         self.events[..index]
             .iter()
@@ -424,6 +444,7 @@ impl Facts {
     /// own, and each other voter's whose vote was cast and a message from
     /// that voter delivered to the candidate after it (the reply), before
     /// `index`.
+    #[inline(never)]
     pub fn votes_for(&self, index: usize, candidate: NodeId, term: u64) -> usize {
         let mut held = 0;
         for (v, e) in self.events[..index].iter().enumerate() {
@@ -450,12 +471,14 @@ impl Facts {
     }
 
     /// Participants that vote (not observers).
+    #[inline(never)]
     pub fn voters(&self) -> u32 {
         self.nodes - self.observers.len() as u32
     }
 }
 
 /// Sets a node's role in the table; whether the node's leadership changed.
+#[inline(never)]
 fn set_role(table: &mut Vec<Role>, node: NodeId, role: Role) -> bool {
     let i = node as usize;
     if table.len() <= i {

@@ -5,12 +5,48 @@
 //! `story`, Questions).
 
 use super::facts::{Facts, Window};
-use super::wording::{Family, count, ms, node, nodes};
+use super::wording::{Family, count, ms, node, nodes, number};
 use super::{Question, QuestionKind};
 use crate::protocol::{NodeId, Role};
 use crate::time::{Micros, to_ms};
 use crate::trace::Event;
 use serde_json::Value;
+
+/// A choice while it is chosen: a count, or text (a node name, a range,
+/// yes or no). Compared and copied as this, turned into JSON once at the
+/// end (comparing and cloning `serde_json::Value`s was 10 KB of wasm).
+#[derive(Debug, Clone, PartialEq)]
+enum Choice {
+    Count(u64),
+    Text(String),
+}
+
+impl Choice {
+    fn json(self) -> Value {
+        match self {
+            Choice::Count(n) => Value::from(n),
+            Choice::Text(t) => Value::String(t),
+        }
+    }
+}
+
+impl From<u64> for Choice {
+    fn from(n: u64) -> Self {
+        Choice::Count(n)
+    }
+}
+
+impl From<String> for Choice {
+    fn from(t: String) -> Self {
+        Choice::Text(t)
+    }
+}
+
+impl From<&str> for Choice {
+    fn from(t: &str) -> Self {
+        Choice::Text(t.to_string())
+    }
+}
 
 /// One question per decisive moment, in time order.
 pub(crate) fn questions(facts: &Facts) -> Vec<Question> {
@@ -53,15 +89,16 @@ pub(crate) fn ask(facts: &Facts, w: &Window, kind: QuestionKind) -> Question {
         at_ms: to_ms(w.at_us),
         kind,
         text,
-        choices,
-        answer,
+        choices: choices.into_iter().map(Choice::json).collect(),
+        answer: answer.json(),
         why,
     }
 }
 
-type Parts = (String, Vec<Value>, Value, String);
+type Parts = (String, Vec<Choice>, Choice, String);
 
 /// The window's end for people: `4,000 ms` or `the run's end at 4,000 ms`.
+#[inline(never)]
 fn until(facts: &Facts, w: &Window) -> String {
     if w.to >= facts.events.len() {
         format!("the run's end at {}", ms(w.to_us))
@@ -71,7 +108,8 @@ fn until(facts: &Facts, w: &Window) -> String {
 }
 
 /// Node choices: the answer (if a node) and up to `3` plausible others
-/// from `preferred` then `pool`, sorted by id; `extra` strings after.
+/// from `preferred` then `pool`, sorted by id.
+#[inline(never)]
 fn node_choices(answer: Option<NodeId>, preferred: &[NodeId], pool: &[NodeId]) -> Vec<NodeId> {
     let mut picked: Vec<NodeId> = answer.into_iter().collect();
     for n in preferred.iter().chain(pool) {
@@ -82,15 +120,25 @@ fn node_choices(answer: Option<NodeId>, preferred: &[NodeId], pool: &[NodeId]) -
             picked.push(*n);
         }
     }
-    picked.sort_unstable();
+    // Ascending ids; an insertion sort of at most four (no sort
+    // instantiation in the wasm for this).
+    for i in 1..picked.len() {
+        let mut j = i;
+        while j > 0 && picked[j - 1] > picked[j] {
+            picked.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     picked
 }
 
-fn node_values(list: &[NodeId]) -> Vec<Value> {
-    list.iter().map(|n| Value::from(node(*n))).collect()
+#[inline(never)]
+fn node_values(list: &[NodeId]) -> Vec<Choice> {
+    list.iter().map(|n| Choice::from(node(*n))).collect()
 }
 
 /// Live participants at `index`, the highest first (the usual guess).
+#[inline(never)]
 fn highest_first(facts: &Facts, index: usize) -> Vec<NodeId> {
     let mut c = facts.candidates_before(index);
     c.reverse();
@@ -99,6 +147,7 @@ fn highest_first(facts: &Facts, index: usize) -> Vec<NodeId> {
 
 /// Nodes that led in the window (with `led_only`) or also stood as
 /// candidates, in order.
+#[inline(never)]
 fn contenders(facts: &Facts, w: &Window, led_only: bool) -> Vec<NodeId> {
     let mut out = Vec::new();
     for e in &facts.events[w.from..w.to] {
@@ -122,6 +171,7 @@ fn contenders(facts: &Facts, w: &Window, led_only: bool) -> Vec<NodeId> {
     out
 }
 
+#[inline(never)]
 fn leader(facts: &Facts, w: &Window) -> Parts {
     let text = if w.from == 0 {
         "Which node will become the leader?".to_string()
@@ -138,7 +188,7 @@ fn leader(facts: &Facts, w: &Window) -> Parts {
     let pool = highest_first(facts, w.to);
     let mut nodes_picked = node_choices(outcome, &preferred, &pool);
     let (answer, why) = match outcome {
-        Some(l) => (Value::from(node(l)), leader_why(facts, w, l)),
+        Some(l) => (Choice::from(node(l)), leader_why(facts, w, l)),
         None => {
             let label = if end_leaders.is_empty() {
                 "none"
@@ -151,7 +201,7 @@ fn leader(facts: &Facts, w: &Window) -> Parts {
             } else {
                 format!("{} all lead at {}.", nodes(&end_leaders), until(facts, w))
             };
-            (Value::from(label), why)
+            (Choice::from(label), why)
         }
     };
     let mut choices = node_values(&nodes_picked);
@@ -159,7 +209,7 @@ fn leader(facts: &Facts, w: &Window) -> Parts {
         choices.push(answer.clone());
     }
     if choices.len() < 3 {
-        choices.push(Value::from(if answer == "none" {
+        choices.push(Choice::from(if answer == Choice::from("none") {
             "no single leader"
         } else {
             "none"
@@ -169,6 +219,7 @@ fn leader(facts: &Facts, w: &Window) -> Parts {
 }
 
 /// Why `l` leads at the window's end, per family where it helps.
+#[inline(never)]
 fn leader_why(facts: &Facts, w: &Window, l: NodeId) -> String {
     let alive = facts.candidates_before(w.to);
     let highest = alive.last().copied() == Some(l);
@@ -206,6 +257,7 @@ fn leader_why(facts: &Facts, w: &Window, l: NodeId) -> String {
     }
 }
 
+#[inline(never)]
 fn election_messages(facts: &Facts, w: &Window) -> Parts {
     let (total, by_kind) = facts.election_messages(w);
     let text = if w.from == 0 {
@@ -218,7 +270,7 @@ fn election_messages(facts: &Facts, w: &Window) -> Parts {
     let below = (3u64).min(total / step);
     let place = (w.from as u64 + total) % (below + 1);
     let low = total - place * step;
-    let choices = (0..4).map(|k| Value::from(low + k * step)).collect();
+    let choices = (0..4).map(|k| Choice::from(low + k * step)).collect();
     let kinds: Vec<String> = by_kind
         .iter()
         .map(|(k, c)| format!("{} {k}", crate::story::wording::thousands(*c)))
@@ -234,11 +286,12 @@ fn election_messages(facts: &Facts, w: &Window) -> Parts {
         ms(w.at_us),
         until(facts, w)
     );
-    (text, choices, Value::from(total), why)
+    (text, choices, Choice::from(total), why)
 }
 
 /// The largest of 1, 2, 3, 4, 5, 10, 15, 20, 25, 50, 100, ... not above
 /// `x` (at least 1).
+#[inline(never)]
 fn nice_count(x: u64) -> u64 {
     let mut best = 1;
     let mut scale = 1;
@@ -253,6 +306,7 @@ fn nice_count(x: u64) -> u64 {
     best
 }
 
+#[inline(never)]
 fn first_mover(facts: &Facts, w: &Window) -> Parts {
     let text = "Which node will start the election?".to_string();
     let Some((i, f)) = facts.first_mover(w.from, w.to) else {
@@ -261,8 +315,15 @@ fn first_mover(facts: &Facts, w: &Window) -> Parts {
     };
     let live = facts.candidates_before(i);
     // The nearest ids around the true one, and the highest (a common guess).
-    let mut near: Vec<NodeId> = live.iter().copied().filter(|n| *n != f).collect();
-    near.sort_by_key(|n| (n.abs_diff(f), *n));
+    // Nearest first, the lower of two at the same distance first.
+    let mut near: Vec<NodeId> = Vec::new();
+    for d in 1..=facts.nodes {
+        for n in [f.checked_sub(d), f.checked_add(d)].into_iter().flatten() {
+            if live.contains(&n) {
+                near.push(n);
+            }
+        }
+    }
     let mut preferred: Vec<NodeId> = live.last().copied().into_iter().collect();
     preferred.extend(near.iter().take(2));
     let picked = node_choices(Some(f), &preferred, &near);
@@ -282,12 +343,13 @@ fn first_mover(facts: &Facts, w: &Window) -> Parts {
     };
     let mut choices = node_values(&picked);
     if choices.len() < 3 {
-        choices.push(Value::from("none"));
+        choices.push(Choice::from("none"));
     }
-    (text, choices, Value::from(node(f)), why)
+    (text, choices, Choice::from(node(f)), why)
 }
 
 /// Durations for ranges: 1, 2, 2.5, 5 times a power of ten, ms.
+#[inline(never)]
 fn nice_width(t: Micros, parts: u64) -> Micros {
     let mut scale: Micros = 1000;
     loop {
@@ -301,6 +363,7 @@ fn nice_width(t: Micros, parts: u64) -> Micros {
     }
 }
 
+#[inline(never)]
 fn time_to_leader(facts: &Facts, w: &Window) -> Parts {
     let text = if w.from == 0 {
         "How long until there is a leader?".to_string()
@@ -320,10 +383,10 @@ fn time_to_leader(facts: &Facts, w: &Window) -> Parts {
                 Some(_) => format!("{} becomes leader at {}, {} later.", node(l), ms(at), ms(t)),
                 None => format!("{} already leads.", node(l)),
             };
-            let answer = Value::from(labels[which].clone());
+            let answer = Choice::from(labels[which].clone());
             (
                 text,
-                labels.into_iter().map(Value::from).collect(),
+                labels.into_iter().map(Choice::from).collect(),
                 answer,
                 why,
             )
@@ -336,8 +399,8 @@ fn time_to_leader(facts: &Facts, w: &Window) -> Parts {
             let why = format!("No single node leads at {}.", until(facts, w));
             (
                 text,
-                labels.into_iter().map(Value::from).collect(),
-                Value::from("no single leader"),
+                labels.into_iter().map(Choice::from).collect(),
+                Choice::from("no single leader"),
                 why,
             )
         }
@@ -345,19 +408,17 @@ fn time_to_leader(facts: &Facts, w: &Window) -> Parts {
 }
 
 /// `under W`, `W to 2W`, ..., `(k-1)W or more`.
+#[inline(never)]
 fn ranges(width: Micros, k: u64) -> Vec<String> {
     let mut out = vec![format!("under {}", ms(width))];
     for i in 1..k - 1 {
-        out.push(format!(
-            "{} to {}",
-            ms(i * width).trim_end_matches(" ms"),
-            ms((i + 1) * width)
-        ));
+        out.push(format!("{} to {}", number(i * width), ms((i + 1) * width)));
     }
     out.push(format!("{} or more", ms((k - 1) * width)));
     out
 }
 
+#[inline(never)]
 fn split_brain(facts: &Facts, w: &Window) -> Parts {
     let text = "Will two nodes lead at the same time?".to_string();
     let (total, who) = facts.split_brain(w);
@@ -389,6 +450,6 @@ fn split_brain(facts: &Facts, w: &Window) -> Parts {
             until(facts, w)
         )
     };
-    let choices = vec![Value::from("no"), Value::from(short), Value::from(long)];
-    (text, choices, Value::from(answer), why)
+    let choices = vec![Choice::from("no"), Choice::from(short), Choice::from(long)];
+    (text, choices, Choice::from(answer), why)
 }

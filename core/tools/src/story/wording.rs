@@ -30,6 +30,7 @@ impl Family {
     }
 
     /// What a timer of `class` is called when it makes a node act.
+    #[inline(never)]
     pub fn timer_name(self, class: TimerClass) -> String {
         match (self, class) {
             (Family::Bully | Family::Ring, TimerClass::ElectionTimeout) => {
@@ -45,11 +46,13 @@ impl Family {
 }
 
 /// `n3`.
+#[inline(never)]
 pub(crate) fn node(n: NodeId) -> String {
     format!("n{n}")
 }
 
 /// `n1, n3 and n4`.
+#[inline(never)]
 pub(crate) fn nodes(list: &[NodeId]) -> String {
     let names: Vec<String> = list.iter().map(|n| node(*n)).collect();
     match names.len() {
@@ -60,16 +63,24 @@ pub(crate) fn nodes(list: &[NodeId]) -> String {
 }
 
 /// A duration or time in ms for people: `1,370 ms`, `5.2 ms`, `0 ms`.
+#[inline(never)]
 pub(crate) fn ms(us: Micros) -> String {
+    number(us) + " ms"
+}
+
+/// The number of [`ms`] without its unit: `1,370`, `5.2`.
+#[inline(never)]
+pub(crate) fn number(us: Micros) -> String {
     let tenths = (us + 50) / 100;
     if us < 100_000 && tenths % 10 != 0 {
-        format!("{}.{} ms", thousands(tenths / 10), tenths % 10)
+        format!("{}.{}", thousands(tenths / 10), tenths % 10)
     } else {
-        format!("{} ms", thousands((us + 500) / 1000))
+        thousands((us + 500) / 1000)
     }
 }
 
 /// `20,126`.
+#[inline(never)]
 pub(crate) fn thousands(x: u64) -> String {
     let digits = x.to_string();
     let mut out = String::new();
@@ -84,6 +95,7 @@ pub(crate) fn thousands(x: u64) -> String {
 
 /// The first letter in upper case (ASCII: captions start with a node name
 /// or an English word).
+#[inline(never)]
 pub(crate) fn capitalized(text: &str) -> String {
     let mut c = text.chars();
     match c.next() {
@@ -93,6 +105,7 @@ pub(crate) fn capitalized(text: &str) -> String {
 }
 
 /// A count with its noun: `1 message`, `3 messages`.
+#[inline(never)]
 pub(crate) fn count(n: u64, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
