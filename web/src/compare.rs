@@ -90,10 +90,21 @@ pub struct Figures {
     /// cluster first settled after it, ms; `None` while it has not (the
     /// summary's `recovery_ms`).
     pub recovery_ms: Option<f64>,
-    /// Election-purpose messages sent in that window: what the failover
-    /// cost (the summary's `recovery_election_messages`; `election
-    /// compare`'s "failover" column).
+    /// Election-purpose messages sent in that window (the summary's
+    /// `recovery_election_messages`).
     pub recovery_election_messages: Option<u64>,
+    /// When the last fault that removed this run's leader was applied, ms;
+    /// `None` while no fault has (the summary's `leader_removed_ms`;
+    /// core/engine/src/metrics.rs, module docs: `failover`).
+    pub leader_removed_ms: Option<f64>,
+    /// Time from that fault until the cluster first settled after it, ms;
+    /// `None` while no fault removed the leader or it has not settled
+    /// since (the summary's `failover_ms`; the table's "Recovery").
+    pub failover_ms: Option<f64>,
+    /// Election-purpose messages sent in that window: what the failover
+    /// cost (the summary's `failover_election_messages`; the table's
+    /// "Failover" and `election compare`'s "failover" column).
+    pub failover_election_messages: Option<u64>,
     /// Failed property checks so far.
     pub violations: usize,
     /// Every live leader now.
@@ -122,6 +133,9 @@ pub fn figures(p: &Playground) -> Figures {
         split_brain_ms: to_ms(m.split_brain_us),
         recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
         recovery_election_messages: m.recovery().map(|(_, c)| c),
+        leader_removed_ms: m.leader_removed_us.map(to_ms),
+        failover_ms: m.failover().map(|(t, _)| to_ms(t)),
+        failover_election_messages: m.failover().map(|(_, c)| c),
         violations: sim.violations().len(),
         leaders: sim.leaders().to_vec(),
         theory: theory.map(|t| t.0),
@@ -159,6 +173,7 @@ impl Playground {
     /// [`Figures`] fields (`messages_sent`, `election_messages`,
     /// `background_per_s`, `first_leader_ms`, `leaderless_ms`,
     /// `split_brain_ms`, `recovery_ms`, `recovery_election_messages`,
+    /// `leader_removed_ms`, `failover_ms`, `failover_election_messages`,
     /// `violations`, `leaders`, `theory`, ...).
     pub fn compare_figures(&self) -> Result<JsValue, JsValue> {
         js::to_js(&figures(self))
@@ -274,6 +289,12 @@ mod tests {
             assert_eq!(row.recovery_ms, cli.recovery_ms, "{id}");
             assert_eq!(
                 row.recovery_election_messages, cli.recovery_election_messages,
+                "{id}"
+            );
+            assert_eq!(row.leader_removed_ms, cli.leader_removed_ms, "{id}");
+            assert_eq!(row.failover_ms, cli.failover_ms, "{id}");
+            assert_eq!(
+                row.failover_election_messages, cli.failover_election_messages,
                 "{id}"
             );
             assert_eq!(row.now_ms, 1234.567);

@@ -699,19 +699,32 @@ impl<P: Protocol> Engine<P> {
             self.pending_faults -= 1;
         }
         self.now = at;
-        if fault {
+        // The effective leaders before a fault acts, to tell whether it
+        // removed one (metrics module docs: `failover`).
+        let before = if fault {
             // Before the fault acts, so what it triggers at once (a
             // recovering node's first messages) counts as its cost.
             self.metrics.on_fault(self.now);
-        }
+            Some((self.effective_leaders(), self.metrics.election))
+        } else {
+            None
+        };
         self.idle_pop = false;
         self.handle(ev);
         if !self.idle_pop {
             self.metrics.events += 1;
         }
         self.refresh_leaders();
+        if let Some((leaders, election)) = before {
+            if leaders.iter().any(|&l| !self.is_effective_leader(l)) {
+                self.metrics.on_leader_removed(self.now, election);
+            }
+        }
         if self.metrics.recovered_us.is_none() && self.now > 0 && self.settled() {
             self.metrics.on_settled(self.now);
+        }
+        if self.metrics.awaiting_failover() && self.election_over() {
+            self.metrics.on_failover_settled(self.now);
         }
         true
     }

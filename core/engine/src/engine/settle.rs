@@ -65,6 +65,19 @@ impl<P: Protocol> Engine<P> {
         self.agreement
     }
 
+    /// Rules 2 and 3 of settling without rule 1: the election is over
+    /// although faults are still scheduled later (failover ends here:
+    /// metrics module docs, `failover`).
+    pub fn election_over(&mut self) -> bool {
+        if self.metrics.in_flight_election > 0 || self.election_notices > 0 {
+            return false;
+        }
+        if self.agreement_dirty {
+            self.refresh_agreement();
+        }
+        self.agreement
+    }
+
     #[inline(never)]
     fn refresh_agreement(&mut self) {
         self.agreement = self.compute_agreement();
@@ -125,6 +138,37 @@ impl<P: Protocol> Engine<P> {
                 || group[id] != majority
                 || (slot.role != Role::Candidate && slot.leader == Some(leader))
         })
+    }
+
+    /// The effective leaders now (metrics module docs: `failover`): live
+    /// participants in the leader role, not paused, whose partition group
+    /// holds a strict majority of the voting participants.
+    pub(super) fn effective_leaders(&self) -> Vec<NodeId> {
+        self.leaders
+            .iter()
+            .copied()
+            .filter(|&l| self.is_effective_leader(l))
+            .collect()
+    }
+
+    /// Whether `id` is an effective leader now (see `effective_leaders`).
+    pub(super) fn is_effective_leader(&self, id: NodeId) -> bool {
+        let n = self.config.n as usize;
+        let i = id as usize;
+        if i >= n {
+            return false;
+        }
+        let slot = &self.slots[i];
+        if slot.state.is_none()
+            || slot.role != Role::Leader
+            || slot.paused_until.is_some_and(|until| until > self.now)
+        {
+            return false;
+        }
+        let voters = n.saturating_sub(self.config.options.observers as usize);
+        let group = &self.network.group;
+        let with_it = group[..voters].iter().filter(|&&g| g == group[i]).count();
+        2 * with_it > voters
     }
 
     pub(super) fn emit_violations(&mut self, found: Vec<Violation>) {
