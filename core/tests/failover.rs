@@ -106,3 +106,45 @@ fn a_pause_of_the_leader_is_a_failover_and_a_later_miss_does_not_restart_it() {
     assert_eq!(failover(&r), (Some(1000.0), Some(203.738), Some(7)));
     assert_ne!(r.recovery_ms, r.failover_ms);
 }
+
+#[test]
+fn a_crash_of_leader_or_next_waits_for_each_runs_first_leader() {
+    // One scenario, each algorithm's own leader: Bully leads at 5 ms and
+    // loses its leader then; Chang-Roberts and Raft lose theirs the moment
+    // they first have one (compare mode's "run to the leader first").
+    for id in ["bully", "chang-roberts", "raft"] {
+        let r = run(id, r#"{"at_ms":5,"crash":"leader-or-next"}"#);
+        let first = r.first_leader_ms.unwrap();
+        assert_eq!(r.leader_removed_ms, Some(first.max(5.0)), "{id}");
+        assert!(r.failover_ms.is_some(), "{id}: it elected again");
+        // Its removal is a fault event of its own: recovery counts from it.
+        assert_eq!(r.recovery_ms, r.failover_ms, "{id}");
+    }
+    // It is written back as it was given, and a link carries it.
+    let s = Scenario::from_json(
+        r#"{"algorithm":"raft","nodes":5,"faults":[{"at_ms":5,"crash":"leader-or-next"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        s.to_json()["faults"][0]["crash"],
+        serde_json::json!("leader-or-next")
+    );
+    let bad = Scenario::from_json(r#"{"faults":[{"at_ms":5,"crash":"next"}]}"#).unwrap_err();
+    assert_eq!(bad.field, "faults[0].crash");
+}
+
+#[test]
+fn a_waiting_fault_survives_time_travel() {
+    // Checkpoints keep the waiting fault: going back and forth gives the
+    // run a fresh one has.
+    let json = r#"{"algorithm":"raft","nodes":5,"seed":3,"until_ms":3000,
+        "faults":[{"at_ms":5,"crash":"leader-or-next"}]}"#;
+    let s = Scenario::from_json(json).unwrap();
+    let fresh = sim::run(&s);
+    let mut session = election_core::session::Session::new(&s);
+    session.seek(100_000);
+    session.seek(2_500_000);
+    session.seek(50_000);
+    session.seek(3_000_000);
+    assert_eq!(session.summary(), fresh);
+}

@@ -206,6 +206,13 @@ impl<P: Protocol> Engine<P> {
         if leaders != self.leaders {
             self.leader_set_changes += 1;
         }
+        if !leaders.is_empty() && !self.waiting_faults.is_empty() {
+            // A fault waiting for the next leader fires now, right after
+            // the event that made it.
+            for index in std::mem::take(&mut self.waiting_faults) {
+                self.schedule(self.now, Ev::Fault(index));
+            }
+        }
         self.leaders = leaders;
     }
 }
