@@ -169,7 +169,7 @@ export function columns(ids) {
  * Writes a cell: its text and, when it reads "-" for a reason, the reason
  * as its hover text and, for screen readers, as visually hidden text
  * after the "-" (the cell's first text node stays the figure).
- * @param {HTMLTableCellElement} td
+ * @param {HTMLElement} td
  * @param {string} text
  * @param {string | null} why
  */

@@ -31,7 +31,7 @@
  * hover). The page shows every column (in presentation mode the cost
  * columns, in projector type); the embed (`embed=1&compare=`) the compact
  * set. Crash each leader names the runs that had no leader and offers to
- * run them to it first (stage/compare-page.js, top comment). The
+ * run them to it first (www/stage/compare-page.js, top comment). The
  * notes follow the scenario's faults: a crash of a fixed node (a number,
  * not `"leader"`) is called out above the table, since in a comparison it
  * is not each algorithm's leader; under the table, the formula of each
