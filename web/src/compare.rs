@@ -414,6 +414,65 @@ mod tests {
     }
 
     #[test]
+    fn crash_each_leader_with_leaderless_runs_is_no_failover_for_them() {
+        // The reported bug: Crash each leader at 20 ms, when only Bully
+        // leads, showed Chang-Roberts' and Raft's first elections as their
+        // failover. Their rows now have none; Bully's is its leader's.
+        let base = Scenario::from_json(r#"{"algorithm":"bully","nodes":5,"seed":3}"#).unwrap();
+        let mut rows = Vec::new();
+        for id in ["bully", "chang-roberts", "raft"] {
+            let mut p = Playground::from_scenario(&scenario_for(&base, id).unwrap());
+            p.seek_us(20_000);
+            p.inject_fault(r#"{"crash": "leader"}"#).unwrap();
+            p.seek_us(3_000_000);
+            rows.push(figures(&p));
+        }
+        assert_eq!(rows[0].leader_removed_ms, Some(20.0));
+        assert!(rows[0].failover_election_messages.is_some());
+        for row in &rows[1..] {
+            assert_eq!(
+                (
+                    row.leader_removed_ms,
+                    row.failover_ms,
+                    row.failover_election_messages
+                ),
+                (None, None, None),
+                "{}",
+                row.algorithm
+            );
+            // Recovery (from the last fault of any kind) still has the
+            // first election: what the table showed before.
+            assert!(
+                row.recovery_election_messages.is_some(),
+                "{}",
+                row.algorithm
+            );
+        }
+        // The offer: the same crash as "leader-or-next" crashes each first
+        // leader, and each row is `election run`'s for that one scenario.
+        let waited = Scenario::from_json(
+            r#"{"algorithm":"bully","nodes":5,"seed":3,"faults":[{"at_ms":20,"crash":"leader-or-next"}]}"#,
+        )
+        .unwrap();
+        for (id, first) in [("chang-roberts", 41.79), ("raft", 167.701)] {
+            let s = scenario_for(&waited, id).unwrap();
+            let mut p = Playground::from_scenario(&s);
+            p.seek_us(3_000_000);
+            let row = figures(&p);
+            assert_eq!(row.leader_removed_ms, Some(first), "{id}");
+            let mut until = s.clone();
+            until.until_us = Some(3_000_000);
+            let cli = sim::run(&until);
+            assert_eq!(
+                (row.failover_ms, row.failover_election_messages),
+                (cli.failover_ms, cli.failover_election_messages),
+                "{id}"
+            );
+            assert!(row.failover_ms.is_some(), "{id}");
+        }
+    }
+
+    #[test]
     fn theory_where_it_exists() {
         let s = Scenario::from_json(
             r#"{"algorithm":"chang-roberts","nodes":8,"ring":"descending","start":"all"}"#,
