@@ -433,8 +433,11 @@ export class PageComparison {
       // The core says when the leader comes: step from landmark to
       // landmark (a role change, a change of leaders) until the crash
       // waiting for it has removed it.
+      // (A search that found none within its event budget stops short
+      // of the horizon: search on while it moves.)
       while (removed() === null) {
-        if (pg.next_landmark() === undefined) break;
+        const from = pg.now_ms();
+        if (pg.next_landmark() === undefined && (pg.now_ms() >= pg.horizon_ms() || pg.now_ms() === from)) break;
       }
       const at = removed();
       if (at === null) never.push(lanes[i]);
