@@ -633,6 +633,26 @@ mod tests {
     }
 
     #[test]
+    fn the_story_follows_the_live_faults() {
+        let mut p = playground(r#"{"algorithm":"bully","nodes":5,"seed":1}"#);
+        let before = p.story_json();
+        assert_eq!(
+            p.question_json(0.0, "leader")
+                .unwrap()
+                .contains(r#""answer":"n4""#),
+            true
+        );
+        p.seek_ms(500.0);
+        assert_eq!(p.next_story_ms(), None, "settled: only heartbeats ahead");
+        p.inject_fault(r#"{"crash": 4}"#).unwrap();
+        assert_eq!(p.revision(), 1);
+        let after = p.story_json();
+        assert_ne!(before, after);
+        assert!(after.contains("n4, the leader, has crashed."), "{after}");
+        assert!(p.next_story_ms().is_some_and(|t| t > 500.0));
+    }
+
+    #[test]
     fn cuts_cross_as_flat_pairs() {
         let mut p = playground(r#"{"algorithm":"bully","nodes":5}"#);
         p.seek_ms(2.0);

@@ -73,3 +73,43 @@ impl StoryCache {
         Ok(serde_json::to_string(&question).unwrap_or_else(|_| "null".to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Caching and conversion only; what the story says is tested in the
+    //! core (core/tests/story.rs).
+    use super::*;
+    use election_core::ScenarioExt;
+
+    #[test]
+    fn a_story_is_told_once_per_revision_and_asked_by_kind_name() {
+        let mut s = Scenario::from_json(
+            r#"{"algorithm":"bully","nodes":5,"seed":1,"faults":[{"at_ms":1000,"crash":"leader"}]}"#,
+        )
+        .unwrap();
+        let mut cache = StoryCache::default();
+        let first = cache.json(&s, 0);
+        let story: serde_json::Value = serde_json::from_str(&first).unwrap();
+        assert_eq!(story["captions"][0]["at_ms"], 0.0);
+        assert_eq!(cache.next_ms(&s, 0, 999.0), Some(1000.0));
+        assert_eq!(cache.next_ms(&s, 0, 1e9), None);
+        let q = cache.question_json(&s, 0, 1000.0, "first_mover").unwrap();
+        assert!(
+            q.starts_with(r#"{"at_ms":1000.0,"kind":"first_mover""#),
+            "{q}"
+        );
+        assert_eq!(
+            cache.question_json(&s, 0, 1000.0, "leeder").unwrap_err(),
+            r#"kind: "leeder" is not a question kind; one of leader, election_messages, first_mover, time_to_leader, split_brain"#
+        );
+        // The same revision keeps the story told, even of another scenario
+        // (the playground bumps the revision whenever its scenario changes).
+        s.faults.clear();
+        assert_eq!(cache.json(&s, 0), first);
+        assert_ne!(cache.json(&s, 1), first);
+        assert_eq!(
+            cache.question_json(&s, 1, 1000.0, "leader").unwrap(),
+            "null"
+        );
+    }
+}
