@@ -636,12 +636,8 @@ mod tests {
     fn the_story_follows_the_live_faults() {
         let mut p = playground(r#"{"algorithm":"bully","nodes":5,"seed":1}"#);
         let before = p.story_json();
-        assert_eq!(
-            p.question_json(0.0, "leader")
-                .unwrap()
-                .contains(r#""answer":"n4""#),
-            true
-        );
+        let leader = p.question_json(0.0, "leader").unwrap();
+        assert!(leader.contains(r#""answer":"n4""#), "{leader}");
         p.seek_ms(500.0);
         assert_eq!(p.next_story_ms(), None, "settled: only heartbeats ahead");
         p.inject_fault(r#"{"crash": 4}"#).unwrap();
