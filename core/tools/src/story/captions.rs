@@ -162,25 +162,29 @@ fn kind_sent(facts: &Facts, i: usize, n: NodeId) -> Option<&'static str> {
         })
 }
 
-/// Who leads once the stretch from event `i` to the next decisive moment
-/// (or the end) is over, and when it became leader in it (`None`: it
-/// already led).
-#[inline(never)]
+/// Who comes out of the stretch from event `i` to the next fault (or
+/// the end) as leader, and when it became leader in it (`None`: it
+/// already led): of the leaders at its end, the last to take over in it,
+/// else the one leader there.
 fn future_leader(facts: &Facts, i: usize) -> Option<(NodeId, Option<Micros>)> {
-    let to = facts
-        .decisive
+    let to = next_fault(facts, i);
+    let leaders = facts.leaders_before(to);
+    let took_over = facts.events[i..to]
         .iter()
-        .copied()
-        .find(|&d| d > i)
-        .unwrap_or(facts.events.len());
-    let w = Window {
-        from: i,
-        to,
-        at_us: facts.events.get(i).map_or(0, |e| e.at_us),
-        to_us: facts.events.get(to).map_or(facts.end_us, |e| e.at_us),
-    };
-    let l = facts.outcome(&w)?;
-    Some((l, facts.became_leader(&w, l).map(|j| facts.events[j].at_us)))
+        .rev()
+        .find_map(|e| match e.event {
+            Event::Role {
+                node,
+                role: Role::Leader,
+                ..
+            } if leaders.contains(&node) => Some((node, Some(e.at_us))),
+            _ => None,
+        });
+    match (took_over, leaders) {
+        (Some(t), _) => Some(t),
+        (None, [one]) => Some((*one, None)),
+        _ => None,
+    }
 }
 
 /// "n4 will lead from 40 ms" style endings: who leads once this is over.
@@ -278,7 +282,7 @@ fn election(
                     format!("{} already leads and tells it so.", node(l))
                 }
                 Some((l, t)) if l == f => format!(
-                    "No higher node is alive to answer, so {} takes over at {}.",
+                    "No higher node answers, so {} takes over at {}.",
                     node(f),
                     ms(t.unwrap_or(at))
                 ),
@@ -303,7 +307,7 @@ fn election(
             let t = term.map_or(String::new(), |t| format!(" in term {t}"));
             let split = match term {
                 Some(t) if again && t > 1 => {
-                    format!("Term {} ended with no leader (a split vote). ", t - 1)
+                    format!("No majority for term {}. ", t - 1)
                 }
                 _ => String::new(),
             };
@@ -455,7 +459,15 @@ fn fault(facts: &Facts, family: Family, i: usize) -> String {
             },
         },
         Event::Partition { groups } => {
-            let sides: Vec<String> = groups.iter().map(|g| format!("{{{}}}", nodes(g))).collect();
+            // The participants' sides (a service or resource node is no
+            // side of the election).
+            let mut sides: Vec<String> = Vec::new();
+            for g in groups {
+                let side: Vec<NodeId> = g.iter().copied().filter(|n| *n < facts.nodes).collect();
+                if !side.is_empty() {
+                    sides.push(format!("{{{}}}", nodes(&side)));
+                }
+            }
             let w = Window {
                 from: i,
                 to: next,
@@ -465,8 +477,8 @@ fn fault(facts: &Facts, family: Family, i: usize) -> String {
             let (split, who) = facts.split_brain(&w);
             let future = if split > 0 {
                 format!(
-                    "{} will lead at once, one on each side.",
-                    capitalized(&nodes(&who))
+                    "Each side elects its own: {} will lead at once.",
+                    nodes(&who)
                 )
             } else {
                 match facts.outcome(&w) {
