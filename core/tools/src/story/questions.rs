@@ -453,3 +453,28 @@ fn split_brain(facts: &Facts, w: &Window) -> Parts {
     let choices = vec![Choice::from("no"), Choice::from(short), Choice::from(long)];
     (text, choices, Choice::from(answer), why)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_step_evenly_and_ranges_have_one_nice_width() {
+        assert_eq!(nice_count(28 / 6), 4);
+        assert_eq!(nice_count(0), 1);
+        assert_eq!(nice_count(170), 150);
+        // The first width of 1, 2, 2.5, 5 x 10^k ms that puts t below 3
+        // widths: t then falls in the second or third range.
+        assert_eq!(nice_width(523_000, 3), 200_000);
+        assert_eq!(nice_width(126_000, 3), 50_000);
+        assert_eq!(
+            ranges(200_000, 4),
+            [
+                "under 200 ms",
+                "200 to 400 ms",
+                "400 to 600 ms",
+                "600 ms or more"
+            ]
+        );
+    }
+}
