@@ -193,6 +193,7 @@ fn will_lead(facts: &Facts, i: usize) -> String {
     let at = facts.events.get(i).map_or(0, |e| e.at_us);
     match future_leader(facts, i) {
         Some((l, Some(t))) if t > at => format!("{} will lead from {}", node(l), ms(t)),
+        Some((l, _)) if at == 0 => format!("{} will lead", node(l)),
         Some((l, _)) if facts.leaders_after(i).len() > 1 => {
             format!("{} will be the one leader", node(l))
         }
