@@ -22,7 +22,10 @@
 //! votes and terms; `wording.rs`); every other algorithm, scripts
 //! included, gets the generic sentence built from the same facts. After a
 //! leader crash the caption names the node whose timer fires next: the
-//! first sender of an election message after the crash.
+//! first participant (not a service or resource node) to send an
+//! election message after the crash. "Who will lead" in a caption is who
+//! comes out of the stretch before the next fault as leader (in a
+//! partition, each side's own).
 //!
 //! # Moments
 //!
@@ -52,8 +55,8 @@
 //!   window (each send once, as the run's counters count it: a duplicated
 //!   copy is not a second send). At time 0 of a fault-free run this is
 //!   `messages.election`.
-//! - `first_mover`: the sender of the first election message in the
-//!   window (else the first node that announced an election).
+//! - `first_mover`: the first participant to send an election message in
+//!   the window (else the first to announce an election).
 //! - `time_to_leader`: from the moment to when the window's final leader
 //!   last became leader, as one of four ranges.
 //! - `split_brain`: whether two or more nodes lead at once for some time
