@@ -1,7 +1,9 @@
 //! `election run`: one simulation to the scenario's end (or, with `--at`,
 //! to one moment of it, through a time-travel [`Session`]), reported as a
-//! readable summary or as the [`RunSummary`] JSON object, optionally with
-//! the trace and the share link.
+//! readable summary or as the [`RunSummary`] JSON object with the run's
+//! `captions` (`election_core::story`; a `--json` run records, which
+//! changes nothing it reports, so the captions come from the same run),
+//! optionally with the trace and the share link.
 
 use crate::error::CliError;
 use crate::output::{Table, json, ms};
