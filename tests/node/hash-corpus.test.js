@@ -7,7 +7,8 @@
 // scenario file. Needs no browser: the wasm runs in Node's V8. Scripted
 // scenarios (`"algorithm": "script"`) are in it too; one stops with a
 // script error, which the CLI reports with exit code 2 after printing the
-// summary (its `script_error` must match as well).
+// summary (its `script_error` must match as well). The captions `run
+// --json` prints must equal the wasm's (`Playground.story_json()`).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,8 +60,19 @@ test('native and wasm give identical summaries and trace hashes for every corpus
   const mismatches = [];
   for (const f of files) {
     const file = join(CORPUS, f);
-    const native = nativeRun(file);
-    const wasm = pkg.run_summary(readFileSync(file, 'utf8'));
+    // `run --json` carries the captions beside the summary: the wasm's
+    // story of the same scenario must have the same ones.
+    const { captions, ...native } = nativeRun(file);
+    const text = readFileSync(file, 'utf8');
+    const wasm = pkg.run_summary(text);
+    const playground = new pkg.Playground(text);
+    const told = JSON.parse(playground.story_json()).captions;
+    playground.free();
+    try {
+      assert.deepStrictEqual(told, captions);
+    } catch (e) {
+      mismatches.push(`scenarios/corpus/${f}: the captions differ: ${String(e).slice(0, 400)}`);
+    }
     if (native.trace_hash !== wasm.trace_hash) {
       mismatches.push(`scenarios/corpus/${f}: trace hash native ${native.trace_hash}, wasm ${wasm.trace_hash}`);
       continue;

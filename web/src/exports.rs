@@ -2,8 +2,10 @@
 //! command line prints for the same scenario at the same moment:
 //!
 //! - trace JSON: the `election run --until-ms T --json --trace` object (the
-//!   run summary, `trace_hash` included, plus the `trace` array of events);
-//! - summary JSON: the `election run --until-ms T --json` object;
+//!   run summary, `trace_hash` included, plus the `trace` array of events
+//!   and the `captions`);
+//! - summary JSON: the `election run --until-ms T --json` object (with its
+//!   `captions`);
 //! - summary CSV: the `election sweep --until-ms T --seeds S --csv` table
 //!   (the header and this run's row).
 //!
@@ -15,16 +17,27 @@ use election_core::algorithms;
 use election_core::experiment::seeds::SeedRange;
 use election_core::experiment::{Experiment, RunRecord, csv::csv_text};
 use election_core::sim::RunSummary;
+use election_core::story::{self, Caption};
 use election_core::trace::TraceEvent;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// `run --json --trace` without a link: the summary with the trace.
+/// `run --json --trace` without a link: the summary with the trace and
+/// the captions.
 #[derive(Serialize)]
 struct TraceFile<'a> {
     #[serde(flatten)]
     summary: &'a RunSummary,
     trace: &'a [TraceEvent],
+    captions: &'a [Caption],
+}
+
+/// `run --json`: the summary with the captions.
+#[derive(Serialize)]
+struct SummaryFile<'a> {
+    #[serde(flatten)]
+    summary: &'a RunSummary,
+    captions: &'a [Caption],
 }
 
 /// Pretty JSON with a final newline, as the CLI prints it.
@@ -36,18 +49,33 @@ fn pretty<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
 
 /// The Rust side of the exports (native tests use these).
 impl Playground {
+    /// The captions of the run stopped now, as `election run --until-ms
+    /// <now> --json` gives them (one more recorded run, up to now).
+    fn captions_now(&self) -> Vec<Caption> {
+        let mut stopped = self.scenario().clone();
+        stopped.until_us = Some(self.now_us());
+        story::captions(&stopped)
+    }
+
     /// The trace file text: the run summary so far with every trace event.
     pub fn trace_file(&mut self) -> Result<String, String> {
         let summary = self.run_summary();
+        let captions = self.captions_now();
         pretty(&TraceFile {
             summary: &summary,
             trace: self.sim().trace(),
+            captions: &captions,
         })
     }
 
     /// The summary so far as `election run --json` prints it.
     pub fn summary_file(&mut self) -> Result<String, String> {
-        pretty(&self.run_summary())
+        let summary = self.run_summary();
+        let captions = self.captions_now();
+        pretty(&SummaryFile {
+            summary: &summary,
+            captions: &captions,
+        })
     }
 
     /// The summary so far as `election sweep --csv` prints its row: a
@@ -105,8 +133,14 @@ mod tests {
         until.until_us = Some(700_000);
         let expected = election_core::sim::run(&until);
 
-        let summary: serde_json::Value = serde_json::from_str(&p.summary_file().unwrap()).unwrap();
+        let mut summary: serde_json::Value =
+            serde_json::from_str(&p.summary_file().unwrap()).unwrap();
+        let captions = summary.as_object_mut().unwrap().remove("captions");
         assert_eq!(summary, serde_json::to_value(&expected).unwrap());
+        assert_eq!(
+            captions.unwrap(),
+            serde_json::to_value(election_core::story::captions(&until)).unwrap()
+        );
 
         let trace: serde_json::Value = serde_json::from_str(&p.trace_file().unwrap()).unwrap();
         assert_eq!(trace["trace_hash"], expected.trace_hash.as_str());
