@@ -200,3 +200,12 @@ fn html_lesson_carries_the_link_and_the_lesson_s_scenario() {
     ]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn the_worked_lesson_in_the_docs_is_the_file() {
+    let docs = std::fs::read_to_string(repo_file("docs/lessons.md")).unwrap();
+    let (_, rest) = docs.split_once("```json\n").expect("a json block");
+    let (block, _) = rest.split_once("```").unwrap();
+    let file = std::fs::read_to_string(repo_file(WORKED)).unwrap();
+    assert_eq!(block, file, "docs/lessons.md's worked lesson is {WORKED}");
+}

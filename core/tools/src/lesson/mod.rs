@@ -13,6 +13,9 @@
 //! - `lesson`: the format version, always 1 ([`VERSION`]).
 //! - `title` (text, 1 to [`MAX_TITLE_CHARS`] characters), `summary`
 //!   (optional text, at most [`MAX_SUMMARY_CHARS`]).
+//! - `predict` (optional, `true` or `false`, default `false`): the page
+//!   opens the lesson with Predict on (as `predict=1` in the address), so
+//!   each question is asked before the run shows its answer.
 //! - `scenario`: a scenario object exactly as in a scenario file, read by
 //!   the one scenario parser; its errors are this module's with the field
 //!   prefixed `scenario.` (`scenario.nodes`, `scenario.faults[0].crash`).
@@ -45,7 +48,7 @@
 //! Links: `#l=1.<base64url(deflate(json))>`, the codec and the limits of
 //! the scenario's `#s=` links (`share::pack`, `share::unpack`;
 //! [`MAX_LINK_CHARS`] characters, at most [`MAX_LESSON_BYTES`] inflated).
-//! The report `election lesson run` prints is [`report`].
+//! The report `election lesson run` prints is [`report()`].
 
 pub mod report;
 
@@ -151,6 +154,9 @@ pub struct Lesson {
     pub title: String,
     /// One optional sentence: what the lesson shows.
     pub summary: Option<String>,
+    /// Open with Predict on (the page asks each question before the run
+    /// answers it).
+    pub predict: bool,
     /// The scenario, without the steps' faults.
     pub scenario: Scenario,
     /// The steps, in time order.
@@ -289,7 +295,7 @@ impl Lesson {
         known_keys(
             value,
             "",
-            &["lesson", "title", "summary", "scenario", "steps"],
+            &["lesson", "title", "summary", "predict", "scenario", "steps"],
         )?;
         let mut f = Fields::new(value, "").map_err(|_| {
             LessonError::new("", format!("must be an object, got {}", describe(value)))
@@ -318,6 +324,16 @@ impl Lesson {
             return Err(LessonError::new("title", "must not be empty"));
         }
         let summary = text_field(&mut f, "summary", MAX_SUMMARY_CHARS)?;
+        let predict = match f.get("predict") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(LessonError::new(
+                    "predict",
+                    format!("must be true or false, got {}", describe(other)),
+                ));
+            }
+        };
         let scenario = match f.get("scenario") {
             None => {
                 return Err(LessonError::new(
@@ -368,6 +384,7 @@ impl Lesson {
         let lesson = Lesson {
             title,
             summary,
+            predict,
             scenario,
             steps,
         };
@@ -427,6 +444,9 @@ impl Lesson {
         out.insert("title".into(), json!(self.title));
         if let Some(summary) = &self.summary {
             out.insert("summary".into(), json!(summary));
+        }
+        if self.predict {
+            out.insert("predict".into(), json!(true));
         }
         out.insert("scenario".into(), self.scenario.to_json());
         out.insert(
@@ -644,6 +664,7 @@ pub fn from_run(scenario: &Scenario) -> Lesson {
     Lesson {
         title: format!("{name}, {} nodes, seed {}", scenario.nodes, scenario.seed),
         summary: None,
+        predict: false,
         scenario: base,
         steps,
     }

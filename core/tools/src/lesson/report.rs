@@ -70,6 +70,8 @@ pub struct LessonReport {
     pub title: String,
     /// Its summary.
     pub summary: Option<String>,
+    /// Whether it opens with Predict on.
+    pub predict: bool,
     /// The algorithm of its scenario.
     pub algorithm: String,
     /// Its steps.
@@ -125,6 +127,7 @@ pub fn report(lesson: &Lesson) -> LessonReport {
     LessonReport {
         title: lesson.title.clone(),
         summary: lesson.summary.clone(),
+        predict: lesson.predict,
         algorithm: scenario.algorithm.clone(),
         steps,
     }

@@ -56,6 +56,12 @@ fn a_good_lesson_parses_and_its_scenario_has_the_step_faults() {
             },
         ]
     );
+    assert!(!lesson.predict);
+    assert!(lesson.to_json().get("predict").is_none());
+    let on =
+        Lesson::from_json(&with(r#""lesson": 1,"#, r#""lesson": 1, "predict": true,"#)).unwrap();
+    assert!(on.predict);
+    assert_eq!(on.to_json()["predict"], true);
     // The canonical form reads back as the same lesson.
     let again = Lesson::from_json(&lesson.to_json_pretty()).unwrap();
     assert_eq!(again, lesson);
@@ -81,6 +87,10 @@ fn each_bad_field_is_named() {
             "title",
         ),
         (with(r#""summary""#, r#""sumary""#), "sumary"),
+        (
+            with(r#""lesson": 1,"#, r#""lesson": 1, "predict": 1,"#),
+            "predict",
+        ),
         (with(r#""title""#, r#""titel""#), "titel"),
         (with(r#""nodes": 5"#, r#""nodes": 0"#), "scenario.nodes"),
         (
