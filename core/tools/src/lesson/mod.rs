@@ -267,9 +267,11 @@ fn ms_json(us: Micros) -> Value {
     }
 }
 
-/// The millisecond form of a time, for messages.
+/// The millisecond form of a time, for messages: serde_json's number
+/// writer, not `f64`'s `Display` (which would add its float formatting to
+/// every player module; core/src/lib.rs, What the wasm's size forces).
 fn ms_text(us: Micros) -> String {
-    crate::time::to_ms(us).to_string()
+    ms_json(us).to_string()
 }
 
 impl Lesson {
@@ -632,9 +634,14 @@ fn parse_step(value: &Value, path: &str, horizon: Micros) -> Result<Step, Lesson
 /// runs exactly as `scenario` does.
 pub fn from_run(scenario: &Scenario) -> Lesson {
     let mut base = scenario.clone();
-    let mut faults = std::mem::take(&mut base.faults);
-    // Stable: faults at the same time keep their order, so ties apply alike.
-    faults.sort_by_key(|f| f.at_us);
+    // In time order, stably (ties keep their order, so they apply alike):
+    // an insertion, not a second sort instantiation in the wasm (core/src/lib.rs,
+    // What the wasm's size forces).
+    let mut faults: Vec<Fault> = Vec::with_capacity(base.faults.len());
+    for fault in std::mem::take(&mut base.faults) {
+        let at = faults.partition_point(|f| f.at_us <= fault.at_us);
+        faults.insert(at, fault);
+    }
     let mut steps = vec![Step {
         at_us: 0,
         text: String::new(),
