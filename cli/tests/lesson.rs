@@ -1,7 +1,7 @@
 //! `election lesson` and `election html --lesson`: a good lesson checks,
 //! each bad one gets one message naming the field and exit code 2, `run
 //! --json` reports each step's state (as `election run --at` sees that
-//! moment), the link round-trips into the same lesson (the page's
+//! moment) and each question as `election quiz --at` asks it, the link round-trips into the same lesson (the page's
 //! `lesson_from_link` decodes the same text: tests/node/lessons.test.js),
 //! and the standalone page carries the lesson's link and scenario. Every
 //! preset's lesson and the worked lesson of docs/lessons.md check.
@@ -105,9 +105,9 @@ fn run_json_reports_each_step_s_state_and_question() {
     assert_eq!(steps[1]["view"], "spacetime");
     assert_eq!(steps[1]["state"]["nodes"][4]["alive"], false);
     assert_eq!(steps[2]["state"]["leaders"], serde_json::json!([3, 4]));
-    for step in steps {
-        assert!(step["question"]["kind"].as_str().is_some(), "{step}");
-    }
+    assert_eq!(steps[0]["question"]["answer"], "n4");
+    assert_eq!(steps[1]["question"]["kind"], "first_mover");
+    assert_eq!(steps[1]["question"]["answer"], "n0");
     // The state is the run's at that moment, as `election run --at` reports it.
     let scenario = scenario_file(
         "s.json",
@@ -128,6 +128,21 @@ fn run_json_reports_each_step_s_state_and_question() {
         at["messages"]["election"]
     );
     assert_eq!(steps[2]["state"]["leaders"], at["leaders"]);
+    // Each question is `election quiz`'s at that moment, answer and all.
+    for (i, kind) in [(0, "leader"), (1, "first_mover"), (2, "leader")] {
+        let at = steps[i]["at_ms"].to_string();
+        let quiz = ok_json(&[
+            "quiz",
+            "--scenario",
+            arg(&scenario),
+            "--json",
+            "--at",
+            &at,
+            "--kind",
+            kind,
+        ]);
+        assert_eq!(steps[i]["question"], quiz["questions"][0], "step {i}");
+    }
     let text = ok(&["lesson", "run", arg(&repo_file(WORKED))]);
     assert!(
         text.contains("step 2 at 1000 ms  view spacetime  fault {\"crash\":4}"),

@@ -24,9 +24,11 @@
 //!   horizon: its `until_ms`, or the run limit of 60 s without one),
 //!   `text` (the narration, at most [`MAX_TEXT_CHARS`]; may be empty, as
 //!   in a lesson just made from a run), and optionally:
-//!   - `question`: `{"kind": K}` with K one of [`QUESTION_KINDS`], the
-//!     story's question kinds (`election_core::story`), asked at the
-//!     step's moment;
+//!   - `question`: `{"kind": K}` with K one of the story's question kinds
+//!     ([`QuestionKind`]'s names: `leader`, `election_messages`,
+//!     `first_mover`, `time_to_leader`, `split_brain`), asked at the
+//!     step's moment; its choices and answer are the run's own
+//!     ([`crate::story::question_at`]);
 //!   - `fault`: one entry of a scenario's `faults` without `at_ms`
 //!     (`{"crash": 4}`, `{"partition": [[0, 1], [2, 3, 4]]}`, `{"heal":
 //!     true}`, ...): it happens at the step's `at_ms`;
@@ -56,6 +58,7 @@ use crate::ScenarioExt;
 use crate::scenario::fields::{Fields, describe, millis_value, printable};
 use crate::scenario::{DEFAULT_RUN_LIMIT_US, Fault, MAX_FAULTS, Scenario, ScenarioError};
 use crate::share::{MAX_LINK_CHARS, pack, unpack};
+use crate::story::QuestionKind;
 use crate::time::Micros;
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -76,15 +79,11 @@ pub const MAX_SUMMARY_CHARS: usize = 1000;
 /// Longest narration of one step, in characters.
 pub const MAX_TEXT_CHARS: usize = 2000;
 
-/// The question kinds a step may ask (`question.kind`), as
-/// `election_core::story` names them.
-pub const QUESTION_KINDS: [&str; 5] = [
-    "leader",
-    "election_messages",
-    "first_mover",
-    "time_to_leader",
-    "split_brain",
-];
+/// The question kinds' names, for messages.
+fn kind_names() -> String {
+    let names: Vec<&str> = QuestionKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
+}
 
 /// A view of the page a step brings into sight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,8 +138,8 @@ pub struct Step {
     pub at_us: Micros,
     /// The narration (may be empty).
     pub text: String,
-    /// The question kind asked at this moment, one of [`QUESTION_KINDS`].
-    pub question: Option<&'static str>,
+    /// The question asked at this moment.
+    pub question: Option<QuestionKind>,
     /// A fault that happens at `at_us` (its `at_us` is the step's).
     pub fault: Option<Fault>,
     /// The view to bring into sight.
@@ -512,7 +511,7 @@ impl Step {
         m.insert("at_ms".into(), ms_json(self.at_us));
         m.insert("text".into(), json!(self.text));
         if let Some(kind) = self.question {
-            m.insert("question".into(), json!({ "kind": kind }));
+            m.insert("question".into(), json!({ "kind": kind.name() }));
         }
         if let Some(fault) = &self.fault {
             let mut value = fault.to_json();
@@ -555,24 +554,15 @@ fn parse_step(value: &Value, path: &str, horizon: Micros) -> Result<Step, Lesson
             let qpath = f.path_of("question");
             known_keys(q, &qpath, &["kind"])?;
             let mut qf = Fields::new(q, &qpath)?;
-            let kind = qf.get("kind").ok_or_else(|| {
-                qf.error(
-                    "kind",
-                    format!("is required: one of {}", QUESTION_KINDS.join(", ")),
-                )
-            })?;
-            let found = kind
-                .as_str()
-                .and_then(|k| QUESTION_KINDS.iter().copied().find(|&q| q == k));
+            let kind = qf
+                .get("kind")
+                .ok_or_else(|| qf.error("kind", format!("is required: one of {}", kind_names())))?;
+            let found = kind.as_str().and_then(QuestionKind::from_name);
             let Some(found) = found else {
                 return Err(qf
                     .error(
                         "kind",
-                        format!(
-                            "must be one of {}, got {}",
-                            QUESTION_KINDS.join(", "),
-                            describe(kind)
-                        ),
+                        format!("must be one of {}, got {}", kind_names(), describe(kind)),
                     )
                     .into());
             };
