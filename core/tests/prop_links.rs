@@ -2,13 +2,14 @@
 //! (and so to the same run, the same trace hash); the readable query
 //! round-trips the fields it expresses; and a broken, tampered or oversized
 //! link is refused with one message naming the problem, before any work
-//! grows with its size.
+//! grows with its size. Lessons made from runs survive their `#l=` links.
 
 use election_core::ScenarioExt;
 mod strategy;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use election_core::lesson::{self, Lesson};
 use election_core::scenario::query::{from_query_pairs, to_query};
 use election_core::scenario::{MAX_SCENARIO_BYTES, RingOrder, StartSet};
 use election_core::share::{self, MAX_LINK_CHARS};
@@ -46,6 +47,21 @@ proptest! {
         prop_assert_eq!(sim::run(&back).trace_hash, sim::run(&s).trace_hash);
         // Up to 20 faults on up to 12 nodes: short enough to paste anywhere.
         prop_assert!(link.len() < 2000, "{} characters", link.len());
+    }
+
+    /// Lessons (`#l=` links): any scenario made into a lesson
+    /// (`lesson::from_run`, its faults moved into steps) survives its link
+    /// and its JSON, and runs exactly as the scenario did.
+    #[test]
+    fn any_run_made_a_lesson_survives_its_link(case in scenario(20)) {
+        let s = Scenario::from_value(&case.0).expect("the strategy makes valid scenarios");
+        let lesson = lesson::from_run(&s);
+        let link = lesson.link().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let back = Lesson::from_link(&link).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&back, &lesson);
+        let text = Lesson::from_json(&lesson.to_json_pretty()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&text, &lesson);
+        prop_assert_eq!(sim::run(&back.scenario()).trace_hash, sim::run(&s).trace_hash);
     }
 
     /// The readable query expresses algorithm, nodes, seed, ring and start;
