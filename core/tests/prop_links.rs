@@ -97,6 +97,39 @@ proptest! {
         if let Err(e) = share::decode(&text) {
             prop_assert!(!e.message.is_empty());
         }
+        // A lesson link too: a lesson or one error naming `l` or a field.
+        if let Err(e) = Lesson::from_link(&format!("#l={text}")) {
+            prop_assert!(!e.message.is_empty());
+        }
+    }
+
+    /// Whatever JSON a lesson file holds, reading it answers (a lesson or
+    /// one error naming a field) and never panics.
+    #[test]
+    fn arbitrary_lesson_json_never_panics(
+        steps in proptest::collection::vec(
+            (
+                prop_oneof![Just("-1".to_string()), (0u64..5000).prop_map(|t| t.to_string())],
+                prop_oneof![Just(""), Just(r#", "fault": {"crash": 9}"#), Just(r#", "fault": {"heal": true}"#),
+                            Just(r#", "question": {"kind": "leader"}"#), Just(r#", "question": {}"#),
+                            Just(r#", "view": "log""#), Just(r#", "view": 3"#), Just(r#", "x": 1"#)],
+            ),
+            0..6,
+        ),
+        nodes in 0u32..6,
+    ) {
+        let steps: Vec<String> = steps
+            .iter()
+            .map(|(at, extra)| format!(r#"{{"at_ms": {at}, "text": "t"{extra}}}"#))
+            .collect();
+        let text = format!(
+            r#"{{"lesson": 1, "title": "t", "scenario": {{"nodes": {nodes}, "until_ms": 4000}}, "steps": [{}]}}"#,
+            steps.join(", ")
+        );
+        match Lesson::from_json(&text) {
+            Ok(lesson) => prop_assert_eq!(Lesson::from_json(&lesson.to_json_pretty()).ok(), Some(lesson)),
+            Err(e) => prop_assert!(!e.message.is_empty()),
+        }
     }
 }
 
