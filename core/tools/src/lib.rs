@@ -8,6 +8,8 @@
 //! - [`fuzz`]: random fault schedules;
 //! - [`tradeoffs`]: the design trade-off table, measured beside the
 //!   textbook's claims;
+//! - [`lesson`]: lessons, a scenario plus narrated steps (the format
+//!   teachers write; the presets are lessons);
 //! - [`story`]: a run's captions, its story moments and the questions
 //!   a viewer can be asked, from one recorded run's own future;
 //! - [`presets`] and [`workloads`]: the shipped scenarios and the benchmark
@@ -22,6 +24,7 @@
 pub mod check;
 pub mod experiment;
 pub mod fuzz;
+pub mod lesson;
 pub mod presets;
 pub mod session;
 pub mod stats;
