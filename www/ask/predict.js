@@ -10,9 +10,10 @@
  * moment or the run's end (`Model.endMs`: the election settled), whichever
  * comes first. Seeking back over a question lets it be asked again;
  * seeking or stepping past one does not pause. Keys 1-4 pick a choice
- * (free in player/shortcuts.js). The score (`[data-testid=score]`,
- * "2 of 3 right": right answers of the choices made, counted when the
- * answer is shown) stays in the page; nothing is sent anywhere.
+ * (free in player/shortcuts.js). The score beside the switch
+ * (`[data-testid=score]`, "2 of 3 right": right answers of the choices
+ * made, each counted when its answer is shown; Reveal counts none) stays
+ * in the page; nothing is sent anywhere.
  *
  * It pauses through `Model.stops`, composed with the stops function set
  * before it (a guided scenario's steps, panels/presets.js): the earlier
@@ -42,8 +43,9 @@ const keyOf = (q) => `${q.at_ms}:${q.kind}`;
 export class Predict {
   /**
    * @param {import('../player/model.js').Model} model the single view's run
-   * @param {{toggle: HTMLInputElement, host: HTMLElement}} parts the switch,
-   *   and the box under the caption where questions and the score go
+   * @param {{toggle: HTMLInputElement, host: HTMLElement}} parts the switch
+   *   (the score goes beside its label), and the box under the caption
+   *   where the questions go
    */
   constructor(model, parts) {
     /** @private */
@@ -53,9 +55,10 @@ export class Predict {
     /** @private */
     this.host = parts.host;
     /** The score line. */
-    this.scoreLine = h('p', { class: 'ask-score', 'data-testid': 'score', 'aria-live': 'polite' });
+    this.scoreLine = h('span', { class: 'ask-score', 'data-testid': 'score', 'aria-live': 'polite' });
     this.scoreLine.hidden = true;
-    this.host.append(this.scoreLine);
+    // Beside the switch (in the transport bar, shown in presentation mode too).
+    (this.toggle.closest('label') ?? this.toggle).after(this.scoreLine);
     /** Right answers and choices made (counted as each answer is shown). */
     this.score = { right: 0, total: 0 };
     /** Questions asked in this run (their keys), each with its time. @private @type {Map<string, number>} */
@@ -144,7 +147,7 @@ export class Predict {
   writeScore() {
     this.scoreLine.hidden = !this.on;
     const { right, total } = this.score;
-    setText(this.scoreLine, total === 0 ? 'Predict: no answers yet' : `Predict: ${right} of ${total} right`);
+    setText(this.scoreLine, total === 0 ? 'no answers yet' : `${right} of ${total} right`);
   }
 
   /**
@@ -223,10 +226,11 @@ export class Predict {
         if (!this.model.playing) this.model.setPlaying(true);
       },
     });
-    // Before the score line.
-    this.host.insertBefore(asked.element, this.scoreLine);
     this.current = { q, asked, counted: false };
+    // In sight (the full page may have it under the fold), focused so Tab
+    // goes to the choices.
     asked.element.focus({ preventScroll: true });
+    if (!document.body.classList.contains('presenting')) asked.element.scrollIntoView({ block: 'nearest' });
   }
 
   /**
