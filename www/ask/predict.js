@@ -1,7 +1,10 @@
 // @ts-check
 /**
  * Predict mode (the Predict switch beside the single view's transport
- * bar, `predict=1` in the address): predict, then see. At each of the
+ * bar, `predict=1` in the address): predict, then see. `predict=` may
+ * instead list the kinds to ask in turn (`predict=election_messages` or
+ * `predict=leader,split_brain`: the k-th decisive moment asks the k-th
+ * kind, through `Playground.question_json`). At each of the
  * run's decisive moments (the core's questions, ask/story.js: time 0 and
  * each crash, partition or heal after which an election follows) playing
  * pauses and the question component (ask/question.js) asks what happens
@@ -25,7 +28,7 @@ import { askQuestion } from './question.js';
 import { storyOf } from './story.js';
 import { keyBelongsTo } from '../player/shortcuts.js';
 import { writeFlagAddress } from '../shared/url.js';
-import { h, setText } from '../shared/dom.js';
+import { h, messageOf, setText } from '../shared/dom.js';
 
 /** What the status line says where a question pauses the run. */
 export const PREDICT_REASON = 'predict what happens next';
@@ -43,9 +46,9 @@ const keyOf = (q) => `${q.at_ms}:${q.kind}`;
 export class Predict {
   /**
    * @param {import('../player/model.js').Model} model the single view's run
-   * @param {{toggle: HTMLInputElement, host: HTMLElement}} parts the switch
-   *   (the score goes beside its label), and the box under the caption
-   *   where the questions go
+   * @param {{toggle: HTMLInputElement, host: HTMLElement, report?: (message: string) => void}} parts
+   *   the switch (the score goes beside its label), the box under the
+   *   caption where the questions go, and where a problem is said
    */
   constructor(model, parts) {
     /** @private */
@@ -73,6 +76,13 @@ export class Predict {
     this.previous = null;
     /** Whether Predict is on. */
     this.on = false;
+    /** The question kinds asked in turn (null: the core's choice). @type {string[] | null} */
+    this.kinds = null;
+    /** The questions of those kinds, for a story. @private
+     * @type {{story: import('./story.js').Story, questions: Question[]} | null} */
+    this.picked = null;
+    /** @private */
+    this.report = parts.report ?? (() => {});
 
     const prior = model.stops;
     model.stops = (from) => {
@@ -91,12 +101,18 @@ export class Predict {
    * Turns Predict on or off.
    * @param {boolean} on
    * @param {boolean} [write] put it into the address (not when the address asked)
+   * @param {string[] | null} [kinds] the question kinds to ask, in turn
+   *   (`predict=leader,split_brain`); null: the core's choice
    */
-  set(on, write = true) {
+  set(on, write = true, kinds = this.kinds) {
     this.on = on;
+    if (kinds !== this.kinds) {
+      this.kinds = kinds;
+      this.picked = null;
+    }
     this.toggle.checked = on;
     document.body.classList.toggle('predicting', on);
-    if (write) writeFlagAddress('predict', on);
+    if (write) writeFlagAddress('predict', on, this.kinds ? this.kinds.join(',') : '1');
     if (!on) this.clear();
     this.update();
   }
@@ -125,13 +141,41 @@ export class Predict {
     return q ? { ms: q.at_ms, reason: PREDICT_REASON } : null;
   }
 
-  /** @private @returns {Question[]} */
+  /**
+   * The questions of the run: the story's, or with `kinds` the k-th
+   * decisive moment asks `kinds[k % kinds.length]` (`question_json`).
+   * @private
+   * @returns {Question[]}
+   */
   questions() {
+    let story;
     try {
-      return storyOf(this.model.playground).questions;
+      story = storyOf(this.model.playground);
     } catch {
       return [];
     }
+    const kinds = this.kinds;
+    if (!kinds) return story.questions;
+    if (this.picked?.story === story) return this.picked.questions;
+    const pg = /** @type {{question_json?: (at: number, kind: string) => string}} */ (
+      /** @type {unknown} */ (this.model.playground)
+    );
+    /** @type {Question[]} */
+    const questions = [];
+    try {
+      story.questions.forEach((q, k) => {
+        const text = pg.question_json?.(q.at_ms, kinds[k % kinds.length]) ?? 'null';
+        const asked = JSON.parse(text);
+        if (asked) questions.push(asked);
+      });
+    } catch (e) {
+      // A kind the core does not know: said once, and the core's choice instead.
+      this.report(`URL parameter \`predict\`: ${messageOf(e)}; asking the usual questions`);
+      this.kinds = null;
+      return story.questions;
+    }
+    this.picked = { story, questions };
+    return questions;
   }
 
   /** @private */

@@ -40,7 +40,10 @@ export function compareParam(search) {
  * @property {string} fragment `location.hash`
  * @property {number | 'end' | null} at where to open the run (null: start)
  * @property {boolean} [present] whether to open in presentation mode (`present=1`)
- * @property {boolean} [predict] whether to open in Predict mode (`predict=1`)
+ * @property {boolean} [predict] whether to open in Predict mode (`predict=1`,
+ *   or a list of question kinds to ask, `predict=leader,split_brain`)
+ * @property {string[] | null} [predictKinds] the kinds `predict=` lists
+ *   (null: the core's choice at each moment)
  * @property {string[]} problems readable problems with page parameters
  * @property {string} [scenario] scenario JSON that the page opens instead
  *   of the address's (a standalone page's inline scenario,
@@ -113,12 +116,20 @@ export function readAddress(scenarioParams, where = window.location) {
     }
   }
   let predict = false;
+  /** @type {string[] | null} */
+  let predictKinds = null;
   const predictText = params.get('predict');
   if (predictText !== null) {
     const v = predictText.trim().toLowerCase();
     if (v === '' || v === '1' || v === 'true') predict = true;
-    else if (v !== '0' && v !== 'false') {
-      problems.push(`URL parameter \`predict\`: must be 1 or 0, got "${printable(predictText)}"; Predict is off`);
+    else if (/^[a-z_]+(,[a-z_]+)*$/.test(v) && v !== 'false') {
+      // Which kinds to ask (ask/predict.js names a kind the core does not know).
+      predict = true;
+      predictKinds = v.split(',');
+    } else if (v !== '0' && v !== 'false') {
+      problems.push(
+        `URL parameter \`predict\`: must be 1, 0 or question kinds (such as leader,split_brain), got "${printable(predictText)}"; Predict is off`,
+      );
     }
   }
   // `tradeoffs=1` opens the trade-offs panel (tradeoffs/open.js reads it).
@@ -150,7 +161,7 @@ export function readAddress(scenarioParams, where = window.location) {
       );
     }
   }
-  return { query: where.search, fragment: where.hash, at, present, predict, problems };
+  return { query: where.search, fragment: where.hash, at, present, predict, predictKinds, problems };
 }
 
 /**
@@ -190,18 +201,19 @@ export function writePresentAddress(on) {
 }
 
 /**
- * Puts `<name>=1` into the address, or takes it out, leaving the rest
- * as it is (no reload, no new history entry): `present`, `predict`.
+ * Puts `<name>=<value>` into the address, or takes it out, leaving the
+ * rest as it is (no reload, no new history entry): `present`, `predict`.
  * @param {'present' | 'predict'} name
  * @param {boolean} on
+ * @param {string} [value]
  */
-export function writeFlagAddress(name, on) {
+export function writeFlagAddress(name, on, value = '1') {
   const flag = new RegExp(`^${name}(=|$)`);
   const kept = window.location.search
     .replace(/^\?/, '')
     .split('&')
     .filter((part) => part !== '' && !flag.test(part));
-  if (on) kept.push(`${name}=1`);
+  if (on) kept.push(`${name}=${value}`);
   const query = kept.length > 0 ? `?${kept.join('&')}` : '';
   const url = `${window.location.pathname}${query}${window.location.hash}`;
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {

@@ -236,8 +236,12 @@ export async function startPage(wasm, firstName, options) {
   // (ask/); presentation mode's large readouts above it.
   const storyBox = el('story');
   const caption = new CaptionView({ into: storyBox });
-  const predict = new Predict(model, { toggle: /** @type {HTMLInputElement} */ (el('predict')), host: storyBox });
-  predict.set(Boolean(request.predict), false);
+  const predict = new Predict(model, {
+    toggle: /** @type {HTMLInputElement} */ (el('predict')),
+    host: storyBox,
+    report: (message) => showProblems([message]),
+  });
+  predict.set(Boolean(request.predict), false, request.predictKinds ?? null);
   const presentReadouts = new PresentReadouts(el('present-readouts'));
   const shortcuts = bar.keys({
     play: () => actions.toggle(),
@@ -362,7 +366,7 @@ export async function startPage(wasm, firstName, options) {
     controls.fill(model.playground);
     position(model, again);
     presentation.set(Boolean(again.present), false);
-    predict.set(Boolean(again.predict), false);
+    predict.set(Boolean(again.predict), false, again.predictKinds ?? null);
     faults.fill(model.playground);
     narration.open(again);
     compare.open(again, found).then((more) => more && showProblems(found));
