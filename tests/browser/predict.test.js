@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, playUntil, pressPlay } from './page.js';
+import { openPlayground, playUntil, pressPlay, setSpeed } from './page.js';
 import { cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -87,40 +87,58 @@ const CASES = [
   ['raft', 5, 2],
   ['raft', 5, 7],
   ['chang-roberts', 8, 3],
-  ['lcr', 6, 4],
 ];
 
-test('with predict=1 the first question is asked before anything moves, and its answer is what election run --json reports', async () => {
-  const seen = new Set();
+/** The kinds checked against the CLI's figures at time 0 (`predict=<kind>`). */
+const KINDS = ['leader', 'election_messages', 'split_brain'];
+
+test('with predict=<kind> the first question is asked before anything moves, and its answer is what election run --json reports', async () => {
   for (const [algorithm, nodes, seed] of CASES) {
     const query = `algorithm=${algorithm}&nodes=${nodes}&seed=${seed}`;
     const run = cliRun(['--algorithm', String(algorithm), '--nodes', String(nodes), '--seed', String(seed), '--trace']);
-    const { page, errors } = await openPlayground(browser, `/?${query}&predict=1`);
-    assert.equal(await page.isChecked('[data-testid=predict]'), true);
-    const q = await playToQuestion(page);
-    assert.equal(q.atMs, 0, `${query}: the first question is at time 0`);
-    // Asked before the outcome is seen: paused at 0, no message sent yet.
-    assert.equal((await page.textContent('[data-testid=messages-total]'))?.trim(), '0', `${query}: nothing ran before the question`);
-    assert.ok(q.choices.length >= 3 && q.choices.length <= 4, `${query}: 3 or 4 choices`);
-    assert.ok(await page.isVisible('[data-testid=reveal]'));
-    await page.click('[data-testid=choice] >> nth=0');
-    const verdict = await playToVerdict(page);
-    assert.ok(q.choices.some((c) => JSON.stringify(c) === JSON.stringify(verdict.answer)), `${query}: the answer is a choice`);
-    const want = cliAnswer(q.kind, run, q.choices);
-    if (want !== undefined) {
-      assert.deepEqual(verdict.answer, want, `${query}: the ${q.kind} answer is the CLI's`);
-      seen.add(q.kind);
+    for (const kind of KINDS) {
+      const { page, errors } = await openPlayground(browser, `/?${query}&predict=${kind}`);
+      assert.equal(await page.isChecked('[data-testid=predict]'), true);
+      // Fast enough to reach the answer in a few steps of play.
+      await setSpeed(page, 0);
+      const q = await playToQuestion(page);
+      assert.equal(q.atMs, 0, `${query}: the first question is at time 0`);
+      assert.equal(q.kind, kind);
+      // Asked before the outcome is seen: paused at 0, no message sent yet.
+      assert.equal((await page.textContent('[data-testid=messages-total]'))?.trim(), '0', `${query}: nothing ran before the question`);
+      assert.ok(q.choices.length >= 3 && q.choices.length <= 4, `${query}: 3 or 4 choices`);
+      assert.ok(await page.isVisible('[data-testid=reveal]'));
+      await page.click('[data-testid=choice] >> nth=0');
+      const verdict = await playToVerdict(page);
+      assert.ok(q.choices.some((c) => JSON.stringify(c) === JSON.stringify(verdict.answer)), `${query}: the answer is a choice`);
+      assert.deepEqual(verdict.answer, cliAnswer(kind, run, q.choices), `${query}: the ${kind} answer is the CLI's`);
+      assert.equal(verdict.right, String(JSON.stringify(q.choices[0]) === JSON.stringify(verdict.answer)));
+      assert.deepEqual(errors, []);
+      await page.close();
     }
-    assert.equal(verdict.right, String(JSON.stringify(q.choices[0]) === JSON.stringify(verdict.answer)));
+  }
+});
+
+test('with predict=1 the first question is who becomes leader: the CLI's leader', async () => {
+  for (const [algorithm, nodes, seed] of CASES.slice(0, 3)) {
+    const query = `algorithm=${algorithm}&nodes=${nodes}&seed=${seed}`;
+    const run = cliRun(['--algorithm', String(algorithm), '--nodes', String(nodes), '--seed', String(seed)]);
+    const { page, errors } = await openPlayground(browser, `/?${query}&predict=1`);
+    await setSpeed(page, 0);
+    const q = await playToQuestion(page);
+    assert.equal(q.kind, 'leader');
+    await page.click('[data-testid=reveal]');
+    const verdict = await playToVerdict(page);
+    assert.deepEqual(verdict.answer, `n${run.leader}`, query);
     assert.deepEqual(errors, []);
     await page.close();
   }
-  assert.ok(seen.size >= 1, `checked against the CLI: ${[...seen]}`);
 });
 
 test('the score counts right answers; seeking back asks again, seeking past does not pause', async () => {
   const run = cliRun(['--algorithm', 'bully', '--nodes', '8', '--seed', '3', '--trace']);
   const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=8&seed=3&predict=1');
+  await setSpeed(page, 0);
   assert.equal((await page.textContent('[data-testid=score]'))?.trim(), 'no answers yet');
   let q = await playToQuestion(page);
   const truth = cliAnswer(q.kind, run, q.choices);
@@ -145,8 +163,9 @@ test('the score counts right answers; seeking back asks again, seeking past does
 
   // Opened past the first question: playing does not stop for it.
   const past = await openPlayground(browser, '/?algorithm=bully&nodes=8&seed=3&predict=1&at=1');
+  await setSpeed(past.page, 0);
   await pressPlay(past.page);
-  await playUntil(past.page, () => Number(document.querySelector('[data-testid=sim-time]')?.textContent) > 5, null, { maxMs: 20000 });
+  await playUntil(past.page, () => Number(document.querySelector('[data-testid=sim-time]')?.textContent) > 50, null, { maxMs: 20000 });
   assert.equal(await questionShown(past.page), false);
   assert.deepEqual(errors, []);
   assert.deepEqual(past.errors, []);
@@ -155,6 +174,7 @@ test('the score counts right answers; seeking back asks again, seeking past does
 
 test('Reveal plays on and marks the answer without a score; the switch writes predict=1', async () => {
   const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=5&seed=2');
+  await setSpeed(page, 0);
   assert.equal(await page.isChecked('[data-testid=predict]'), false);
   await page.check('[data-testid=predict]');
   assert.match(page.url(), /[?&]predict=1/);
