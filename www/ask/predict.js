@@ -229,7 +229,7 @@ export class Predict {
     }
     // Paused at a question's moment by its stop: ask it.
     if (!model.playing && model.stopReason === PREDICT_REASON) {
-      const q = this.questions().find((x) => x.at_ms === now && !this.asked.has(keyOf(x)));
+      const q = this.questions().find((x) => Math.abs(x.at_ms - now) < 1e-6 && !this.asked.has(keyOf(x)));
       if (q) this.ask(q);
     }
   }
