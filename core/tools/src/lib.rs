@@ -8,6 +8,8 @@
 //! - [`fuzz`]: random fault schedules;
 //! - [`tradeoffs`]: the design trade-off table, measured beside the
 //!   textbook's claims;
+//! - [`story`]: a run's captions, its story moments and the questions
+//!   a viewer can be asked, from one recorded run's own future;
 //! - [`presets`] and [`workloads`]: the shipped scenarios and the benchmark
 //!   workloads; [`stats`]: the summary statistics the reports use.
 //!
@@ -23,6 +25,7 @@ pub mod fuzz;
 pub mod presets;
 pub mod session;
 pub mod stats;
+pub mod story;
 pub mod tradeoffs;
 pub mod workloads;
 
