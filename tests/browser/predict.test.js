@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, playUntil, pressPlay, setSpeed } from './page.js';
+import { openPlayground, playFor, playUntil, pressPlay, setSpeed, waitFrames } from './page.js';
 import { cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -34,7 +34,20 @@ const questionShown = (page) => page.isVisible('[data-testid=question]:not(.answ
  */
 async function playToQuestion(page) {
   await pressPlay(page);
-  await playUntil(page, () => document.querySelector('[data-testid=question]:not(.answered)') !== null, null, { maxMs: 30000 });
+  // Time is handed only while the page plays (a page that paused at a
+  // question would keep it, see tests/browser/page.js playFor): each
+  // look waits for the frames that draw where the last task got.
+  for (let played = 0; ; played += 100) {
+    await waitFrames(page, 2);
+    const state = await page.evaluate(() => ({
+      asked: document.querySelector('[data-testid=question]:not(.answered)') !== null,
+      playing: document.getElementById('play')?.getAttribute('aria-pressed') === 'true',
+    }));
+    if (state.asked) break;
+    assert.ok(state.playing, 'paused without a question');
+    assert.ok(played < 30000, 'no question after 30 s of play');
+    await playFor(page, 100);
+  }
   return {
     kind: /** @type {string} */ (await page.getAttribute('[data-testid=question]:not(.answered)', 'data-kind')),
     atMs: Number(await page.getAttribute('[data-testid=question]:not(.answered)', 'data-at-ms')),
@@ -119,7 +132,7 @@ test('with predict=<kind> the first question is asked before anything moves, and
   }
 });
 
-test('with predict=1 the first question is who becomes leader: the CLI's leader', async () => {
+test('with predict=1 the first question is who becomes leader: the leader of the CLI', async () => {
   for (const [algorithm, nodes, seed] of CASES.slice(0, 3)) {
     const query = `algorithm=${algorithm}&nodes=${nodes}&seed=${seed}`;
     const run = cliRun(['--algorithm', String(algorithm), '--nodes', String(nodes), '--seed', String(seed)]);

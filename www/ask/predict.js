@@ -74,6 +74,8 @@ export class Predict {
     /** The question before, its answer shown, until this one is answered. @private
      * @type {Asked | null} */
     this.previous = null;
+    /** Where the run stood at the last look (a smaller time: it went back). @private */
+    this.lastNow = 0;
     /** Whether Predict is on. */
     this.on = false;
     /** The question kinds asked in turn (null: the core's choice). @type {string[] | null} */
@@ -207,18 +209,27 @@ export class Predict {
     const pg = model.playground;
     if (pg !== this.pg) {
       this.pg = pg;
+      this.lastNow = 0;
       this.clear();
     }
     const now = model.nowMs;
-    // Back before a question: it may be asked again.
-    for (const [key, at] of this.asked) if (at > now) this.asked.delete(key);
-    const cur = this.current;
-    if (cur && cur.q.at_ms > now) {
-      cur.asked.remove();
-      this.current = null;
-      this.previous?.remove();
-      this.previous = null;
-    } else if (cur) {
+    const back = now < this.lastNow;
+    this.lastNow = now;
+    let cur = this.current;
+    // Back to a question's moment or before it: it may be asked again
+    // (not the one still waiting for an answer right here).
+    const waiting = cur && cur.asked.answered === undefined && Math.abs(cur.q.at_ms - now) < 1e-6 ? cur : null;
+    if (back) {
+      for (const [key, at] of this.asked) if (at >= now && (!waiting || key !== keyOf(waiting.q))) this.asked.delete(key);
+      if (cur && cur !== waiting && cur.q.at_ms >= now) {
+        cur.asked.remove();
+        this.current = null;
+        cur = null;
+        this.previous?.remove();
+        this.previous = null;
+      }
+    }
+    if (cur) {
       // Play pressed on an open question: as Reveal.
       if (cur.asked.answered === undefined && model.playing) cur.asked.answer(null);
       if (cur.asked.answered !== undefined && !cur.counted && this.shown(cur.q, now)) {
