@@ -121,6 +121,9 @@ test('with predict=<kind> the first question is asked before anything moves, and
       assert.equal((await page.textContent('[data-testid=messages-total]'))?.trim(), '0', `${query}: nothing ran before the question`);
       assert.ok(q.choices.length >= 3 && q.choices.length <= 4, `${query}: 3 or 4 choices`);
       assert.ok(await page.isVisible('[data-testid=reveal]'));
+      // The caption holds back what comes next until the guess is made.
+      const held = ((await page.textContent('.stage [data-testid=caption]')) ?? '').trim();
+      assert.doesNotMatch(held, /[.!?]\s/, `${query}: only what has happened: "${held}"`);
       await page.click('[data-testid=choice] >> nth=0');
       const verdict = await playToVerdict(page);
       assert.ok(q.choices.some((c) => JSON.stringify(c) === JSON.stringify(verdict.answer)), `${query}: the answer is a choice`);

@@ -19,6 +19,17 @@ import { h, setText } from '../shared/dom.js';
 /** Least real time between two spoken captions, ms. */
 export const SAY_GAP_MS = 4000;
 
+/**
+ * The first sentence of a caption (up to a full stop followed by a space;
+ * "57.3 ms" is not an end).
+ * @param {string} text
+ * @returns {string}
+ */
+export function firstSentence(text) {
+  const end = text.search(/[.!?]\s/);
+  return end < 0 ? text : text.slice(0, end + 1);
+}
+
 export class CaptionView {
   /**
    * Makes the caption (and its live region) and puts them after `after`
@@ -38,6 +49,8 @@ export class CaptionView {
     /** @private */
     this.source = /** @type {object | null} */ (null);
     /** @private */
+    this.held = false;
+    /** @private */
     this.said = '';
     /** @private */
     this.saidAt = -Infinity;
@@ -49,8 +62,11 @@ export class CaptionView {
    * Shows the caption of `pg` at `nowMs` (cheap when it is the same).
    * @param {import('./story.js').StorySource} pg
    * @param {number} nowMs
+   * @param {boolean} [holdBack] only what has happened: the first
+   *   sentence (while a question waits for a guess, the sentence about
+   *   what comes next would give the answer away)
    */
-  render(pg, nowMs) {
+  render(pg, nowMs, holdBack = false) {
     let story;
     try {
       story = storyOf(pg);
@@ -60,10 +76,12 @@ export class CaptionView {
       return;
     }
     const i = captionIndex(story.captions, nowMs);
-    if (i === this.index && pg === this.source) return;
+    if (i === this.index && pg === this.source && holdBack === this.held) return;
     this.index = i;
     this.source = pg;
-    const text = i >= 0 ? story.captions[i].text : '';
+    this.held = holdBack;
+    const full = i >= 0 ? story.captions[i].text : '';
+    const text = holdBack ? firstSentence(full) : full;
     setText(this.element, text);
     this.element.hidden = text === '';
     this.element.dataset.atMs = i >= 0 ? String(story.captions[i].at_ms) : '';

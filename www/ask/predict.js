@@ -119,6 +119,15 @@ export class Predict {
     this.update();
   }
 
+  /** Whether a question waits for a guess here, asked or about to be (the
+   * caption holds back the future). */
+  get waiting() {
+    if (!this.on) return false;
+    if (this.current !== null && this.current.asked.answered === undefined) return true;
+    const now = this.model.nowMs;
+    return this.questions().some((x) => Math.abs(x.at_ms - now) < 1e-6 && !this.asked.has(keyOf(x)));
+  }
+
   /**
    * Counts a question answered elsewhere (a lesson step's) into the score,
    * once its verdict is shown.

@@ -417,7 +417,7 @@ export async function startPage(wasm, firstName, options) {
     view.render(snapshot);
     if (due[0]) status.render(snapshot, model);
     if (due[0]) presentReadouts.render(snapshot);
-    caption.render(model.playground, snapshot.nowMs);
+    caption.render(model.playground, snapshot.nowMs, predict.waiting);
     roles(snapshot);
     clusterLegend.update(snapshot);
     log.sync(model);
