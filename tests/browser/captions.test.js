@@ -160,6 +160,21 @@ test('an embed has the caption under its drawing', async () => {
   await page.close();
 });
 
+test('a compare embed has one caption in each view', async () => {
+  const { page, errors } = await openPlayground(browser, '/?embed=1&compare=bully,raft&nodes=5&seed=1&at=5', { width: 720, height: 480 });
+  await page.waitForSelector('.embed-compare-view [data-testid=caption]:not([hidden])');
+  const texts = await page.$$eval('.embed-compare-view', (views) =>
+    views.map((v) => [v.querySelectorAll('[data-testid=caption]').length, (v.querySelector('[data-testid=caption]')?.textContent ?? '').trim()]),
+  );
+  assert.equal(texts.length, 2);
+  for (const [count, text] of texts) {
+    assert.equal(count, 1);
+    assert.ok(String(text).length > 0);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('on a 390x844 phone the caption is readable and fits the width', async () => {
   const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=8&seed=3&at=1', { width: 390, height: 844 });
   const box = await page.locator('.stage [data-testid=caption]').boundingBox();
