@@ -2,12 +2,15 @@
 //! several algorithms, one row per algorithm.
 //!
 //! Columns: election messages over the whole run (mean, p99); the election
-//! cost of the last failure (election messages from the scenario's last
-//! fault until the cluster settles again: core/engine/src/metrics.rs, module
-//! docs, `recovery`; mean, p99); background messages per simulated second; time
-//! to the first leader; recovery time after the last fault;
+//! cost of the last failover (election messages from the last fault that
+//! removed that run's leader until the cluster settles again:
+//! core/engine/src/metrics.rs, module docs, `failover`; mean, p99; `-` when
+//! no fault removed a leader in any run); background messages per simulated
+//! second; time to the first leader; the recovery time of that failover;
 //! leaderless and split-brain time; violations; and the published figure
-//! where one exists.
+//! where one exists. A run's first election is never a failover: with no
+//! fault, or faults that missed the leader, both failover columns are `-`
+//! (the page's compare table reads the same `failover_*` figures).
 
 use crate::error::CliError;
 use crate::output::{Table, json, num};
@@ -53,14 +56,16 @@ pub struct CompareRow {
     pub runs: u64,
     /// Election-purpose messages over the whole run.
     pub election_messages: Option<Stats>,
-    /// Election messages from the last fault until settled again (runs
-    /// that settled).
+    /// Election messages from the last fault that removed the leader
+    /// until settled again (runs where one did and it settled since; the
+    /// run summary's `failover_election_messages`).
     pub failover_election_messages: Option<Stats>,
     /// Background messages per simulated second.
     pub background_per_s: Option<Stats>,
     /// Time to the first leader, ms (runs that had one).
     pub first_leader_ms: Option<Stats>,
-    /// Time from the last fault until settled again, ms (runs that settled).
+    /// Time from the last fault that removed the leader until settled
+    /// again, ms (the same runs; the run summary's `failover_ms`).
     pub recovery_ms: Option<Stats>,
     /// Time without a leader, ms.
     pub leaderless_ms: Option<Stats>,
@@ -68,7 +73,10 @@ pub struct CompareRow {
     pub split_brain_ms: Option<Stats>,
     /// Violations over all runs.
     pub violations: u64,
-    /// Runs that never settled after the last fault.
+    /// Runs in which a fault removed the leader.
+    pub failover_runs: u64,
+    /// Runs in which a fault removed the leader and that never settled
+    /// after it.
     pub unsettled_runs: u64,
     /// Published election cost of this scenario, when one applies.
     pub theory: Option<f64>,
@@ -98,16 +106,23 @@ fn row(algorithm: &str, runs: &[RunSummary], theory: Option<(f64, &'static str)>
         algorithm: algorithm.to_string(),
         runs: runs.len() as u64,
         election_messages: stats(runs, |r| Some(r.messages.election as f64)),
-        failover_election_messages: stats(runs, |r| r.recovery_election_messages.map(|c| c as f64)),
+        failover_election_messages: stats(runs, |r| r.failover_election_messages.map(|c| c as f64)),
         background_per_s: stats(runs, |r| {
             (r.end_ms > 0.0).then(|| r.messages.background as f64 * 1000.0 / r.end_ms)
         }),
         first_leader_ms: stats(runs, |r| r.first_leader_ms),
-        recovery_ms: stats(runs, |r| r.recovery_ms),
+        recovery_ms: stats(runs, |r| r.failover_ms),
         leaderless_ms: stats(runs, |r| Some(r.leaderless_ms)),
         split_brain_ms: stats(runs, |r| Some(r.split_brain_ms)),
         violations: runs.iter().map(|r| r.violations.len() as u64).sum(),
-        unsettled_runs: runs.iter().filter(|r| r.recovery_ms.is_none()).count() as u64,
+        failover_runs: runs
+            .iter()
+            .filter(|r| r.leader_removed_ms.is_some())
+            .count() as u64,
+        unsettled_runs: runs
+            .iter()
+            .filter(|r| r.leader_removed_ms.is_some() && r.failover_ms.is_none())
+            .count() as u64,
         theory: theory.map(|t| t.0),
         theory_formula: theory.map(|t| t.1),
     }
@@ -162,7 +177,7 @@ impl CompareReport {
             ]);
         }
         let mut out = format!(
-            "{} nodes, seeds {}..={} (means; failover = election messages from the last fault until settled)\n\n",
+            "{} nodes, seeds {}..={} (means; failover = election messages from the last fault that removed the leader until settled, - where no fault removed it)\n\n",
             self.nodes, self.seed_from, self.seed_to
         );
         out.push_str(&t.render(""));

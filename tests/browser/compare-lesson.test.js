@@ -90,8 +90,8 @@ test('the failover cells equal election run --json, before the crash, while lead
   const titles = await page.$$eval('#compare-head-row th', (ths) =>
     Object.fromEntries(ths.map((th) => [/** @type {HTMLElement} */ (th).dataset.column ?? 'algorithm', th.title])),
   );
-  assert.match(titles['recovery-messages'], /Election messages sent from the last fault .* until the cluster settled again/);
-  assert.match(titles['recovery-ms'], /from the last fault .* until the cluster settled again/);
+  assert.match(titles['recovery-messages'], /Election messages sent from the last fault that removed this run's leader .* until the cluster settled again/);
+  assert.match(titles['recovery-ms'], /from the last fault that removed this run's leader until the cluster settled again/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -90,10 +90,21 @@ pub struct Figures {
     /// cluster first settled after it, ms; `None` while it has not (the
     /// summary's `recovery_ms`).
     pub recovery_ms: Option<f64>,
-    /// Election-purpose messages sent in that window: what the failover
-    /// cost (the summary's `recovery_election_messages`; `election
-    /// compare`'s "failover" column).
+    /// Election-purpose messages sent in that window (the summary's
+    /// `recovery_election_messages`).
     pub recovery_election_messages: Option<u64>,
+    /// When the last fault that removed this run's leader was applied, ms;
+    /// `None` while no fault has (the summary's `leader_removed_ms`;
+    /// core/engine/src/metrics.rs, module docs: `failover`).
+    pub leader_removed_ms: Option<f64>,
+    /// Time from that fault until the cluster first settled after it, ms;
+    /// `None` while no fault removed the leader or it has not settled
+    /// since (the summary's `failover_ms`; the table's "Recovery").
+    pub failover_ms: Option<f64>,
+    /// Election-purpose messages sent in that window: what the failover
+    /// cost (the summary's `failover_election_messages`; the table's
+    /// "Failover" and `election compare`'s "failover" column).
+    pub failover_election_messages: Option<u64>,
     /// Failed property checks so far.
     pub violations: usize,
     /// Every live leader now.
@@ -122,6 +133,9 @@ pub fn figures(p: &Playground) -> Figures {
         split_brain_ms: to_ms(m.split_brain_us),
         recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
         recovery_election_messages: m.recovery().map(|(_, c)| c),
+        leader_removed_ms: m.leader_removed_us.map(to_ms),
+        failover_ms: m.failover().map(|(t, _)| to_ms(t)),
+        failover_election_messages: m.failover().map(|(_, c)| c),
         violations: sim.violations().len(),
         leaders: sim.leaders().to_vec(),
         theory: theory.map(|t| t.0),
@@ -159,6 +173,7 @@ impl Playground {
     /// [`Figures`] fields (`messages_sent`, `election_messages`,
     /// `background_per_s`, `first_leader_ms`, `leaderless_ms`,
     /// `split_brain_ms`, `recovery_ms`, `recovery_election_messages`,
+    /// `leader_removed_ms`, `failover_ms`, `failover_election_messages`,
     /// `violations`, `leaders`, `theory`, ...).
     pub fn compare_figures(&self) -> Result<JsValue, JsValue> {
         js::to_js(&figures(self))
@@ -276,6 +291,12 @@ mod tests {
                 row.recovery_election_messages, cli.recovery_election_messages,
                 "{id}"
             );
+            assert_eq!(row.leader_removed_ms, cli.leader_removed_ms, "{id}");
+            assert_eq!(row.failover_ms, cli.failover_ms, "{id}");
+            assert_eq!(
+                row.failover_election_messages, cli.failover_election_messages,
+                "{id}"
+            );
             assert_eq!(row.now_ms, 1234.567);
         }
     }
@@ -390,6 +411,65 @@ mod tests {
         let mut until = raft_s.clone();
         until.until_us = Some(2_000_000);
         assert_eq!(raft.run_summary(), sim::run(&until));
+    }
+
+    #[test]
+    fn crash_each_leader_with_leaderless_runs_is_no_failover_for_them() {
+        // The reported bug: Crash each leader at 20 ms, when only Bully
+        // leads, showed Chang-Roberts' and Raft's first elections as their
+        // failover. Their rows now have none; Bully's is its leader's.
+        let base = Scenario::from_json(r#"{"algorithm":"bully","nodes":5,"seed":3}"#).unwrap();
+        let mut rows = Vec::new();
+        for id in ["bully", "chang-roberts", "raft"] {
+            let mut p = Playground::from_scenario(&scenario_for(&base, id).unwrap());
+            p.seek_us(20_000);
+            p.inject_fault(r#"{"crash": "leader"}"#).unwrap();
+            p.seek_us(3_000_000);
+            rows.push(figures(&p));
+        }
+        assert_eq!(rows[0].leader_removed_ms, Some(20.0));
+        assert!(rows[0].failover_election_messages.is_some());
+        for row in &rows[1..] {
+            assert_eq!(
+                (
+                    row.leader_removed_ms,
+                    row.failover_ms,
+                    row.failover_election_messages
+                ),
+                (None, None, None),
+                "{}",
+                row.algorithm
+            );
+            // Recovery (from the last fault of any kind) still has the
+            // first election: what the table showed before.
+            assert!(
+                row.recovery_election_messages.is_some(),
+                "{}",
+                row.algorithm
+            );
+        }
+        // The offer: the same crash as "leader-or-next" crashes each first
+        // leader, and each row is `election run`'s for that one scenario.
+        let waited = Scenario::from_json(
+            r#"{"algorithm":"bully","nodes":5,"seed":3,"faults":[{"at_ms":20,"crash":"leader-or-next"}]}"#,
+        )
+        .unwrap();
+        for (id, first) in [("chang-roberts", 41.79), ("raft", 167.701)] {
+            let s = scenario_for(&waited, id).unwrap();
+            let mut p = Playground::from_scenario(&s);
+            p.seek_us(3_000_000);
+            let row = figures(&p);
+            assert_eq!(row.leader_removed_ms, Some(first), "{id}");
+            let mut until = s.clone();
+            until.until_us = Some(3_000_000);
+            let cli = sim::run(&until);
+            assert_eq!(
+                (row.failover_ms, row.failover_election_messages),
+                (cli.failover_ms, cli.failover_election_messages),
+                "{id}"
+            );
+            assert!(row.failover_ms.is_some(), "{id}");
+        }
     }
 
     #[test]

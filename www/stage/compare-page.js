@@ -12,6 +12,18 @@
  * (stage/compare-table.js). Compare mode's entry (compare/compare.js)
  * adds the address: what opens it, leaving it, sharing it.
  *
+ * **Crash each leader** adds `{"crash": "leader"}` to every run now: the
+ * core crashes each run's own leader and skips the runs where none leads.
+ * Those are named under the buttons ("Raft has no leader yet: not
+ * crashed."), with an offer, "Run them to their leader, then crash it":
+ * that fault becomes `{"crash": "leader-or-next"}` (the same moment, one
+ * scenario for every run, so a link and `election run` reproduce it; the
+ * core then crashes each such run's first leader the moment it has one),
+ * the runs are rebuilt from that scenario, and each leaderless run is
+ * stepped landmark by landmark (`Playground.next_landmark`) until the core
+ * reports its leader removed (`compare_figures().leader_removed_ms`); the
+ * shared clock then stands at the latest of those crashes.
+ *
  * One clock for all views: play, step, the scrubber and `at=<ms>` move
  * every run to the same time. A step goes to the next moment at which
  * anything happens in any of the runs. To end moves the shared clock to
@@ -28,13 +40,22 @@
 import { DEFAULT_SPEED } from '../player/model.js';
 import { player } from '../player/player.js';
 import { quietWords } from '../player/quiet.js';
-import { el, messageOf, setText } from '../shared/dom.js';
+import { el, h, messageOf, setText } from '../shared/dom.js';
 import { Bar } from './bar.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { addScrollCue } from '../shared/scroll-cue.js';
-import { CompareRuns, playRuns, runsFor } from './runs.js';
+import { CompareRuns, playRuns, runsFor, toolsPlayground } from './runs.js';
 import { makeLane, nodeFault, PAGE_LANE, renderLanes } from './lanes.js';
-import { columns, fillHead, fixedCrashNotes, makeRow, theoryNotes } from './compare-table.js';
+import { columns, fillHead, fixedCrashNotes, makeRow, msText, theoryNotes } from './compare-table.js';
+
+/**
+ * Names as a sentence's list: "A", "A and B", "A, B and C".
+ * @param {string[]} names
+ * @returns {string}
+ */
+function listOf(names) {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
 
 /** The controls of compare mode's bar. */
 const COMPARE_BAR = ['play', 'step', 'restart', 'end', 'speed', 'quiet', 'present', 'scrubber'];
@@ -101,7 +122,24 @@ export class PageComparison {
     fillHead(/** @type {HTMLTableRowElement} */ (el('compare-head-row')), COLUMNS);
     addScrollCue(el('compare-scroll'));
 
-    el('compare-crash-leader').addEventListener('click', () => this.injectAll({ crash: 'leader' }));
+    el('compare-crash-leader').addEventListener('click', () => this.crashEachLeader());
+    /** The line under the fault buttons about the last Crash each leader
+     * (which runs had no leader; the offer). @private */
+    this.crashNote = h('div', { class: 'compare-crash-note', 'data-testid': 'compare-crash-note' });
+    /** @private */
+    this.crashText = h('span', { role: 'status', 'data-testid': 'compare-leaderless' });
+    /** @private */
+    this.runToLeader = /** @type {HTMLButtonElement} */ (
+      h('button', { type: 'button', 'data-testid': 'compare-run-to-leader' }, 'Run them to their leader, then crash it')
+    );
+    this.runToLeader.addEventListener('click', () => this.crashAtFirstLeaders());
+    this.crashNote.append(this.crashText, ' ', this.runToLeader);
+    this.crashNote.hidden = true;
+    el('compare-crash-leader').closest('.compare-faults')?.after(this.crashNote);
+    /** The Crash each leader that left runs without a leader: its fault's
+     * index and time, and those runs' names. @private
+     * @type {{index: number, atMs: number, names: string[]} | null} */
+    this.offer = null;
     el('compare-heal').addEventListener('click', () => this.injectAll({ heal: true }));
     this.partition.addEventListener('click', () => this.partitionPicked());
     /** Compare mode's transport bar, on index.html's markup. */
@@ -142,12 +180,14 @@ export class PageComparison {
    * @param {string[]} ids
    * @param {number | 'end' | null} at where to put the shared clock
    * @param {boolean} play whether to start playing
+   * @param {string} [scenarioJson] the scenario to compare (default: the
+   *   single view's)
    */
-  enter(ids, at, play) {
+  enter(ids, at, play, scenarioJson) {
     const single = this.hooks.single();
     // The single view runs on the player module: its run crosses to the
     // tools module as its scenario (faults made by clicking included).
-    const base = new this.wasm.Playground(single.playground.scenario_json());
+    const base = new this.wasm.Playground(scenarioJson ?? single.playground.scenario_json());
     const baseAlgorithm = base.algorithm();
     /** @type {CompareRuns} */
     let runs;
@@ -242,6 +282,7 @@ export class PageComparison {
     this.lanes = [];
     this.viewsBox.replaceChildren();
     this.rows.replaceChildren();
+    this.showOffer(null, '');
     this.active = false;
     this.section.hidden = true;
     this.single.hidden = false;
@@ -297,6 +338,7 @@ export class PageComparison {
     try {
       this.runs.injectAll(fault);
       this.hooks.clear();
+      this.showOffer(null, '');
     } catch (e) {
       this.hooks.report(messageOf(e));
       return false;
@@ -304,6 +346,110 @@ export class PageComparison {
     this.shareStatus.textContent = '';
     this.changed();
     return true;
+  }
+
+  /**
+   * Crash each leader: `{"crash": "leader"}` into every run now (the core
+   * crashes each run's own leader, and skips a run where none leads); the
+   * runs that had none are named, with the offer to run them to their
+   * leader first.
+   */
+  crashEachLeader() {
+    const runs = this.runs;
+    if (!runs) return;
+    runs.sync();
+    const figures = runs.figures();
+    const names = this.lanes.filter((_, i) => figures[i].leaders.length === 0).map((l) => l.name);
+    if (!this.injectAll({ crash: 'leader' })) return;
+    if (names.length === 0) {
+      this.showOffer(null, '');
+      return;
+    }
+    const index = runs.runs[0].model.playground.fault_count() - 1;
+    const lost = this.lanes.filter((l) => !names.includes(l.name)).map((l) => l.name);
+    const also = lost.length === 0 ? '' : ` ${listOf(lost)} lost ${lost.length === 1 ? 'its leader' : 'their leaders'}.`;
+    this.showOffer(
+      { index, atMs: runs.nowMs, names },
+      `${listOf(names)} ${names.length === 1 ? 'has' : 'have'} no leader yet: not crashed.${also}`,
+    );
+  }
+
+  /**
+   * Shows the line under the fault buttons (hidden for ''), with the
+   * offer when `offer` is given.
+   * @private
+   * @param {{index: number, atMs: number, names: string[]} | null} offer
+   * @param {string} text
+   */
+  showOffer(offer, text) {
+    this.offer = offer;
+    setText(this.crashText, text);
+    this.runToLeader.hidden = offer === null;
+    if (offer) setText(this.runToLeader, `Run ${offer.names.length === 1 ? 'it' : 'them'} to ${offer.names.length === 1 ? 'its' : 'their'} leader, then crash it`);
+    this.crashNote.hidden = text === '';
+  }
+
+  /**
+   * The offer: the last Crash each leader becomes `"leader-or-next"` (the
+   * same moment), the runs are rebuilt from that one scenario, and each run
+   * that had no leader then is stepped from landmark to landmark until
+   * the core says its leader was removed; the clock then stands at the
+   * latest of those crashes, paused.
+   */
+  crashAtFirstLeaders() {
+    const runs = this.runs;
+    const offer = this.offer;
+    if (!runs || !offer) return;
+    runs.setPlaying(false);
+    const scenario = /** @type {{faults?: any[]}} */ (runs.scenario());
+    const fault = scenario.faults?.[offer.index];
+    if (!fault || fault.crash !== 'leader' || fault.at_ms !== offer.atMs) {
+      // Changed since (going back and acting forked the history).
+      this.showOffer(null, '');
+      this.hooks.report('That crash is no longer in the runs (time was changed since); press Crash each leader again.');
+      return;
+    }
+    fault.crash = 'leader-or-next';
+    const ids = runs.runs.map((r) => r.id);
+    const baseAlgorithm = this.baseAlgorithm;
+    const lanes = this.lanes.map((l) => l.name);
+    this.close();
+    try {
+      this.enter(ids, offer.atMs, false, JSON.stringify({ ...scenario, algorithm: baseAlgorithm }));
+    } catch (e) {
+      this.hooks.report(messageOf(e));
+      return;
+    }
+    this.baseAlgorithm = baseAlgorithm;
+    const rebuilt = /** @type {CompareRuns} */ (this.runs);
+    /** @type {string[]} */
+    const never = [];
+    /** @type {string[]} */
+    const done = [];
+    rebuilt.runs.forEach((run, i) => {
+      if (!offer.names.includes(lanes[i])) return;
+      const pg = toolsPlayground(run);
+      const removed = () => pg.compare_figures().leader_removed_ms;
+      // The core says when the leader comes: step from landmark to
+      // landmark (a role change, a change of leaders) until the crash
+      // waiting for it has removed it.
+      // (A search that found none within its event budget stops short
+      // of the horizon: search on while it moves.)
+      while (removed() === null) {
+        const from = pg.now_ms();
+        if (pg.next_landmark() === undefined && (pg.now_ms() >= pg.horizon_ms() || pg.now_ms() === from)) break;
+      }
+      const at = removed();
+      if (at === null) never.push(lanes[i]);
+      else done.push(`${lanes[i]} at ${msText(at)} ms`);
+    });
+    rebuilt.sync();
+    this.hooks.clear();
+    const parts = [];
+    if (done.length > 0) parts.push(`Crashed each first leader: ${listOf(done)}.`);
+    if (never.length > 0) parts.push(`${listOf(never)} elected no leader before the end of the scenario: not crashed.`);
+    this.showOffer(null, parts.join(' '));
+    this.changed();
   }
 
   /**

@@ -5,9 +5,15 @@
  * row), building the header and a row, and the notes around it (what the
  * theory column's formulas are, and which crashes hit a fixed node rather
  * than each run's own leader). Every number is the core's
- * (`Playground.compare_figures()`); nothing here is worked out.
+ * (`Playground.compare_figures()`); nothing here is worked out. The
+ * failover columns read the core's `failover_*` figures, counted only from
+ * a fault that removed that run's leader (core/engine/src/metrics.rs,
+ * module docs: `failover`); otherwise they read "-" with the reason on
+ * hover (`title`) and in the cell's text for screen readers (`setCell`).
  * @module stage/compare-table
  */
+
+import { setText } from '../shared/dom.js';
 
 /**
  * Milliseconds for a cell: up to three decimals, as the CLI's JSON has them.
@@ -32,6 +38,9 @@ export function msText(ms) {
  * @property {number} split_brain_ms
  * @property {number | null} recovery_ms
  * @property {number | null} recovery_election_messages
+ * @property {number | null} leader_removed_ms
+ * @property {number | null} failover_ms
+ * @property {number | null} failover_election_messages
  * @property {number} violations
  * @property {number[]} leaders
  * @property {number | null} theory
@@ -45,7 +54,25 @@ export function msText(ms) {
  * @property {string} title what the column counts (the header's hover text)
  * @property {string} testid test id of each cell
  * @property {(f: Figures) => string} text the cell, from the core's row
+ * @property {(f: Figures) => string | null} [why] why the cell reads "-"
+ *   (null when it shows a figure)
  */
+
+/**
+ * Why a failover cell reads "-": no fault removed this run's leader, or
+ * the cluster has not settled since one did; null when it has a figure.
+ * @param {Figures} f
+ * @returns {string | null}
+ */
+export function failoverWhy(f) {
+  if (f.leader_removed_ms === null) {
+    return "No fault removed this run's leader (a crash or pause of its leader, or a partition that cut it off from a majority), so there is no failover to count; its first election is not one.";
+  }
+  if (f.failover_ms === null) {
+    return `Its leader was removed at ${msText(f.leader_removed_ms)} ms and the cluster has not settled again yet.`;
+  }
+  return null;
+}
 
 /**
  * The columns, in display order: who leads, what the last failover cost
@@ -62,16 +89,18 @@ export const COLUMNS = Object.freeze([
   {
     head: 'Failover: election msgs',
     title:
-      'Election messages sent from the last fault (or the start, with no fault yet) until the cluster settled again: what that failover cost. "-" until it has settled. (election run --json: recovery_election_messages; election compare: failover)',
+      'Election messages sent from the last fault that removed this run\'s leader (a crash or pause of its leader, or a partition that cut it off from a majority) until the cluster settled again: what that failover cost. "-" when no fault removed its leader, or until it has settled; hover a "-" for which. (election run --json: failover_election_messages; election compare: failover)',
     testid: 'recovery-messages',
-    text: (f) => (f.recovery_election_messages === null ? '-' : String(f.recovery_election_messages)),
+    text: (f) => (f.failover_election_messages === null ? '-' : String(f.failover_election_messages)),
+    why: failoverWhy,
   },
   {
     head: 'Recovery (ms)',
     title:
-      'Simulated time from the last fault (or the start, with no fault yet) until the cluster settled again. "-" until it has settled. (election run --json: recovery_ms)',
+      'Simulated time from the last fault that removed this run\'s leader until the cluster settled again. "-" when no fault removed its leader, or until it has settled. (election run --json: failover_ms)',
     testid: 'recovery-ms',
-    text: (f) => (f.recovery_ms === null ? '-' : msText(f.recovery_ms)),
+    text: (f) => (f.failover_ms === null ? '-' : msText(f.failover_ms)),
+    why: failoverWhy,
   },
   {
     head: 'Messages sent',
@@ -134,6 +163,29 @@ export const COMPACT = Object.freeze(['compare-leader', 'recovery-messages', 're
  */
 export function columns(ids) {
   return COLUMNS.filter((c) => !ids || ids.includes(c.testid));
+}
+
+/**
+ * Writes a cell: its text and, when it reads "-" for a reason, the reason
+ * as its hover text and, for screen readers, as visually hidden text
+ * after the "-" (the cell's first text node stays the figure).
+ * @param {HTMLElement} td
+ * @param {string} text
+ * @param {string | null} why
+ */
+export function setCell(td, text, why) {
+  if (why === null) {
+    if (td.hasAttribute('title')) td.removeAttribute('title');
+    if (td.childNodes.length > 1) td.replaceChildren(text);
+    else setText(td, text);
+    return;
+  }
+  if (td.title === why && td.firstChild?.textContent === text) return;
+  td.title = why;
+  const hidden = document.createElement('span');
+  hidden.className = 'visually-hidden';
+  hidden.textContent = ` (${why})`;
+  td.replaceChildren(text, hidden);
 }
 
 /**

@@ -14,7 +14,7 @@ import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { CaptionView } from '../ask/captions.js';
 import { h, setText } from '../shared/dom.js';
-import { fillHead, makeRow } from './compare-table.js';
+import { fillHead, makeRow, setCell } from './compare-table.js';
 
 /**
  * One algorithm's view and row.
@@ -135,7 +135,7 @@ export function renderLanes(lanes, columns, figures) {
     lane.story.render(lane.run.model.playground, snapshot.nowMs);
     if (!figures) return;
     const f = figures[i];
-    columns.forEach((c, j) => setText(lane.cells[j], c.text(f)));
+    columns.forEach((c, j) => setCell(lane.cells[j], c.text(f), c.why?.(f) ?? null));
     const leaders = f.leaders.length === 0 ? 'no leader' : `leader ${f.leaders.map((id) => `n${id}`).join(', ')}`;
     setText(lane.caption, `${lane.name}: ${leaders}`);
   });

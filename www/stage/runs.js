@@ -26,8 +26,12 @@
  * per run, drawn alike) and `stage/compare-table.js` (the columns, each reading
  * the core's `compare_figures()` row, so a row at time T is `election run
  * --algorithm <id> --until-ms T --json`; the failover columns are its
- * `recovery_election_messages` and `recovery_ms`, "-" while null). The page
- * shows every column; the embed (`embed=1&compare=`) the compact set. The
+ * `failover_election_messages` and `failover_ms`, counted only from a
+ * fault that removed that run's leader, "-" while null, with the reason on
+ * hover). The page shows every column (in presentation mode the cost
+ * columns, in projector type); the embed (`embed=1&compare=`) the compact
+ * set. Crash each leader names the runs that had no leader and offers to
+ * run them to it first (www/stage/compare-page.js, top comment). The
  * notes follow the scenario's faults: a crash of a fixed node (a number,
  * not `"leader"`) is called out above the table, since in a comparison it
  * is not each algorithm's leader; under the table, the formula of each

@@ -51,6 +51,28 @@
 //!   messages sent in between: the election cost of that failure.
 //!   `election compare` reports it as "failover". With no fault, it is
 //!   measured from time 0.
+//! - **failover**: like recovery, but only from a fault that removed this
+//!   run's leader, so a comparison never shows a run's first election (or
+//!   a fault that missed its leader) as a failover. A fault-type event
+//!   *removes the leader* when a node that was an *effective leader* right
+//!   before it is not one right after it. An effective leader is a live
+//!   participant in the leader role that is not paused and whose partition
+//!   group holds a strict majority of the voting participants (observers
+//!   do not count). So a crash of the leader, a pause of it, a flaky
+//!   leader going down, or a partition that cuts it off from a majority
+//!   removes it; a fault aimed at `"leader"` while none leads, a crash of a
+//!   follower, a heal or a partition that leaves the leader with a
+//!   majority does not. Failover runs from the last such fault to the
+//!   first moment after it at which the election is over (the settling
+//!   rule without its first condition: faults still scheduled later do
+//!   not hold it back; engine/settle.rs), and counts the election
+//!   messages sent in between. Later faults that removed no leader do not
+//!   restart it. It is `None` while no fault has
+//!   removed a leader (`leader_removed_us` is `None`) or the cluster has
+//!   not settled since. `election run --json` reports it as `failover_ms`,
+//!   `failover_election_messages` and `leader_removed_ms`; `election
+//!   compare` and the page's compare table show it as "failover" and
+//!   "recovery".
 //! - **events**: events that happened (starts, deliveries, drops, timer
 //!   firings, notices, faults); queue bookkeeping (a stale or re-armed
 //!   timer, a deferred delivery, the start of a node dead from time 0) is
@@ -107,6 +129,15 @@ pub struct Metrics {
     pub recovered_us: Option<Micros>,
     /// `election` at `recovered_us`.
     pub election_at_recovery: u64,
+    /// When the last fault that removed the leader was applied (module
+    /// docs: `failover`).
+    pub leader_removed_us: Option<Micros>,
+    /// `election` when that fault was applied (before it acted).
+    pub election_at_leader_removed: u64,
+    /// The first time the cluster settled after `leader_removed_us`.
+    pub failover_settled_us: Option<Micros>,
+    /// `election` at `failover_settled_us`.
+    pub election_at_failover: u64,
     /// Writes a resource applied.
     pub writes_accepted: u64,
     /// Writes a resource rejected as stale (fenced off).
@@ -148,6 +179,10 @@ impl Metrics {
             election_at_last_fault: 0,
             recovered_us: None,
             election_at_recovery: 0,
+            leader_removed_us: None,
+            election_at_leader_removed: 0,
+            failover_settled_us: None,
+            election_at_failover: 0,
             events: 0,
             accounted_to_us: 0,
             leaders_now: 0,
@@ -244,6 +279,41 @@ impl Metrics {
         Some((
             settled.saturating_sub(from),
             self.election_at_recovery - self.election_at_last_fault,
+        ))
+    }
+
+    /// Records that the fault applied at `now`, when `election_before`
+    /// election messages had been sent, removed the leader: failover is
+    /// measured again from here (module docs: `failover`).
+    pub fn on_leader_removed(&mut self, now: Micros, election_before: u64) {
+        self.leader_removed_us = Some(now);
+        self.election_at_leader_removed = election_before;
+        self.failover_settled_us = None;
+    }
+
+    /// Whether a fault removed the leader and the cluster has not settled
+    /// since.
+    pub fn awaiting_failover(&self) -> bool {
+        self.leader_removed_us.is_some() && self.failover_settled_us.is_none()
+    }
+
+    /// Records that the cluster settled at `now`, after the fault that
+    /// removed the leader.
+    pub fn on_failover_settled(&mut self, now: Micros) {
+        self.failover_settled_us = Some(now);
+        self.election_at_failover = self.election;
+    }
+
+    /// Time from the last fault that removed the leader to the first
+    /// settling after it, and the election messages sent in between
+    /// (module docs: `failover`); `None` while no fault removed a leader
+    /// or the cluster has not settled since.
+    pub fn failover(&self) -> Option<(Micros, u64)> {
+        let from = self.leader_removed_us?;
+        let settled = self.failover_settled_us?;
+        Some((
+            settled.saturating_sub(from),
+            self.election_at_failover - self.election_at_leader_removed,
         ))
     }
 

@@ -109,6 +109,16 @@ pub struct RunSummary {
     /// Election-purpose messages sent in that window: the election cost of
     /// the last failure (core/engine/src/metrics.rs, module docs: `recovery`).
     pub recovery_election_messages: Option<u64>,
+    /// When the last fault that removed this run's leader was applied, ms
+    /// (core/engine/src/metrics.rs, module docs: `failover`); null if no
+    /// fault removed a leader.
+    pub leader_removed_ms: Option<f64>,
+    /// Time from that fault until the cluster first settled after it, ms;
+    /// null if no fault removed the leader or it has not settled since.
+    pub failover_ms: Option<f64>,
+    /// Election-purpose messages sent in that window: what the failover
+    /// cost (`election compare`'s "failover").
+    pub failover_election_messages: Option<u64>,
     /// Writes to a fenced resource: applied, rejected as stale, and stale
     /// ones applied (only without fencing).
     pub writes: WriteCounts,
@@ -368,6 +378,9 @@ fn summarize(sim: &dyn Simulation, end_us: Micros, settled: bool, truncated: boo
         leaderless_ms: to_ms(m.leaderless_us),
         recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
         recovery_election_messages: m.recovery().map(|(_, c)| c),
+        leader_removed_ms: m.leader_removed_us.map(to_ms),
+        failover_ms: m.failover().map(|(t, _)| to_ms(t)),
+        failover_election_messages: m.failover().map(|(_, c)| c),
         writes: WriteCounts {
             accepted: m.writes_accepted,
             rejected: m.writes_rejected,

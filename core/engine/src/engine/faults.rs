@@ -4,14 +4,24 @@
 use super::*;
 
 impl<P: Protocol> Engine<P> {
-    pub(super) fn resolve(&mut self, target: Target, what: &str) -> Option<NodeId> {
+    /// The node fault `index` acts on now; `None` when it is aimed at the
+    /// leader and none leads (skipped, or for `"leader-or-next"` put aside
+    /// until a node takes the leader role: `refresh_leaders`).
+    pub(super) fn resolve(&mut self, target: Target, what: &str, index: usize) -> Option<NodeId> {
         match target {
             Target::Node(id) => Some(id),
-            Target::Leader => {
+            Target::Leader | Target::LeaderOrNext => {
                 let found = self.leaders.first().copied();
                 if found.is_none() {
-                    self.hash_event(HashTag::LeaderlessSkip, &[]);
-                    emit!(self, leaderless_skip(what));
+                    let waits = target == Target::LeaderOrNext;
+                    // A skipped fault hashes as it always did; one that
+                    // waits adds a word.
+                    let words: &[u64] = if waits { &[1] } else { &[] };
+                    self.hash_event(HashTag::LeaderlessSkip, words);
+                    emit!(self, leaderless_skip(what, waits));
+                    if waits {
+                        self.waiting_faults.push(index);
+                    }
                 }
                 found
             }
@@ -22,17 +32,17 @@ impl<P: Protocol> Engine<P> {
         let fault = self.scenario.faults[index].clone();
         match &fault.action {
             FaultAction::Crash(t) => {
-                if let Some(id) = self.resolve(*t, "crash") {
+                if let Some(id) = self.resolve(*t, "crash", index) {
                     self.crash(id);
                 }
             }
             FaultAction::Recover(t) => {
-                if let Some(id) = self.resolve(*t, "recover") {
+                if let Some(id) = self.resolve(*t, "recover", index) {
                     self.recover(id);
                 }
             }
             FaultAction::Pause { node, for_us } => {
-                if let Some(id) = self.resolve(*node, "pause") {
+                if let Some(id) = self.resolve(*node, "pause", index) {
                     let slot = &mut self.slots[id as usize];
                     if slot.state.is_none() {
                         return;
@@ -61,7 +71,7 @@ impl<P: Protocol> Engine<P> {
                 offset_us,
                 drift,
             } => {
-                if let Some(id) = self.resolve(*node, "set the clock of") {
+                if let Some(id) = self.resolve(*node, "set the clock of", index) {
                     self.set_clock(
                         id,
                         LocalClock {
@@ -72,7 +82,7 @@ impl<P: Protocol> Engine<P> {
                 }
             }
             FaultAction::Slow { node, extra_us } => {
-                if let Some(id) = self.resolve(*node, "slow down") {
+                if let Some(id) = self.resolve(*node, "slow down", index) {
                     self.slots[id as usize].slow_us = *extra_us;
                     self.hash_event(HashTag::Slow, &[u64::from(id), *extra_us]);
                     emit!(
@@ -85,7 +95,7 @@ impl<P: Protocol> Engine<P> {
                 }
             }
             FaultAction::Flaky { node, .. } => {
-                if let Some(id) = self.resolve(*node, "make flaky") {
+                if let Some(id) = self.resolve(*node, "make flaky", index) {
                     let began = self.now;
                     self.schedule(
                         began,
@@ -198,10 +208,13 @@ impl<P: Protocol> Engine<P> {
 /// Not generic and never inlined: one copy in the wasm, not one per
 /// algorithm and fault kind.
 #[inline(never)]
-fn leaderless_skip(what: &str) -> Event {
-    Event::FaultSkipped {
-        detail: format!("{what} the leader: no node leads right now, nothing happens"),
-    }
+fn leaderless_skip(what: &str, waits: bool) -> Event {
+    let detail = if waits {
+        format!("{what} the leader: no node leads right now; it waits for the next leader")
+    } else {
+        format!("{what} the leader: no node leads right now, nothing happens")
+    };
+    Event::FaultSkipped { detail }
 }
 
 /// What a fault on the network itself did.

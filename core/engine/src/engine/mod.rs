@@ -57,7 +57,9 @@
 //!   timing out.
 //! - **Fault, Resume, FlakyDown, FlakyUp**: applied by the engine
 //!   (`engine/faults.rs`); a fault aimed at `"leader"` resolves to the lowest
-//!   live leader then, or is skipped with a log line when there is none.
+//!   live leader then, or is skipped with a log line when there is none
+//!   (one aimed at `"leader-or-next"` waits instead, and fires at the
+//!   moment a node next takes the leader role, as a fault event then).
 //!
 //! Roles are announced, not inferred: a node says `set_role(Leader, term)`
 //! and `set_leader(Some(id))`, and the engine only believes what it is told.
@@ -360,6 +362,9 @@ pub struct Engine<P: Protocol> {
     next_msg_id: u64,
     next_generation: u64,
     pending_faults: u64,
+    /// Faults aimed at `"leader-or-next"` that found no leader: applied
+    /// when a node next takes the leader role (`refresh_leaders`).
+    waiting_faults: Vec<usize>,
     leaders: Vec<NodeId>,
     leaders_dirty: bool,
     agreement: bool,
@@ -431,6 +436,7 @@ impl<P: Protocol> Engine<P> {
             next_msg_id: 0,
             next_generation: 0,
             pending_faults: 0,
+            waiting_faults: Vec::new(),
             leaders: Vec::new(),
             leaders_dirty: false,
             agreement: false,
@@ -699,19 +705,32 @@ impl<P: Protocol> Engine<P> {
             self.pending_faults -= 1;
         }
         self.now = at;
-        if fault {
+        // The effective leaders before a fault acts, to tell whether it
+        // removed one (metrics module docs: `failover`).
+        let before = if fault {
             // Before the fault acts, so what it triggers at once (a
             // recovering node's first messages) counts as its cost.
             self.metrics.on_fault(self.now);
-        }
+            Some((self.effective_leaders(), self.metrics.election))
+        } else {
+            None
+        };
         self.idle_pop = false;
         self.handle(ev);
         if !self.idle_pop {
             self.metrics.events += 1;
         }
         self.refresh_leaders();
+        if let Some((leaders, election)) = before {
+            if leaders.iter().any(|&l| !self.is_effective_leader(l)) {
+                self.metrics.on_leader_removed(self.now, election);
+            }
+        }
         if self.metrics.recovered_us.is_none() && self.now > 0 && self.settled() {
             self.metrics.on_settled(self.now);
+        }
+        if self.metrics.awaiting_failover() && self.election_over() {
+            self.metrics.on_failover_settled(self.now);
         }
         true
     }

@@ -65,6 +65,19 @@ impl<P: Protocol> Engine<P> {
         self.agreement
     }
 
+    /// Rules 2 and 3 of settling without rule 1: the election is over
+    /// although faults are still scheduled later (failover ends here:
+    /// metrics module docs, `failover`).
+    pub fn election_over(&mut self) -> bool {
+        if self.metrics.in_flight_election > 0 || self.election_notices > 0 {
+            return false;
+        }
+        if self.agreement_dirty {
+            self.refresh_agreement();
+        }
+        self.agreement
+    }
+
     #[inline(never)]
     fn refresh_agreement(&mut self) {
         self.agreement = self.compute_agreement();
@@ -127,6 +140,37 @@ impl<P: Protocol> Engine<P> {
         })
     }
 
+    /// The effective leaders now (metrics module docs: `failover`): live
+    /// participants in the leader role, not paused, whose partition group
+    /// holds a strict majority of the voting participants.
+    pub(super) fn effective_leaders(&self) -> Vec<NodeId> {
+        self.leaders
+            .iter()
+            .copied()
+            .filter(|&l| self.is_effective_leader(l))
+            .collect()
+    }
+
+    /// Whether `id` is an effective leader now (see `effective_leaders`).
+    pub(super) fn is_effective_leader(&self, id: NodeId) -> bool {
+        let n = self.config.n as usize;
+        let i = id as usize;
+        if i >= n {
+            return false;
+        }
+        let slot = &self.slots[i];
+        if slot.state.is_none()
+            || slot.role != Role::Leader
+            || slot.paused_until.is_some_and(|until| until > self.now)
+        {
+            return false;
+        }
+        let voters = n.saturating_sub(self.config.options.observers as usize);
+        let group = &self.network.group;
+        let with_it = group[..voters].iter().filter(|&&g| g == group[i]).count();
+        2 * with_it > voters
+    }
+
     pub(super) fn emit_violations(&mut self, found: Vec<Violation>) {
         for v in found {
             self.hash_event(HashTag::Violation, &[]);
@@ -161,6 +205,13 @@ impl<P: Protocol> Engine<P> {
         self.emit_violations(new);
         if leaders != self.leaders {
             self.leader_set_changes += 1;
+        }
+        if !leaders.is_empty() && !self.waiting_faults.is_empty() {
+            // A fault waiting for the next leader fires now, right after
+            // the event that made it.
+            for index in std::mem::take(&mut self.waiting_faults) {
+                self.schedule(self.now, Ev::Fault(index));
+            }
         }
         self.leaders = leaders;
     }

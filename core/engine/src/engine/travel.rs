@@ -45,6 +45,7 @@ impl<P: Protocol> Engine<P> {
             next_msg_id: self.next_msg_id,
             next_generation: self.next_generation,
             pending_faults: self.pending_faults,
+            waiting_faults: cold_clone(&self.waiting_faults),
             leaders: cold_clone(&self.leaders),
             leaders_dirty: self.leaders_dirty,
             agreement: self.agreement,

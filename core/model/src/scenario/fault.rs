@@ -11,6 +11,12 @@ pub enum Target {
     /// Whichever node leads when the fault fires (the lowest id if several
     /// do); a no-op, logged, if none does.
     Leader,
+    /// `"leader-or-next"`: as [`Target::Leader`], but if none leads when
+    /// the fault fires, it waits, logged, and acts on the first node to
+    /// take the leader role after that, at that moment (compare mode's
+    /// "run to its leader first, then crash it": one scenario that crashes
+    /// each algorithm's own leader, whenever each has one).
+    LeaderOrNext,
 }
 
 /// What a fault does.

@@ -279,11 +279,15 @@ fn parse_timing(v: &Value, path: &str, base: &TimingSpec) -> Result<TimingSpec, 
 fn parse_target(f: &Fields<'_>, key: &str, v: &Value) -> Result<Target, ScenarioError> {
     match v {
         Value::String(t) if t == "leader" => Ok(Target::Leader),
+        Value::String(t) if t == "leader-or-next" => Ok(Target::LeaderOrNext),
         other => match other.as_u64() {
             Some(id) if id < u64::from(MAX_NODES) => Ok(Target::Node(id as u32)),
             _ => Err(f.error(
                 key,
-                format!("must be a node id or \"leader\", got {}", describe(other)),
+                format!(
+                    "must be a node id, \"leader\" or \"leader-or-next\", got {}",
+                    describe(other)
+                ),
             )),
         },
     }
@@ -546,7 +550,7 @@ pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError
         };
         let check_target = |t: &Target| match t {
             Target::Node(id) => check(*id),
-            Target::Leader => Ok(()),
+            Target::Leader | Target::LeaderOrNext => Ok(()),
         };
         match &fault.action {
             FaultAction::Crash(t) | FaultAction::Recover(t) => check_target(t)?,

@@ -18,6 +18,7 @@ fn target(t: &Target) -> Value {
     match t {
         Target::Node(id) => json!(id),
         Target::Leader => json!("leader"),
+        Target::LeaderOrNext => json!("leader-or-next"),
     }
 }
 

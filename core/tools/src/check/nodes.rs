@@ -22,6 +22,7 @@ fn ids(list: &[u32], gone: u32) -> Vec<u32> {
 fn target(t: Target, gone: u32) -> Option<Target> {
     match t {
         Target::Leader => Some(Target::Leader),
+        Target::LeaderOrNext => Some(Target::LeaderOrNext),
         Target::Node(id) => renumber(id, gone).map(Target::Node),
     }
 }

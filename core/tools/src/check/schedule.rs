@@ -181,10 +181,10 @@ pub fn epilogue(core: &Scenario) -> Vec<Fault> {
     let n = core.total_nodes();
     let aimed = |f: &Fault, id: u32, crash: bool| match &f.action {
         FaultAction::Crash(t) | FaultAction::Flaky { node: t, .. } if crash => {
-            matches!(t, Target::Leader) || *t == Target::Node(id)
+            matches!(t, Target::Leader | Target::LeaderOrNext) || *t == Target::Node(id)
         }
         FaultAction::Slow { node: t, .. } if !crash => {
-            matches!(t, Target::Leader) || *t == Target::Node(id)
+            matches!(t, Target::Leader | Target::LeaderOrNext) || *t == Target::Node(id)
         }
         _ => false,
     };
