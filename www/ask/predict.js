@@ -244,6 +244,7 @@ export class Predict {
       if (cur.asked.answered !== undefined && !cur.counted && this.shown(cur.q, now)) {
         cur.asked.verdict();
         cur.counted = true;
+        if (!document.body.classList.contains('presenting')) cur.asked.element.scrollIntoView({ block: 'nearest' });
         this.count(cur.asked);
       }
     }
