@@ -191,6 +191,8 @@ test('the canvas fills the iframe and follows its size', async () => {
         backing: canvas.width,
         dpr: window.devicePixelRatio,
         bar: bar.getBoundingClientRect().height,
+        // The live caption under the drawing (www/ask/captions.js).
+        caption: document.querySelector('#embed-root [data-testid=caption]')?.getBoundingClientRect().height ?? 0,
         scroll: document.documentElement.scrollHeight,
       };
     });
@@ -201,7 +203,10 @@ test('the canvas fills the iframe and follows its size', async () => {
   );
   const small = await measure();
   assert.equal(small.width, 400, 'canvas as wide as the frame');
-  assert.ok(Math.abs(small.height + small.bar - 300) < 1, `canvas and bar fill the frame height (${small.height} + ${small.bar})`);
+  assert.ok(
+    Math.abs(small.height + small.caption + small.bar - 300) < 1,
+    `canvas, caption and bar fill the frame height (${small.height} + ${small.caption} + ${small.bar})`,
+  );
   assert.equal(small.scroll, 300, 'nothing overflows the frame');
   assert.equal(small.backing, Math.round(400 * small.dpr));
 
@@ -212,7 +217,10 @@ test('the canvas fills the iframe and follows its size', async () => {
   await frame.waitForFunction(() => /** @type {HTMLCanvasElement} */ (document.querySelector('[data-testid=embed-canvas]')).width !== 400 * window.devicePixelRatio);
   const big = await measure();
   assert.equal(big.width, 720);
-  assert.ok(Math.abs(big.height + big.bar - 520) < 1, `canvas and bar fill the frame height (${big.height} + ${big.bar})`);
+  assert.ok(
+    Math.abs(big.height + big.caption + big.bar - 520) < 1,
+    `canvas, caption and bar fill the frame height (${big.height} + ${big.caption} + ${big.bar})`,
+  );
   assert.equal(big.backing, Math.round(720 * big.dpr), 'the backing store follows (drawn sharp at the new size)');
   assert.deepEqual(errors, []);
   await page.close();

@@ -4,8 +4,8 @@
  * iframe in course notes, on the stage in embed chrome
  * (stage/embed-stage.js): the canvas fills the frame and follows its size;
  * under it the bar with the controls `controls=` picks, locked to `[from,
- * to]` (stage/transport.js). This entry makes the run, its view and its
- * status line, and the host's `load`. With `compare=` the embed is a
+ * to]` (stage/transport.js). This entry makes the run, its view, its
+ * live caption (ask/captions.js) and its status line, and the host's `load`. With `compare=` the embed is a
  * comparison instead (compare-embed.js). Nothing here decides anything
  * about an algorithm.
  * @module embed
@@ -26,6 +26,7 @@ import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
+import { CaptionView } from '../ask/captions.js';
 
 /**
  * Builds the embed into the page and runs it; stage/start.js loads this module
@@ -81,6 +82,8 @@ export async function startEmbed(wasm) {
     },
   });
   root.append(box);
+  // The core's live caption under the drawing (ask/captions.js).
+  const caption = new CaptionView({ into: root });
   // `controls=…,legend`: the message kinds and timers under the view.
   const lists = shows.has('legend') ? legendLists() : null;
   const legend = lists ? new ClusterLegend(lists.kinds, lists.timers) : null;
@@ -107,6 +110,7 @@ export async function startEmbed(wasm) {
     const s = model.snapshot();
     view.render(s);
     legend?.update(s);
+    caption.render(model.playground, s.nowMs);
     stage.renderBar(readouts.due(model.playing, performance.now())[0]);
     setText(stage.bar.status, status.text(model, s));
     stage.bar.status.dataset.leader = s.leader === undefined ? 'none' : String(s.leader);

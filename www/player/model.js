@@ -497,6 +497,14 @@ export class Model {
     let target = this.quietTarget(from, Math.min(horizon, from + realMs * this.speed), realMs);
     // A narrated preset's next step, where playing waits for Next.
     const stop = this.stops?.(from) ?? null;
+    // A stop right where the run stands (Predict's question at 0, asked
+    // before the first events at 0 run): pause without running anything.
+    if (stop && stop.ms <= from) {
+      this.playing = false;
+      this.stopReason = stop.reason;
+      this.advanced = true;
+      return;
+    }
     if (stop && stop.ms < target) target = stop.ms;
     const budget = budgetMs;
     const simFrom = performance.now();

@@ -5,8 +5,8 @@
  * Scenario parameters (`?algorithm=bully&nodes=8`, `#s=1.<data>`) are read
  * by the core (`Playground.from_url`); this module only handles the page's
  * own parameters `at` (`at=<ms>` or `at=end`: open the run at that time,
- * paused) and `present` (`present=1`: presentation mode, player/present.js)
- * and writes links. `compare` (compare.js), `preset` (presets.js), `lab`
+ * paused), `present` (`present=1`: presentation mode, player/present.js)
+ * and `predict` (`predict=1`: Predict mode, ask/predict.js) and writes links. `compare` (compare.js), `preset` (presets.js), `lab`
  * and `template` (lab/open.js) are the page's too.
  * @module url
  */
@@ -40,6 +40,10 @@ export function compareParam(search) {
  * @property {string} fragment `location.hash`
  * @property {number | 'end' | null} at where to open the run (null: start)
  * @property {boolean} [present] whether to open in presentation mode (`present=1`)
+ * @property {boolean} [predict] whether to open in Predict mode (`predict=1`,
+ *   or a list of question kinds to ask, `predict=leader,split_brain`)
+ * @property {string[] | null} [predictKinds] the kinds `predict=` lists
+ *   (null: the core's choice at each moment)
  * @property {string[]} problems readable problems with page parameters
  * @property {string} [scenario] scenario JSON that the page opens instead
  *   of the address's (a standalone page's inline scenario,
@@ -47,7 +51,7 @@ export function compareParam(search) {
  */
 
 /** Parameters of the page itself (not scenario fields). */
-const PAGE_PARAMS = ['at', 'compare', 'preset', 'present', 'tradeoffs', 'lab', 'template'];
+const PAGE_PARAMS = ['at', 'compare', 'preset', 'present', 'predict', 'tradeoffs', 'lab', 'template'];
 
 /** What a `template=` id of the lab looks like (which ids exist, the lab knows). */
 export const TEMPLATE_ID = /^[a-z0-9-]{1,40}$/;
@@ -111,6 +115,23 @@ export function readAddress(scenarioParams, where = window.location) {
       problems.push(`URL parameter \`present\`: must be 1 or 0, got "${printable(presentText)}"; not presenting`);
     }
   }
+  let predict = false;
+  /** @type {string[] | null} */
+  let predictKinds = null;
+  const predictText = params.get('predict');
+  if (predictText !== null) {
+    const v = predictText.trim().toLowerCase();
+    if (v === '' || v === '1' || v === 'true') predict = true;
+    else if (/^[a-z_]+(,[a-z_]+)*$/.test(v) && v !== 'false') {
+      // Which kinds to ask (ask/predict.js names a kind the core does not know).
+      predict = true;
+      predictKinds = v.split(',');
+    } else if (v !== '0' && v !== 'false') {
+      problems.push(
+        `URL parameter \`predict\`: must be 1, 0 or question kinds (such as leader,split_brain), got "${printable(predictText)}"; Predict is off`,
+      );
+    }
+  }
   // `tradeoffs=1` opens the trade-offs panel (tradeoffs/open.js reads it).
   const tradeoffsText = params.get('tradeoffs');
   if (tradeoffsText !== null && !['0', '1'].includes(tradeoffsText.trim())) {
@@ -140,7 +161,7 @@ export function readAddress(scenarioParams, where = window.location) {
       );
     }
   }
-  return { query: where.search, fragment: where.hash, at, present, problems };
+  return { query: where.search, fragment: where.hash, at, present, predict, predictKinds, problems };
 }
 
 /**
@@ -176,11 +197,23 @@ export function writeSettingsAddress(query) {
  * @param {boolean} on
  */
 export function writePresentAddress(on) {
+  writeFlagAddress('present', on);
+}
+
+/**
+ * Puts `<name>=<value>` into the address, or takes it out, leaving the
+ * rest as it is (no reload, no new history entry): `present`, `predict`.
+ * @param {'present' | 'predict'} name
+ * @param {boolean} on
+ * @param {string} [value]
+ */
+export function writeFlagAddress(name, on, value = '1') {
+  const flag = new RegExp(`^${name}(=|$)`);
   const kept = window.location.search
     .replace(/^\?/, '')
     .split('&')
-    .filter((part) => part !== '' && !/^present(=|$)/.test(part));
-  if (on) kept.push('present=1');
+    .filter((part) => part !== '' && !flag.test(part));
+  if (on) kept.push(`${name}=${value}`);
   const query = kept.length > 0 ? `?${kept.join('&')}` : '';
   const url = `${window.location.pathname}${query}${window.location.hash}`;
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {

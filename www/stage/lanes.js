@@ -2,7 +2,8 @@
 /**
  * The stage's views of a comparison, one lane per run: a cluster view
  * (the same ClusterView and draw.js as the single view) with its caption
- * (name and leader), its legend of kinds and timers, and its row of the
+ * (name and leader), the core's live caption under it (ask/captions.js),
+ * its legend of kinds and timers, and its row of the
  * compare table (stage/compare-table.js). Built and drawn the same way
  * for the page's compare mode (compare/compare.js) and the compare embed
  * (embed/compare-embed.js), which differ only in their look (`LaneLook`).
@@ -11,6 +12,7 @@
 
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
+import { CaptionView } from '../ask/captions.js';
 import { h, setText } from '../shared/dom.js';
 import { fillHead, makeRow, setCell } from './compare-table.js';
 
@@ -21,6 +23,7 @@ import { fillHead, makeRow, setCell } from './compare-table.js';
  * @property {string} name human name
  * @property {ClusterView} view
  * @property {HTMLElement} caption the view's caption (name and leader)
+ * @property {CaptionView} story the run's live caption, under the drawing
  * @property {HTMLElement} overlay the node buttons
  * @property {ClusterLegend | null} legend its message kinds and timers
  * @property {HTMLElement[]} cells the row's cells, in the table's column order
@@ -81,6 +84,7 @@ export function makeLane(run, name, into, look, on) {
   overlay.className = 'node-layer';
   box.append(canvas, overlay);
   figure.append(caption, box);
+  const story = new CaptionView({ after: box });
   // Each algorithm has its own kinds and timers: a legend per view.
   const lists = look.legend ? legendLists() : null;
   if (lists) figure.append(lists.box);
@@ -94,7 +98,7 @@ export function makeLane(run, name, into, look, on) {
     (node) => pick(node),
   );
   /** @type {Lane} */
-  const lane = { run, name, view, caption, overlay, legend: lists ? new ClusterLegend(lists.kinds, lists.timers) : null, cells: [] };
+  const lane = { run, name, view, caption, story, overlay, legend: lists ? new ClusterLegend(lists.kinds, lists.timers) : null, cells: [] };
   return lane;
 }
 
@@ -128,6 +132,7 @@ export function renderLanes(lanes, columns, figures) {
     const snapshot = lane.run.model.snapshot();
     lane.view.render(snapshot);
     lane.legend?.update(snapshot);
+    lane.story.render(lane.run.model.playground, snapshot.nowMs);
     if (!figures) return;
     const f = figures[i];
     columns.forEach((c, j) => setCell(lane.cells[j], c.text(f), c.why?.(f) ?? null));

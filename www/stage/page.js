@@ -33,6 +33,9 @@ import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { ScenarioFile } from '../panels/scenario-file.js';
 
 import { Presentation } from '../player/present.js';
+import { PresentReadouts } from '../player/present-readouts.js';
+import { CaptionView } from '../ask/captions.js';
+import { Predict } from '../ask/predict.js';
 import { StatusView } from '../panels/status.js';
 import { clearFieldErrors, settingsError } from '../panels/field-errors.js';
 import { NodeMenu, isTouchTap } from '../panels/node-menu.js';
@@ -229,6 +232,17 @@ export async function startPage(wasm, firstName, options) {
     /** @type {HTMLButtonElement} */ (el('compare-present')),
   ]);
   presentation.set(Boolean(request.present), false);
+  // The core's caption under the drawing; Predict's questions under it
+  // (ask/); presentation mode's large readouts above it.
+  const storyBox = el('story');
+  const caption = new CaptionView({ into: storyBox });
+  const predict = new Predict(model, {
+    toggle: /** @type {HTMLInputElement} */ (el('predict')),
+    host: storyBox,
+    report: (message) => showProblems([message]),
+  });
+  predict.set(Boolean(request.predict), false, request.predictKinds ?? null);
+  const presentReadouts = new PresentReadouts(el('present-readouts'));
   const shortcuts = bar.keys({
     play: () => actions.toggle(),
     step: () => actions.step(),
@@ -352,6 +366,7 @@ export async function startPage(wasm, firstName, options) {
     controls.fill(model.playground);
     position(model, again);
     presentation.set(Boolean(again.present), false);
+    predict.set(Boolean(again.predict), false, again.predictKinds ?? null);
     faults.fill(model.playground);
     narration.open(again);
     compare.open(again, found).then((more) => more && showProblems(found));
@@ -401,6 +416,8 @@ export async function startPage(wasm, firstName, options) {
     faults.render(snapshot);
     view.render(snapshot);
     if (due[0]) status.render(snapshot, model);
+    if (due[0]) presentReadouts.render(snapshot);
+    caption.render(model.playground, snapshot.nowMs, predict.waiting);
     roles(snapshot);
     clusterLegend.update(snapshot);
     log.sync(model);

@@ -1,0 +1,108 @@
+// @ts-check
+/**
+ * The story of a run as the core tells it (`Playground.story_json()`,
+ * election_core::story): its captions (one plain sentence from each
+ * `at_ms` until the next), its decisive moments and its questions with
+ * their true answers (the run's own future). The page decides none of it:
+ * this module only reads the JSON once per run and fault list, and finds
+ * the caption in force at a time (a binary search over the sorted list).
+ * @module ask/story
+ */
+
+/**
+ * One caption: what the page shows from `at_ms` until the next.
+ * @typedef {object} Caption
+ * @property {number} at_ms
+ * @property {string} text
+ */
+
+/**
+ * A choice or an answer: a node as "n3", a count as a number, a range or
+ * yes/no as a string.
+ * @typedef {string | number} Choice
+ */
+
+/**
+ * One question at a decisive moment (QuestionKind names: leader,
+ * election_messages, first_mover, time_to_leader, split_brain).
+ * @typedef {object} Question
+ * @property {number} at_ms
+ * @property {string} kind
+ * @property {string} text
+ * @property {Choice[]} choices
+ * @property {Choice} answer one of `choices`
+ * @property {string} why one line
+ */
+
+/**
+ * @typedef {object} Story
+ * @property {Caption[]} captions sorted by `at_ms`, the first at 0
+ * @property {number[]} moments_ms
+ * @property {Question[]} questions sorted by `at_ms`
+ */
+
+/**
+ * What a run offers for its story (every player module's Playground and
+ * the tools module's).
+ * @typedef {object} StorySource
+ * @property {() => number} fault_count
+ */
+
+/** An empty story (a module without the story methods). @type {Story} */
+const NO_STORY = Object.freeze({ captions: [], moments_ms: [], questions: [] });
+
+/** The story read per run, with the fault count it was read at.
+ * @type {WeakMap<object, {faults: number, story: Story}>} */
+const read = new WeakMap();
+
+/**
+ * The story of `pg` as it stands (its live faults included): read from
+ * the core once per run and fault count.
+ * @param {StorySource} pg
+ * @returns {Story}
+ */
+export function storyOf(pg) {
+  const faults = pg.fault_count();
+  const cached = read.get(pg);
+  if (cached && cached.faults === faults) return cached.story;
+  const fn = /** @type {{story_json?: () => string}} */ (/** @type {unknown} */ (pg)).story_json;
+  /** @type {Story} */
+  let story = NO_STORY;
+  if (typeof fn === 'function') {
+    const parsed = JSON.parse(fn.call(pg));
+    story = {
+      captions: parsed.captions ?? [],
+      moments_ms: parsed.moments_ms ?? [],
+      questions: [...(parsed.questions ?? [])].sort((a, b) => a.at_ms - b.at_ms),
+    };
+  }
+  read.set(pg, { faults, story });
+  return story;
+}
+
+/**
+ * The index of the caption in force at `ms`: the last whose `at_ms` is at
+ * most `ms` (-1 when none is).
+ * @param {Caption[]} captions sorted by `at_ms`
+ * @param {number} ms
+ * @returns {number}
+ */
+export function captionIndex(captions, ms) {
+  let lo = 0;
+  let hi = captions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (captions[mid].at_ms <= ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/**
+ * A choice as the page writes it.
+ * @param {Choice} choice
+ * @returns {string}
+ */
+export function choiceText(choice) {
+  return typeof choice === 'number' ? choice.toLocaleString('en') : String(choice);
+}
