@@ -305,11 +305,14 @@ test('present=1 at 1920x1080: the cluster covers most of the window; Esc leaves,
   await page.close();
 });
 
-test('present=1 in compare mode: the compare views fill the window', async () => {
+test('present=1 in compare mode: the compare views fill the window, with their cost table', async () => {
   const { page, errors } = await openPlayground(browser, '/?compare=bully,raft&present=1&at=0', { width: 1920, height: 1080 });
   const share = await coverage(page, '.compare-canvas');
-  assert.ok(share >= 0.6, `the views cover ${(share * 100).toFixed(0)}% of the window`);
-  assert.equal(await page.isVisible('[data-testid=compare-table]'), false);
+  // The cost table shares the window with the views (what the failover
+  // cost is the question a class is asked), so the views take a little
+  // less of it than they did alone.
+  assert.ok(share >= 0.5, `the views cover ${(share * 100).toFixed(0)}% of the window`);
+  assert.equal(await page.isVisible('[data-testid=compare-table]'), true);
   assert.equal(await page.isVisible('#compare-play'), true);
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('[data-testid=compare-table]'), true);
