@@ -30,7 +30,11 @@
  * nothing more will happen waits for the others); the single embed plays
  * through `Model`, so it skips as the page does. And stops (`Model.stops`): a
  * narrated preset's next step, where playing pauses until Next step
- * (panels/presets.js).
+ * (panels/presets.js). Next step (`Model.playToNextStop`) fast-forwards:
+ * it reaches the next stop within `FORWARD_REAL_MS` of real time, frame
+ * by frame (each frame plays at least its share of what is left, so the
+ * run is seen moving, never jumps), quiet stretches still skipped on the
+ * way; the status says "Fast-forwarding to step 3 at 500 ms".
  * The page opens paused (at 0, or at `at=`) with a prompt over the
  * cluster until the run first moves (`Controls`).
  * @module model
@@ -165,6 +169,10 @@ export const MAX_SPEED = 1000;
  * message of 5 ms latency one second to cross. */
 export const DEFAULT_SPEED = 0.005;
 
+/** Most real time Next step takes to reach the next stop, ms (the issue
+ * asks for about 3 s; a little under leaves room for slow frames). */
+export const FORWARD_REAL_MS = 2500;
+
 /** Most silent queue events one Step skips over. */
 const MAX_SILENT_STEPS = 10000;
 
@@ -265,6 +273,10 @@ export class Model {
     this.stops = null;
     /** Why playing stopped by itself, for the status line. */
     this.stopReason = '';
+    /** Next step's fast-forward to a stop, if one is under way: the stop,
+     * the real time left to reach it (ms) and the revision it belongs to.
+     * @private @type {{stop: Stop, realLeftMs: number, revision: number} | null} */
+    this.forward = null;
     /** @type {Fork | null} what the last fault made did to the history */
     this.fork = null;
     /** @private @type {Set<() => void>} */
@@ -325,6 +337,7 @@ export class Model {
     this.endSlicer.reset();
     this.stopReason = '';
     this.fork = null;
+    this.forward = null;
     this.changed();
   }
 
@@ -337,9 +350,35 @@ export class Model {
   setPlaying(on) {
     if (on) this.stopOpening();
     this.playing = on;
+    this.forward = null;
     this.lag = 1;
     if (on) this.stopReason = '';
     this.changed();
+  }
+
+  /**
+   * Plays on to the next stop (a lesson's next step), fast-forwarding so
+   * it is reached within `FORWARD_REAL_MS` of real time (pacing only: the
+   * events are those of playing there at any speed). Without a stop ahead
+   * it just plays.
+   * @param {number} [realMs] the real time it may take at most, ms
+   */
+  playToNextStop(realMs = FORWARD_REAL_MS) {
+    this.setPlaying(true);
+    const stop = this.stops?.(this.playground.now_ms()) ?? null;
+    if (stop) this.forward = { stop, realLeftMs: realMs, revision: this.revision };
+  }
+
+  /**
+   * The stop Next step is fast-forwarding to, while it plays faster than
+   * asked to get there (null otherwise): for the status line.
+   * @returns {Stop | null}
+   */
+  get forwardingTo() {
+    const f = this.forward;
+    if (!f || !this.playing || f.revision !== this.revision) return null;
+    const left = f.stop.ms - this.playground.now_ms();
+    return left > f.realLeftMs * this.speed ? f.stop : null;
   }
 
   /** @param {number} speed simulated ms per real ms (clamped) */
@@ -497,6 +536,16 @@ export class Model {
     let target = this.quietTarget(from, Math.min(horizon, from + realMs * this.speed), realMs);
     // A narrated preset's next step, where playing waits for Next.
     const stop = this.stops?.(from) ?? null;
+    // Next step's fast-forward: at least this frame's share of the way
+    // left, so the stop comes within the real time it was given.
+    const f = this.forward;
+    if (f && stop && f.revision === this.revision && f.stop.ms === stop.ms) {
+      const share = f.realLeftMs > realMs ? realMs / f.realLeftMs : 1;
+      target = Math.max(target, Math.min(horizon, from + (stop.ms - from) * share));
+      f.realLeftMs = Math.max(0, f.realLeftMs - realMs);
+    } else if (f) {
+      this.forward = null;
+    }
     if (stop && stop.ms < target) target = stop.ms;
     const budget = budgetMs;
     const simFrom = performance.now();
@@ -529,6 +578,7 @@ export class Model {
       const got = (pg.now_ms() - from) / asked;
       this.lag = this.lag + (Math.min(1, got) - this.lag) * Math.min(1, realMs / 500);
     }
+    if (!this.playing || (stop && pg.now_ms() >= stop.ms)) this.forward = null;
     if (pg.now_ms() >= horizon) {
       this.playing = false;
       this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;

@@ -1,10 +1,15 @@
 // @ts-check
 /**
- * Quiet-time skipping: pacing only. While nothing is on the wire and the
- * next thing that happens (a timer firing, a fault: the core's
- * `next_activity_ms()`) is far off, playing goes faster, so that a quiet
- * stretch (the failure detector's wait after a crash, the gap between
- * two heartbeats) takes at most `QUIET_REAL_MS` of real time; the last
+ * Quiet-time skipping: pacing only. While the next thing that matters to
+ * the story is far off, playing goes faster, so that a quiet stretch (the
+ * failure detector's wait after a crash, heartbeats going round while
+ * nothing else happens) takes at most `QUIET_REAL_MS` of real time. What
+ * matters is the core's: with `next_story_ms()` (the next story moment:
+ * an election message sent or delivered, a role, leader or term change, a
+ * vote, a fault, a role-changing timer firing) a stretch where only
+ * background traffic (heartbeats, lease renewals) moves and timer arcs
+ * count down is quiet too; a module without it falls back on "nothing on
+ * the wire and the next activity (`next_activity_ms()`) far off". The last
  * `LEAD_REAL_MS` before the activity play at the asked speed again, so
  * the end of a timer's countdown is seen. Only the simulated time each
  * frame plays to changes: the events and every number at any moment are
@@ -36,19 +41,35 @@ const STORE_KEY = 'election-playground-skip-quiet';
  */
 
 /**
- * The quiet stretch starting now, if there is one worth skipping: nothing
- * on the wire, and the next activity more than `QUIET_REAL_MS` of real
- * time (plus the lead) away at `speed`.
+ * When the next thing that matters happens, simulated ms (see the top
+ * comment): the next story moment, or, without the core's story, the next
+ * activity while nothing is on the wire. `null`: something matters now
+ * (a message on the wire, without the story); undefined: nothing more
+ * will happen.
+ * @param {import('../pkg/election_player.js').Playground} pg
+ * @returns {number | null | undefined}
+ */
+export function nextMatters(pg) {
+  const story = /** @type {{next_story_ms?: () => number | undefined}} */ (/** @type {unknown} */ (pg));
+  if (typeof story.next_story_ms === 'function') return story.next_story_ms();
+  if (pg.flight_count() > 0) return null;
+  return pg.next_activity_ms();
+}
+
+/**
+ * The quiet stretch starting now, if there is one worth skipping: the
+ * next thing that matters (`nextMatters`) more than `QUIET_REAL_MS` of
+ * real time (plus the lead) away at `speed`.
  * @param {import('../pkg/election_player.js').Playground} pg
  * @param {number} speed simulated ms per real ms asked for
  * @param {number} revision
  * @returns {QuietStretch | null}
  */
 export function quietStretch(pg, speed, revision) {
-  if (pg.flight_count() > 0) return null;
-  const next = pg.next_activity_ms();
-  // Nothing will happen: the run stops by itself (or plays on, as before).
-  if (next === undefined) return null;
+  const next = nextMatters(pg);
+  // Something on the wire now (without the story), or nothing more will
+  // happen: the run stops by itself, or plays on its background traffic.
+  if (next === null || next === undefined) return null;
   const now = pg.now_ms();
   const untilMs = Math.min(next - LEAD_REAL_MS * speed, pg.horizon_ms());
   const gap = untilMs - now;
