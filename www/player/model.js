@@ -19,11 +19,14 @@
  * those of one `run_until_ms` to wherever it gets, so every number and the
  * trace hash at a moment are the same; seeking, stepping and `at=` never
  * pace). Quiet-time skipping (`player/quiet.js`, on unless unticked, kept in
- * localStorage): while `flight_count()` is 0 and the next activity
- * (`next_activity_ms()`: a timer that really fires, a fault) is more than
- * 600 ms of real time away, the stretch up to 400 ms of real time before
- * it plays at a rate that takes 600 ms, and the status says "Skipping
- * 182 ms of quiet time". Compare mode and the compare embed skip the same
+ * localStorage): while the next story moment (`next_story_ms()`: an
+ * election message sent or delivered, a role, leader or term change, a
+ * vote, a fault, a role-changing timer firing; heartbeats and lease
+ * renewals are not moments) is more than 600 ms of real time away, the
+ * stretch up to 400 ms of real time before it plays at a rate that takes
+ * 600 ms, and the status says "Skipping 182 ms of quiet time" (a module
+ * without the story: while `flight_count()` is 0, up to the next activity,
+ * `next_activity_ms()`). Compare mode and the compare embed skip the same
  * way for all runs together (`CompareRuns.quietTarget`, stage/runs.js):
  * only while every run stands at the shared time with nothing on the wire,
  * up to the lead before the earliest of their next activities (a run where
