@@ -246,10 +246,10 @@ export class LessonPanel {
   fromLink(request) {
     this.question.replaceChildren();
     this.question.hidden = true;
-    if (request.lesson) return shownLesson(request.lesson);
-    if (!isLessonLink(request.fragment)) return null;
+    const link = request.lesson ?? (isLessonLink(request.fragment) ? request.fragment : null);
+    if (link === null) return null;
     try {
-      return shownLesson(this.wasm.lesson_from_link(request.fragment));
+      return shownLesson(this.wasm.lesson_from_link(link));
     } catch {
       return null;
     }
@@ -259,13 +259,14 @@ export class LessonPanel {
    * What "Download lesson as a standalone page" saves: the lesson on
    * screen, checked, and the scenario it runs (stage/page.js hands it to
    * the standalone download).
-   * @returns {{lesson: string, scenario: string} | null}
+   * @returns {{lesson: string, scenario: string} | null} the lesson's
+   *   `#l=` link and its run's scenario JSON
    */
   forDownload() {
     const text = this.shownText();
     if (!text) return null;
     const lesson = this.wasm.lesson_check(text);
-    return { lesson, scenario: this.wasm.lesson_scenario(lesson) };
+    return { lesson: this.wasm.lesson_link(lesson), scenario: this.wasm.lesson_scenario(lesson) };
   }
 
   /** The lesson on screen as lesson JSON (a preset's too), or null. */
@@ -507,7 +508,11 @@ class LessonEditor {
     vLabel.append('View ', view);
     extras.append(qLabel, vLabel);
     li.append(head, textLabel, extras);
-    this.list.append(li);
+    // In time order (a lesson's steps are): after the last step not later.
+    const later = [...this.list.children].find(
+      (other) => Number(/** @type {HTMLInputElement} */ (other.querySelector('[data-part="at_ms"]')).value) > step.at_ms,
+    );
+    this.list.insertBefore(li, later ?? null);
     this.renumber();
   }
 

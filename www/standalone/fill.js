@@ -35,9 +35,10 @@ function blockIn(text) {
  * @property {string} scenario scenario JSON, as `election run --scenario` reads it
  * @property {number | 'end' | null} at the moment to open at (null: the start)
  * @property {string | null} preset the guided scenario whose narration to show
- * @property {string | null} [lesson] lesson JSON whose steps to show
- *   (`data-lesson`; `scenario` is then the lesson's, `election html
- *   --lesson` writes the same)
+ * @property {string | null} [lesson] the `#l=1.<data>` link of the lesson
+ *   whose steps to show (`data-lesson`; `scenario` is then the lesson's
+ *   scenario, its steps' faults included: `election html --lesson` writes
+ *   the same)
  */
 
 /**

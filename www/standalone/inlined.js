@@ -38,7 +38,7 @@ import { readAddress } from '../shared/url.js';
 /** Id of the data block with the wasm (base64; `data-encoding="gzip"`: of the gzip of it). */
 export const WASM_BLOCK = 'standalone-wasm';
 /** Id of the data block with the scenario JSON (`data-at`: the moment; `data-preset`: the narration;
- * `data-lesson`: a lesson's JSON, whose steps the page shows). */
+ * `data-lesson`: a lesson's `#l=` link, whose steps the page shows). */
 export const SCENARIO_BLOCK = 'standalone-scenario';
 
 /** The page's text as it opened, on a standalone page. @type {string | null} */
@@ -91,7 +91,8 @@ export function standaloneRequest(request, scenarioParams) {
   const inline = readAddress(scenarioParams, /** @type {Location} */ ({ search, hash: '' }));
   const text = (block.textContent ?? '').trim();
   if (text === '') return inline;
-  // A lesson's page (`data-lesson`): its steps beside its scenario.
+  // A lesson's page (`data-lesson`, its `#l=` link): its steps beside its
+  // scenario (the block's text, the lesson's run).
   return block.dataset.lesson ? { ...inline, scenario: text, lesson: block.dataset.lesson } : { ...inline, scenario: text };
 }
 
