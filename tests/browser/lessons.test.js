@@ -184,24 +184,30 @@ test('Make a lesson from this run: the editor makes a link that opens the same l
 });
 
 test('in presentation mode Next step and Space step through a lesson; Space pauses, Play still plays', async () => {
-  const { page, errors } = await openPlayground(browser, `/?present=1${lessonLink(LESSON)}`, { width: 1920, height: 1080 });
+  // A preset is a lesson: bully-partition's steps at 0, 500 and 698.005 ms...
+  const { page, errors } = await openPlayground(browser, '/?preset=bully-partition&present=1', { width: 1920, height: 1080 });
   assert.equal(await page.evaluate(() => document.body.classList.contains('presenting')), true);
   assert.equal(await page.isVisible('[data-testid=narration-next]'), true, 'Next step is on screen');
-  // Space: on to the next step (300 ms), within about 3 s.
+  // Space: on to the next step (500 ms), within about 3 s.
   await page.keyboard.press('Space');
   await playFor(page, 3000);
-  assert.equal((await readouts(page)).time, 300);
+  assert.equal((await readouts(page)).time, 500);
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
-  // The Next step button: on to 600 ms.
+  // The Next step button: on to the third.
   await page.click('[data-testid=narration-next]');
   await playFor(page, 3000);
-  assert.equal((await readouts(page)).time, 600);
+  assert.equal((await readouts(page)).time, 698.005);
   assert.equal((await shownLesson(page)).steps.findIndex((s) => s.current), 2);
-  // Past the last step Space plays and pauses as ever.
+  // While it plays, Space pauses.
   await page.keyboard.press('Space');
   await playFor(page, 100);
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
   await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+  // Play and Pause stay on the bar.
+  await page.click('#play');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
   assert.deepEqual(errors, []);
   await page.close();
