@@ -34,6 +34,9 @@ import { launchBrowser } from './helpers.js';
 import { openPlayground, playFor } from './page.js';
 import { REPO_ROOT, cliRun } from './reference.js';
 
+/** The CLI (cliRun builds it first). */
+const CLI = join(REPO_ROOT, 'target', 'debug', 'election');
+
 /** Most real time between two story events, ms (see the top comment). */
 const MAX_QUIET_REAL_MS = 3500;
 
@@ -71,7 +74,7 @@ let presets;
 before(async () => {
   browser = await launchBrowser({ handClock: true });
   cliRun(['--preset', 'bully-partition']); // builds the CLI
-  const out = execFileSync(join(REPO_ROOT, 'target', 'debug', 'election'), ['presets', '--json'], {
+  const out = execFileSync(CLI, ['presets', '--json'], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
   });
@@ -88,7 +91,13 @@ after(async () => {
  * @returns {number[]}
  */
 function storyTimes(name) {
-  const run = cliRun(['--preset', name, '--trace']);
+  // (The trace of a busy preset is megabytes: more than execFileSync's default buffer.)
+  const out = execFileSync(CLI, ['run', '--preset', name, '--trace', '--json'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  const run = JSON.parse(out);
   /** @type {Map<number, string>} message id -> purpose */
   const purpose = new Map();
   /** @type {Set<number>} */
