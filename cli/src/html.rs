@@ -5,8 +5,30 @@
 //! The template (page, wasm and all) is built by
 //! `scripts/build/standalone.mjs`; this command only fills its scenario
 //! data block, so it needs no node at run time.
+//!
+//! # A lesson in the standalone page
+//!
+//! `election html --lesson FILE -o OUT` (no scenario flags beside it)
+//! fills the same block with the lesson:
+//!
+//! ```html
+//! <script type="application/json" id="standalone-scenario" data-at="" data-preset=""
+//!         data-lesson="#l=1.<data>">{ ...the lesson's scenario JSON... }</script>
+//! ```
+//!
+//! - the block's text is the scenario the lesson runs
+//!   (`Lesson::scenario()`: the steps' faults included), so a page that
+//!   knows nothing of lessons still plays the lesson's run;
+//! - `data-lesson` is the lesson's link fragment exactly as `election
+//!   lesson link FILE` prints it and the wasm's `lesson_link` returns it
+//!   (`#l=1.<base64url(deflate(lesson json))>`, attribute-escaped). The
+//!   page opens it as it opens an address whose fragment is that `#l=`
+//!   link: `lesson_from_link(block.dataset.lesson)` gives the lesson JSON.
+//!   Only a lesson page has the attribute; a page written without
+//!   `--lesson` is byte for byte what it was.
 
 use crate::error::CliError;
+use crate::lesson::load_lesson;
 use crate::load::load_preset;
 use crate::overrides::{ScenarioArgs, parse_ms};
 use clap::Args;
@@ -64,6 +86,17 @@ pub struct HtmlArgs {
     /// The file to write (`-` writes the page to standard output).
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     pub out: PathBuf,
+    /// A lesson file instead of a scenario: the page opens that lesson
+    /// (its run, its steps; see the module docs for how the page finds it).
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = [
+            "scenario", "preset", "algorithm", "script", "nodes", "ring", "start",
+            "until_us", "latency_ms", "drop", "duplicate", "faults", "seed", "at",
+        ]
+    )]
+    pub lesson: Option<PathBuf>,
     /// The standalone template, as `node scripts/build/standalone.mjs`
     /// writes it [default: dist/standalone.html of the repository this
     /// binary was built from, else of the current directory].
@@ -143,18 +176,23 @@ fn at_text(at: At) -> String {
 }
 
 /// `template` with its scenario block holding `scenario` (opened at `at`,
-/// with the narration of `preset`); None when it has no such block.
+/// with the narration of `preset`, or as the lesson whose `#l=` link is
+/// `lesson`); None when it has no such block.
 pub fn fill_template(
     template: &str,
     scenario_json: &str,
     at: Option<At>,
     preset: Option<&str>,
+    lesson: Option<&str>,
 ) -> Option<String> {
     let id = template.rfind(BLOCK_ID)?;
     let start = template[..id].rfind("<script")?;
     let end = id + template[id..].find("</script>")? + "</script>".len();
+    let lesson = lesson
+        .map(|link| format!(r#" data-lesson="{}""#, attribute(link)))
+        .unwrap_or_default();
     let block = format!(
-        r#"<script type="application/json" id="standalone-scenario" data-at="{}" data-preset="{}">{}</script>"#,
+        r#"<script type="application/json" id="standalone-scenario" data-at="{}" data-preset="{}"{lesson}>{}</script>"#,
         attribute(&at.map(at_text).unwrap_or_default()),
         attribute(preset.unwrap_or_default()),
         script_safe_json(scenario_json)
@@ -172,7 +210,18 @@ fn narrated_preset<'a>(args: &'a HtmlArgs, scenario: &Scenario) -> Option<&'a st
 
 /// Writes the page and returns what to print.
 pub fn html(args: &HtmlArgs) -> Result<String, CliError> {
-    let scenario = args.scenario.build(args.seed)?;
+    let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
+    let link = match &lesson {
+        Some(l) => Some(
+            l.link()
+                .map_err(|e| CliError::input(format!("--lesson: {e}")))?,
+        ),
+        None => None,
+    };
+    let scenario = match &lesson {
+        Some(l) => l.scenario(),
+        None => args.scenario.build(args.seed)?,
+    };
     if let Some(At::Moment(at)) = args.at {
         let horizon = Session::new(&scenario).horizon_us();
         if at > horizon {
@@ -184,22 +233,36 @@ pub fn html(args: &HtmlArgs) -> Result<String, CliError> {
         }
     }
     let (template, template_path) = read_template(args.template.as_deref())?;
-    let preset = narrated_preset(args, &scenario);
-    let page =
-        fill_template(&template, &scenario.to_json_pretty(), args.at, preset).ok_or_else(|| {
-            CliError::input(format!(
-                "{} is not a standalone template (it has no standalone-scenario block); \
+    let preset = if lesson.is_some() {
+        None
+    } else {
+        narrated_preset(args, &scenario)
+    };
+    let page = fill_template(
+        &template,
+        &scenario.to_json_pretty(),
+        args.at,
+        preset,
+        link.as_deref(),
+    )
+    .ok_or_else(|| {
+        CliError::input(format!(
+            "{} is not a standalone template (it has no standalone-scenario block); \
                  build one with `node scripts/build/standalone.mjs`",
-                template_path.display()
-            ))
-        })?;
+            template_path.display()
+        ))
+    })?;
     if args.out.as_os_str() == "-" {
         return Ok(page);
     }
     std::fs::write(&args.out, &page)
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", args.out.display())))?;
+    let what = match &lesson {
+        Some(l) => format!("lesson \"{}\" ({} steps), ", l.title, l.steps.len()),
+        None => String::new(),
+    };
     Ok(format!(
-        "wrote {} ({} KiB): {}, {} nodes, seed {}; it opens with no network (template {})\n",
+        "wrote {} ({} KiB): {what}{}, {} nodes, seed {}; it opens with no network (template {})\n",
         args.out.display(),
         page.len().div_ceil(1024),
         scenario.algorithm,
@@ -223,6 +286,7 @@ mod tests {
             r#"{"a":"</script><b>"}"#,
             Some(At::End),
             Some("p"),
+            None,
         )
         .unwrap();
         assert_eq!(
@@ -232,12 +296,18 @@ mod tests {
              {\"a\":\"\\u003c/script>\\u003cb>\"}</script>\n</body></html>"
         );
         // Filling again replaces the scenario (a filled page is a template too).
-        let again = fill_template(&page, "{}", None, None).unwrap();
+        let again = fill_template(&page, "{}", None, None, None).unwrap();
         assert!(
             again.contains(r#"data-at="" data-preset="">{}</script>"#),
             "{again}"
         );
-        assert_eq!(fill_template("<html></html>", "{}", None, None), None);
+        assert_eq!(fill_template("<html></html>", "{}", None, None, None), None);
+        // A lesson's link goes in data-lesson, escaped for the attribute.
+        let lesson = fill_template(TEMPLATE, "{}", None, None, Some("#l=1.a&b")).unwrap();
+        assert!(
+            lesson.contains(r##"data-preset="" data-lesson="#l=1.a&amp;b">{}</script>"##),
+            "{lesson}"
+        );
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //! election templates [ID | --json]
 //! election bench [--json]
 //! election html  [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--at MS|end] -o FILE [--template PATH]
+//! election html  --lesson FILE -o FILE [--template PATH]
+//! election lesson check FILE | run FILE [--json] | link FILE
 //! election sweep|check|fuzz-faults|tradeoffs ... --shard K/N > shard-K.json
 //! election merge shard-*.json [--save FILE]
 //! ```
@@ -32,6 +34,7 @@ mod error;
 mod fuzz;
 mod html;
 mod landmarks;
+mod lesson;
 mod list;
 mod load;
 mod merge;
@@ -108,6 +111,9 @@ enum Command {
     /// with no network and plays it (the page, its wasm and the scenario
     /// inline; for e-mail or a course page).
     Html(html::HtmlArgs),
+    /// Lesson files (a scenario plus narrated steps; docs/lessons.md):
+    /// check one, play it step by step, or print its page link.
+    Lesson(lesson::LessonArgs),
     /// Put the shard reports of one run (`sweep`, `check`, `fuzz-faults`
     /// or `tradeoffs` with `--shard K/N`, every K of one N) back together
     /// and print exactly what the run prints without --shard, with its
@@ -129,6 +135,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Check(args) => check::check(args),
         Command::Templates(args) => templates::templates(args),
         Command::Html(args) => html::html(args),
+        Command::Lesson(args) => lesson::lesson(args),
         Command::Merge(args) => merge::merge(args),
     }
 }

@@ -57,7 +57,7 @@
 //!    seeking, live faults and forks, the search for a run's end).
 //! 9. Then as needed: [`travel`] (checkpoints and landmarks),
 //!    [`network`] and [`clock`] (what the engine simulates), [`share`]
-//!    (links), [`presets`], [`experiment`] (sweeps and reports), [`fuzz`]
+//!    (links), [`lesson`] (lessons: a scenario plus narrated steps), [`presets`], [`experiment`] (sweeps and reports), [`fuzz`]
 //!    (random fault schedules), [`check`] (the failure finder and its shrinking), [`workloads`] (benchmarks), [`stats`],
 //!    [`time`].
 //!
@@ -93,7 +93,9 @@ pub mod sim;
 pub use election_algorithms::{algorithms, script};
 pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
 pub use election_model::{protocol, time};
-pub use election_tools::{check, experiment, fuzz, presets, session, stats, tradeoffs, workloads};
+pub use election_tools::{
+    check, experiment, fuzz, lesson, presets, session, stats, tradeoffs, workloads,
+};
 
 pub use election_algorithms::{Scenario, ScenarioError, ScenarioExt};
 

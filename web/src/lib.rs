@@ -20,7 +20,7 @@
 //! The crate is built several times for the page
 //! (scripts/build/build-wasm.sh): a player module per algorithm family
 //! (`--no-default-features --features family-<id>`: [`playground`],
-//! [`views`], the rows, [`presets`], [`url`]; what the page needs to open,
+//! [`views`], the rows, [`presets`], [`lessons`], [`url`]; what the page needs to open,
 //! play and draw a scenario or link of that family's algorithms, while
 //! listing every algorithm) and the tools module (feature `tools`, on by
 //! default: every family, also compare mode, exports, experiments, the
@@ -156,6 +156,7 @@ pub mod finder;
 #[cfg(feature = "tools")]
 pub mod headless;
 pub mod js;
+pub mod lessons;
 pub mod playground;
 pub mod presets;
 #[cfg(feature = "tools")]

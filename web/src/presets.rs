@@ -38,10 +38,12 @@ pub fn preset_scenario(preset: &Preset, query: &str) -> Result<Scenario, Scenari
 }
 
 /// Every guided scenario: objects with `name`, `title`, `summary`,
-/// `related` (a name or null) and `steps` (objects with `at_ms`, `text`).
+/// `related` (a name or null) and `steps` (objects with `at_ms`, `text`,
+/// and `question`, `fault`, `view` where the step has them: the steps of
+/// the preset's lesson file, `lessons/<name>.json`).
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsValue> {
-    js::to_js(&presets::ALL)
+    js::to_js(&presets::infos())
 }
 
 /// Guided scenarios on the JS side.

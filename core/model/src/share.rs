@@ -17,17 +17,36 @@ pub const MAX_LINK_CHARS: usize = 32 * 1024;
 /// Encodes a scenario as `1.<base64url(deflate(json))>`.
 pub fn encode(scenario: &Scenario) -> String {
     let json = serde_json::to_string(&scenario.to_json()).unwrap_or_default();
-    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
-    format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+    pack(&json)
 }
 
-fn link_error(message: impl Into<String>) -> ScenarioError {
-    ScenarioError::new("s", message)
+/// The link codec on any JSON text: `1.<base64url(deflate(text))>`.
+/// Scenario links (`#s=`) and lesson links (`#l=`, `election_core::lesson`)
+/// share it.
+pub fn pack(json: &str) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+    format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
 
 /// Decodes the value of an `s=` parameter back into a scenario validated
 /// against `catalog`.
 pub fn decode(text: &str, catalog: &dyn Catalog) -> Result<Scenario, ScenarioError> {
+    let text = unpack(text, "s", "scenario", MAX_SCENARIO_BYTES)?;
+    Scenario::parse_json(&text, catalog)
+}
+
+/// The JSON text [`pack`] packed into `text`: refused, with an error
+/// naming `field` (the link's parameter, `s` or `l`) that calls it a link
+/// to a `what`, when `text` is longer than [`MAX_LINK_CHARS`], has another
+/// format number, is not base64url, or does not inflate to at most
+/// `max_bytes` of UTF-8 text (checked while inflating: no zip bombs).
+pub fn unpack(
+    text: &str,
+    field: &str,
+    what: &str,
+    max_bytes: usize,
+) -> Result<String, ScenarioError> {
+    let link_error = |message: String| ScenarioError::new(field, message);
     if text.len() > MAX_LINK_CHARS {
         return Err(link_error(format!(
             "the link is {} characters long; the limit is {MAX_LINK_CHARS}",
@@ -35,9 +54,9 @@ pub fn decode(text: &str, catalog: &dyn Catalog) -> Result<Scenario, ScenarioErr
         )));
     }
     let Some((version, payload)) = text.split_once('.') else {
-        return Err(link_error(
-            "is not a scenario link (expected <version>.<data>)",
-        ));
+        return Err(link_error(format!(
+            "is not a {what} link (expected <version>.<data>)"
+        )));
     };
     match version.parse::<u32>() {
         Ok(1) => {}
@@ -46,19 +65,19 @@ pub fn decode(text: &str, catalog: &dyn Catalog) -> Result<Scenario, ScenarioErr
                 "uses link format {v}; this build reads format {LINK_VERSION}"
             )));
         }
-        Err(_) => return Err(link_error("does not start with a format number")),
+        Err(_) => return Err(link_error("does not start with a format number".into())),
     }
     let packed = URL_SAFE_NO_PAD
         .decode(payload.trim_end_matches('='))
-        .map_err(|_| link_error("is damaged: the data is not valid base64url"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_SCENARIO_BYTES)
-        .map_err(|_| {
+        .map_err(|_| link_error("is damaged: the data is not valid base64url".into()))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, max_bytes).map_err(
+        |_| {
             link_error(format!(
-                "is damaged or too large: it does not inflate to at most {MAX_SCENARIO_BYTES} bytes of scenario"
+                "is damaged or too large: it does not inflate to at most {max_bytes} bytes of {what}"
             ))
-        })?;
-    let text = std::str::from_utf8(&json).map_err(|_| link_error("is damaged: not UTF-8 text"))?;
-    Scenario::parse_json(text, catalog)
+        },
+    )?;
+    String::from_utf8(json).map_err(|_| link_error("is damaged: not UTF-8 text".into()))
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@
 //! - [`fuzz`]: random fault schedules;
 //! - [`tradeoffs`]: the design trade-off table, measured beside the
 //!   textbook's claims;
+//! - [`lesson`]: lessons, a scenario plus narrated steps (the format
+//!   teachers write; the presets are lessons);
 //! - [`presets`] and [`workloads`]: the shipped scenarios and the benchmark
 //!   workloads; [`stats`]: the summary statistics the reports use.
 //!
@@ -20,6 +22,7 @@
 pub mod check;
 pub mod experiment;
 pub mod fuzz;
+pub mod lesson;
 pub mod presets;
 pub mod session;
 pub mod stats;

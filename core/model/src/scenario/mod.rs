@@ -30,7 +30,7 @@
 
 mod catalog;
 mod fault;
-mod fields;
+pub mod fields;
 pub mod observers;
 mod parse;
 pub mod query;
@@ -308,6 +308,23 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+impl Fault {
+    /// Parses one entry of a scenario's `faults` (`{"at_ms": 5, "crash":
+    /// 2}`) on its own, with errors naming `path` (`faults[3]`) and its
+    /// keys (`faults[3].for_ms`). Only the entry's own shape is checked:
+    /// node ids are checked against a cluster by
+    /// [`Scenario::validate_in`].
+    pub fn parse_value(value: &serde_json::Value, path: &str) -> Result<Self, ScenarioError> {
+        parse::parse_fault(value, path)
+    }
+
+    /// The fault as one entry of a scenario's canonical `faults`
+    /// (`at_ms` first).
+    pub fn to_json(&self) -> serde_json::Value {
+        write::fault_value(self)
+    }
+}
 
 impl Scenario {
     /// Parses scenario JSON text and validates it against `catalog`.

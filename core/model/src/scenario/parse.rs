@@ -296,7 +296,7 @@ fn parse_id(f: &Fields<'_>, key: &str, v: &Value) -> Result<u32, ScenarioError> 
     }
 }
 
-fn parse_fault(v: &Value, path: &str) -> Result<Fault, ScenarioError> {
+pub fn parse_fault(v: &Value, path: &str) -> Result<Fault, ScenarioError> {
     let mut f = Fields::new(v, path)?;
     let at_us = f
         .millis("at_ms")?

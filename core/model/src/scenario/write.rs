@@ -1,6 +1,6 @@
 //! [`Scenario`] -> canonical JSON (every field written, times in ms).
 
-use super::{FaultAction, NetworkSpec, RingOrder, Scenario, StartSet, Target};
+use super::{Fault, FaultAction, NetworkSpec, RingOrder, Scenario, StartSet, Target};
 use crate::time::Micros;
 use serde_json::{Map, Value, json};
 
@@ -28,6 +28,66 @@ fn network(n: &NetworkSpec) -> Value {
         "duplicate": n.duplicate,
         "fifo": n.fifo,
     })
+}
+
+/// One fault as an entry of a scenario's canonical `faults`.
+pub fn fault_value(fault: &Fault) -> Value {
+    let mut m = Map::new();
+    m.insert("at_ms".into(), ms_value(fault.at_us));
+    let key = fault.action.key().to_string();
+    match &fault.action {
+        FaultAction::Crash(t) | FaultAction::Recover(t) => {
+            m.insert(key, target(t));
+        }
+        FaultAction::Pause { node, for_us } => {
+            m.insert(key, target(node));
+            m.insert("for_ms".into(), ms_value(*for_us));
+        }
+        FaultAction::Clock {
+            node,
+            offset_us,
+            drift,
+        } => {
+            m.insert(key, target(node));
+            let offset = if offset_us % 1000 == 0 {
+                json!(offset_us / 1000)
+            } else {
+                json!(*offset_us as f64 / 1000.0)
+            };
+            m.insert("offset_ms".into(), offset);
+            m.insert("drift".into(), json!(drift));
+        }
+        FaultAction::Partition(groups) => {
+            m.insert(key, json!(groups));
+        }
+        FaultAction::Heal => {
+            m.insert(key, json!(true));
+        }
+        FaultAction::Slow { node, extra_us } => {
+            m.insert(key, target(node));
+            m.insert("extra_ms".into(), ms_value(*extra_us));
+        }
+        FaultAction::Flaky {
+            node,
+            period_us,
+            down_us,
+            for_us,
+        } => {
+            m.insert(key, target(node));
+            m.insert("period_ms".into(), ms_value(*period_us));
+            m.insert("down_ms".into(), ms_value(*down_us));
+            if let Some(f) = for_us {
+                m.insert("for_ms".into(), ms_value(*f));
+            }
+        }
+        FaultAction::Cut { from, to } | FaultAction::Uncut { from, to } => {
+            m.insert(key, json!([from, to]));
+        }
+        FaultAction::Network(n) => {
+            m.insert(key, network(n));
+        }
+    }
+    Value::Object(m)
 }
 
 /// The canonical JSON value of a scenario.
@@ -65,68 +125,7 @@ pub fn to_value(s: &Scenario) -> Value {
     if let Some(r) = s.timing.reply_timeout_us {
         timing.insert("reply_timeout_ms".into(), ms_value(r));
     }
-    let faults: Vec<Value> = s
-        .faults
-        .iter()
-        .map(|fault| {
-            let mut m = Map::new();
-            m.insert("at_ms".into(), ms_value(fault.at_us));
-            let key = fault.action.key().to_string();
-            match &fault.action {
-                FaultAction::Crash(t) | FaultAction::Recover(t) => {
-                    m.insert(key, target(t));
-                }
-                FaultAction::Pause { node, for_us } => {
-                    m.insert(key, target(node));
-                    m.insert("for_ms".into(), ms_value(*for_us));
-                }
-                FaultAction::Clock {
-                    node,
-                    offset_us,
-                    drift,
-                } => {
-                    m.insert(key, target(node));
-                    let offset = if offset_us % 1000 == 0 {
-                        json!(offset_us / 1000)
-                    } else {
-                        json!(*offset_us as f64 / 1000.0)
-                    };
-                    m.insert("offset_ms".into(), offset);
-                    m.insert("drift".into(), json!(drift));
-                }
-                FaultAction::Partition(groups) => {
-                    m.insert(key, json!(groups));
-                }
-                FaultAction::Heal => {
-                    m.insert(key, json!(true));
-                }
-                FaultAction::Slow { node, extra_us } => {
-                    m.insert(key, target(node));
-                    m.insert("extra_ms".into(), ms_value(*extra_us));
-                }
-                FaultAction::Flaky {
-                    node,
-                    period_us,
-                    down_us,
-                    for_us,
-                } => {
-                    m.insert(key, target(node));
-                    m.insert("period_ms".into(), ms_value(*period_us));
-                    m.insert("down_ms".into(), ms_value(*down_us));
-                    if let Some(f) = for_us {
-                        m.insert("for_ms".into(), ms_value(*f));
-                    }
-                }
-                FaultAction::Cut { from, to } | FaultAction::Uncut { from, to } => {
-                    m.insert(key, json!([from, to]));
-                }
-                FaultAction::Network(n) => {
-                    m.insert(key, network(n));
-                }
-            }
-            Value::Object(m)
-        })
-        .collect();
+    let faults: Vec<Value> = s.faults.iter().map(fault_value).collect();
     let mut out = Map::new();
     out.insert("version".into(), json!(s.version));
     out.insert("algorithm".into(), json!(s.algorithm));
