@@ -5,14 +5,14 @@
 // presentation mode; a bad `#l=` link shows one message naming the field.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { collectErrors, launchBrowser } from './helpers.js';
 import { openPlayground, playFor, readouts, ready } from './page.js';
-import { REPO_ROOT, cliRunScenario, encodeShare } from './reference.js';
+import { REPO_ROOT, cliRun, cliRunScenario, encodeShare } from './reference.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'election-lessons-'));
 const TEMPLATE = join(DIR, 'standalone.html');
@@ -133,6 +133,55 @@ test('Copy lesson link and the standalone export give back the same lesson', asy
   assert.equal((await readouts(offline)).messages, atStep.messages.sent);
   assert.deepEqual(offlineErrors, []);
   await context.close();
+});
+
+/**
+ * `election <args>` as text (cliRun builds the binary once if needed).
+ * @param {string[]} args
+ * @returns {string}
+ */
+function cli(args) {
+  cliRun(['--nodes', '1']);
+  return execFileSync(join(REPO_ROOT, 'target', 'debug', 'election'), args, { cwd: REPO_ROOT, encoding: 'utf8' });
+}
+
+/**
+ * Opens `file` from file:// with the network off.
+ * @param {string} file
+ */
+async function openOffline(file) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.setOffline(true);
+  await context.route(/^(https?|wss?):/, (route) => route.abort());
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(pathToFileURL(file).href);
+  await ready(page, 30000);
+  return { page, errors, close: () => context.close() };
+}
+
+test('a lesson file round-trips: election lesson check, its link on the page, election html --lesson', async () => {
+  const file = join(DIR, 'bully-crash.lesson.json');
+  writeFileSync(file, JSON.stringify(LESSON, null, 2));
+  assert.match(cli(['lesson', 'check', file]), /^ok/);
+  const link = cli(['lesson', 'link', file]).trim();
+  assert.match(link, /^#l=1\./);
+  const { page, errors } = await openPlayground(browser, `/${link}`);
+  await assertShowsLesson(page, 'election lesson link');
+  // The page's link of the lesson it shows is the CLI's, character for character.
+  await page.click('[data-testid=lesson-copy-shown]');
+  await page.waitForFunction(() => /#l=1\./.test(document.querySelector('[data-testid=lesson-share-status]')?.textContent ?? ''));
+  const shown = (await page.textContent('[data-testid=lesson-share-status]')) ?? '';
+  assert.equal(/#l=1\.\S+/.exec(shown)?.[0], link);
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const html = join(DIR, 'bully-crash.html');
+  cli(['html', '--lesson', file, '-o', html, '--template', TEMPLATE]);
+  const opened = await openOffline(html);
+  await assertShowsLesson(opened.page, 'election html --lesson');
+  assert.deepEqual(opened.errors, []);
+  await opened.close();
 });
 
 test('Make a lesson from this run: the editor makes a link that opens the same lesson, and names a bad field', async () => {
