@@ -487,9 +487,11 @@ class LessonEditor {
     });
     const head = document.createElement('div');
     head.className = 'lesson-step-head';
+    const number = document.createElement('strong');
+    number.className = 'lesson-step-number';
     const timeLabel = document.createElement('label');
     timeLabel.append('at ', time, ' ms');
-    head.append(timeLabel);
+    head.append(number, timeLabel);
     if (step.fault) {
       const fault = document.createElement('span');
       fault.className = 'note lesson-fault';
@@ -519,6 +521,8 @@ class LessonEditor {
   /** Names each field by its place in the lesson (`steps[2].text`), as the core's errors do. @private */
   renumber() {
     [...this.list.children].forEach((li, i) => {
+      const number = li.querySelector('.lesson-step-number');
+      if (number) number.textContent = `Step ${i + 1}`;
       for (const input of li.querySelectorAll('[data-part]')) {
         const field = /** @type {HTMLElement} */ (input);
         field.dataset.field = `steps[${i}].${field.dataset.part}`;
