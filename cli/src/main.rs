@@ -5,6 +5,7 @@
 //! election algorithms [--json]
 //! election presets [--json]
 //! election run   [--scenario FILE | --preset NAME] [--algorithm ID | --script FILE] [--nodes N] [--seed S] [--drop P] [--fault JSON]... [--at MS] [--json] [--trace] [--link]
+//! election quiz  [--scenario FILE | --preset NAME] [--algorithm ID] [--seed S] ... [--at MS --kind KIND] [--json]
 //! election landmarks [--scenario FILE | --preset NAME] [--algorithm ID] [--nodes N] [--seed S] ... [--json]
 //! election sweep [--scenario FILE] --seeds A..B [--algorithms a,b] [--param FIELD=V1,V2] [--json | --csv]
 //! election sweep --experiment raft-fig16 [--seeds A..B] [--json | --csv]
@@ -42,6 +43,7 @@ mod output;
 mod overrides;
 mod parallel;
 mod presets;
+mod quiz;
 mod run;
 mod seeds;
 mod shard;
@@ -82,6 +84,9 @@ enum Command {
     /// role change, change of leaders and violation, with the leaders
     /// right after it.
     Landmarks(landmarks::LandmarksArgs),
+    /// The questions of one scenario's run, for a worksheet: one per
+    /// decisive moment, with lettered choices and an answer key.
+    Quiz(quiz::QuizArgs),
     /// Run one simulation per seed and report distributions.
     Sweep(sweep::SweepArgs),
     /// Run the same scenario (same faults, same seeds) under several
@@ -127,6 +132,7 @@ fn dispatch(cli: &Cli) -> Result<String, CliError> {
         Command::Presets { json } => presets::presets(*json),
         Command::Run(args) => run::run(args),
         Command::Landmarks(args) => landmarks::landmarks(args),
+        Command::Quiz(args) => quiz::quiz(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Compare(args) => compare::compare(args),
         Command::Bench(args) => bench::bench(args),

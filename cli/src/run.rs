@@ -12,6 +12,7 @@ use election_core::scenario::query::to_query;
 use election_core::session::Session;
 use election_core::share;
 use election_core::sim::RunSummary;
+use election_core::story::{self, Caption};
 use election_core::time::{Micros, to_ms};
 use election_core::trace::{TraceEvent, render_text};
 use serde::Serialize;
@@ -74,6 +75,9 @@ struct RunJson<'a> {
     link: Option<Link>,
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<&'a [TraceEvent]>,
+    /// What the page's caption says from each time on
+    /// (`election_core::story`, module docs, Captions).
+    captions: &'a [Caption],
 }
 
 /// A session of `scenario` at time `at`, refused past its horizon.
@@ -95,16 +99,31 @@ fn session_at(scenario: &Scenario, at: Micros) -> Result<Session, CliError> {
 pub fn run(args: &RunArgs) -> Result<String, CliError> {
     let scenario = args.scenario.build(args.seed)?;
     // The plain run takes no checkpoints; only a moment needs a session.
+    // With --json the run records (which changes nothing it reports) so
+    // that its captions come from the same run.
     let (mut session, mut sim);
-    let (summary, trace) = match args.at_us {
+    let (summary, trace, captions) = match args.at_us {
         Some(at) => {
             session = session_at(&scenario, at)?;
-            (session.summary(), session.sim().trace())
+            // The captions of the run stopped there, as `--until-ms` gives.
+            let captions = if args.json {
+                let mut stopped = scenario.clone();
+                stopped.until_us = Some(at);
+                story::captions(&stopped)
+            } else {
+                Vec::new()
+            };
+            (session.summary(), session.sim().trace(), captions)
         }
         None => {
-            sim = election_core::algorithms::build(&scenario, args.trace);
-            sim.run_to_end();
-            (sim.summary(), sim.trace())
+            sim = election_core::algorithms::build(&scenario, args.trace || args.json);
+            let end = sim.run_to_end();
+            let captions = if args.json {
+                story::story_of_run(&scenario, sim.as_ref(), end).captions
+            } else {
+                Vec::new()
+            };
+            (sim.summary(), sim.trace(), captions)
         }
     };
     let link = args.link.then(|| Link::of(&scenario));
@@ -113,6 +132,7 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
             summary: &summary,
             link,
             trace: args.trace.then_some(trace),
+            captions: &captions,
         })?;
         return stopped_by_script(text, &summary);
     }

@@ -57,7 +57,7 @@
 //!    seeking, live faults and forks, the search for a run's end).
 //! 9. Then as needed: [`travel`] (checkpoints and landmarks),
 //!    [`network`] and [`clock`] (what the engine simulates), [`share`]
-//!    (links), [`lesson`] (lessons: a scenario plus narrated steps), [`presets`], [`experiment`] (sweeps and reports), [`fuzz`]
+//!    (links), [`lesson`] (lessons: a scenario plus narrated steps), [`presets`], [`story`] (captions, moments, questions), [`experiment`] (sweeps and reports), [`fuzz`]
 //!    (random fault schedules), [`check`] (the failure finder and its shrinking), [`workloads`] (benchmarks), [`stats`],
 //!    [`time`].
 //!
@@ -94,7 +94,7 @@ pub use election_algorithms::{algorithms, script};
 pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
 pub use election_model::{protocol, time};
 pub use election_tools::{
-    check, experiment, fuzz, lesson, presets, session, stats, tradeoffs, workloads,
+    check, experiment, fuzz, lesson, presets, session, stats, story, tradeoffs, workloads,
 };
 
 pub use election_algorithms::{Scenario, ScenarioError, ScenarioExt};

@@ -161,6 +161,7 @@ pub mod playground;
 pub mod presets;
 #[cfg(feature = "tools")]
 pub mod scripts;
+pub mod story;
 #[cfg(feature = "tools")]
 pub mod tradeoffs;
 pub mod url;

@@ -4,6 +4,7 @@
 //! the core). This file only converts: milliseconds from JS to
 //! microseconds, results to JS values, errors to JS `Error`s.
 
+use crate::story::StoryCache;
 use crate::{js, url, views};
 use election_core::ScenarioExt;
 use election_core::algorithms::{self, Layout};
@@ -46,6 +47,11 @@ struct LogLine<'a> {
 #[wasm_bindgen]
 pub struct Playground {
     session: Session,
+    /// Counts the changes of the scenario (each live fault), so that what
+    /// is computed from the whole scenario is computed once per revision.
+    revision: u64,
+    /// The story of the scenario's last revision told (web/src/story.rs).
+    story: StoryCache,
 }
 
 /// The Rust side: usable natively (tests) as well as from wasm.
@@ -58,6 +64,8 @@ impl Playground {
     pub fn from_scenario(scenario: &Scenario) -> Self {
         Self {
             session: Session::new(scenario),
+            revision: 0,
+            story: StoryCache::default(),
         }
     }
 
@@ -101,7 +109,14 @@ impl Playground {
 
     /// Adds a live fault now (see [`Session::inject_fault`]).
     pub fn inject_fault(&mut self, fault_json: &str) -> Result<(), ScenarioError> {
-        self.session.inject_fault(fault_json)
+        self.session.inject_fault(fault_json)?;
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// The revision of the scenario: 0, plus one per live fault.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// One-way links cut right now, `(from, to)`, read from the engine's
@@ -471,6 +486,37 @@ impl Playground {
     /// Number of checkpoints kept for seeking.
     pub fn checkpoint_count(&self) -> usize {
         self.session.timeline().len()
+    }
+
+    /// The story of the current scenario (live faults included) as JSON
+    /// text: `{"captions": [{"at_ms", "text"}], "moments_ms": [...],
+    /// "questions": [{"at_ms", "kind", "text", "choices", "answer",
+    /// "why"}]}` (`election_core::story`). One recorded run to the end,
+    /// on the first call after the scenario changed (web/src/story.rs).
+    pub fn story_json(&mut self) -> String {
+        self.story.json(self.session.scenario(), self.revision)
+    }
+
+    /// The first of the story's `moments_ms` strictly after `now_ms()`;
+    /// `undefined` when none is left. Between now and then only
+    /// background traffic (heartbeats, lease renewals) and timer arcs
+    /// change.
+    pub fn next_story_ms(&mut self) -> Option<f64> {
+        let now = self.now_ms();
+        self.story
+            .next_ms(self.session.scenario(), self.revision, now)
+    }
+
+    /// The question of `kind` (`leader`, `election_messages`,
+    /// `first_mover`, `time_to_leader`, `split_brain`) at `at_ms` as JSON
+    /// text (an object with `at_ms`, `kind`, `text`, `choices`, `answer`,
+    /// `why`), or `"null"` when no election follows `at_ms` before the
+    /// next decisive moment. Throws an `Error` whose `field` is `kind` for
+    /// an unknown kind.
+    pub fn question_json(&mut self, at_ms: f64, kind: &str) -> Result<String, JsValue> {
+        self.story
+            .question_json(self.session.scenario(), self.revision, at_ms, kind)
+            .map_err(|message| js::error(&message, "kind"))
     }
 }
 

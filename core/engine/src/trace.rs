@@ -8,7 +8,7 @@
 //! scenario gives the same hash natively and in wasm.
 
 use crate::network::DropReason;
-use crate::protocol::{NodeId, Purpose, Role};
+use crate::protocol::{NodeId, Purpose, Role, TimerClass};
 use crate::time::{Micros, to_ms};
 use serde::Serialize;
 use std::hash::Hasher;
@@ -187,6 +187,13 @@ pub enum Event {
         node: NodeId,
         /// Which timer.
         timer: String,
+        /// What the timer is for (the protocol's
+        /// [`crate::protocol::Protocol::timer_class`]): what tells a
+        /// heartbeat from a timer that changes a role, for the story's
+        /// captions and moments. Not serialized (the trace JSON keeps its
+        /// keys) and not hashed (the hash writes the timer itself).
+        #[serde(skip_serializing)]
+        class: TimerClass,
     },
     /// A node's role changed.
     Role {
@@ -394,7 +401,7 @@ impl Event {
             Event::Undeliverable { node, to, kind } => {
                 format!("n{node} gives up on its {kind} to n{to}: no answer from the link")
             }
-            Event::Timer { node, timer } => format!("n{node}: timer {timer} fires"),
+            Event::Timer { node, timer, .. } => format!("n{node}: timer {timer} fires"),
             Event::Role { node, role, term } => match term {
                 Some(t) => format!("n{node} becomes {role:?} in term {t}").to_ascii_lowercase(),
                 None => format!("n{node} becomes {role:?}").to_ascii_lowercase(),

@@ -584,8 +584,10 @@ pub trait Protocol: Sized + Clone + Debug + 'static {
     /// docs, How to add an algorithm).
     /// A timer whose meaning depends on the state (a ring node's watchdog
     /// waits for the leader while it follows and for the election while
-    /// it takes part) is classed by the state. Asked only when the page's
-    /// node views are built, never on the event path.
+    /// it takes part) is classed by the state. Asked when the page's node
+    /// views are built and, in recording runs only, for the trace event of
+    /// each timer that fires (classed by the state before it fires); never
+    /// on a counting run's event path.
     fn timer_class(&self, timer: Self::Timer) -> TimerClass;
     /// A message this node sent to `to` could not be delivered; the link
     /// layer reports it one reply timeout after the send (like a TCP

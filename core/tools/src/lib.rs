@@ -10,6 +10,8 @@
 //!   textbook's claims;
 //! - [`lesson`]: lessons, a scenario plus narrated steps (the format
 //!   teachers write; the presets are lessons);
+//! - [`story`]: a run's captions, its story moments and the questions
+//!   a viewer can be asked, from one recorded run's own future;
 //! - [`presets`] and [`workloads`]: the shipped scenarios and the benchmark
 //!   workloads; [`stats`]: the summary statistics the reports use.
 //!
@@ -26,6 +28,7 @@ pub mod lesson;
 pub mod presets;
 pub mod session;
 pub mod stats;
+pub mod story;
 pub mod tradeoffs;
 pub mod workloads;
 

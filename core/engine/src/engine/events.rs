@@ -65,11 +65,16 @@ impl<P: Protocol> Engine<P> {
                 self.hash_event(HashTag::Timer, &[u64::from(node)]);
                 timer.hash(&mut self.hasher);
                 if self.record {
+                    let class = self.slots[node as usize]
+                        .state
+                        .as_ref()
+                        .map_or(TimerClass::Other, |s| s.timer_class(timer));
                     emit!(
                         self,
                         Event::Timer {
                             node,
                             timer: format!("{timer:?}"),
+                            class,
                         }
                     );
                 }
