@@ -184,6 +184,29 @@ test('a lesson file round-trips: election lesson check, its link on the page, el
   await opened.close();
 });
 
+test("a step's question is the run's own: asked at its step, answered as election quiz answers it", async () => {
+  const file = join(DIR, 'bully-crash.scenario.json');
+  writeFileSync(file, JSON.stringify(lessonScenario(LESSON)));
+  const quiz = JSON.parse(cli(['quiz', '--scenario', file, '--json', '--at', '0', '--kind', 'leader']));
+  const expected = quiz.questions[0];
+  const { page, errors } = await openPlayground(browser, `/${lessonLink(LESSON)}`);
+  const card = page.locator('[data-testid=lesson-question] [data-testid=question]');
+  await card.waitFor();
+  assert.equal(((await card.textContent()) ?? '').includes(expected.text), true, await card.textContent() ?? '');
+  const choices = await page.$$eval('[data-testid=lesson-question] [data-testid=choice]', (bs) => bs.map((b) => (b.textContent ?? '').trim()));
+  assert.deepEqual(choices, expected.choices.map(String));
+  await page.click('[data-testid=lesson-question] [data-testid=reveal]');
+  await page.waitForSelector('[data-testid=lesson-question] [data-testid=verdict]:not([hidden])');
+  assert.match((await page.textContent('[data-testid=lesson-question] [data-testid=verdict]')) ?? '', new RegExp(String(expected.answer)));
+  // The next step (the crash) asks nothing: the question goes.
+  await page.click('[data-testid=narration-next]');
+  await playFor(page, 3000);
+  assert.equal((await readouts(page)).time, 300);
+  assert.equal(await page.isVisible('[data-testid=lesson-question]'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('Make a lesson from this run: the editor makes a link that opens the same lesson, and names a bad field', async () => {
   const scenario = { version: 1, algorithm: 'bully', nodes: 5, seed: 2, faults: [{ at_ms: 250, crash: 4 }] };
   const { page, errors } = await openPlayground(browser, `/#s=${encodeShare(scenario)}`);

@@ -12,7 +12,10 @@
  *   are shown by the lesson panel (panels/presets.js, `Narration`). A bad
  *   link shows one message naming the field, and the default scenario.
  * - **Steps.** When the run reaches a step, its `view` is shown (`VIEWS`)
- *   and, going forward, its `question` asked (`Question`).
+ *   and, where the run stands at the step's moment (stopped there by Next
+ *   step, or jumped there), its `question` asked: the run's own question
+ *   from the core (`question_json`), with its choices; a choice or Reveal
+ *   marks the true answer and its why.
  * - **Make a lesson from this run** turns the scenario on screen, faults
  *   included, into a lesson (`lesson_from_run`: each fault a step with
  *   empty narration) in a small editor: title, summary and, per step,
@@ -292,13 +295,13 @@ export class LessonPanel {
    * @param {'open' | 'forward' | 'back'} how
    */
   reached(step, how) {
-    if (step.view) this.showView(step.view);
-    if (how !== 'forward') {
-      this.question.hidden = true;
-      this.question.replaceChildren();
-      return;
-    }
-    if (step.question) this.ask(step);
+    const model = this.host.model;
+    // Passing steps on the way to the address's moment shows nothing.
+    if (model.isOpening) return;
+    if (step.view && how !== 'back') this.showView(step.view);
+    // A question is asked where the run stands at its step (stopped there
+    // by Next step, jumped or opened there), before the run shows the answer.
+    if (step.question && how !== 'back' && model.nowMs === step.at_ms) this.ask(step);
     else {
       this.question.hidden = true;
       this.question.replaceChildren();
