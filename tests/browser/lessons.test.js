@@ -62,7 +62,7 @@ async function shownLesson(page) {
     steps: await page.$$eval('[data-testid=narration] li', (items) =>
       items.map((li) => ({
         time: (li.querySelector('.step-time')?.textContent ?? '').trim(),
-        text: (li.querySelector('.step-text')?.firstChild?.textContent ?? '').trim(),
+        text: (li.querySelector('.step-text')?.textContent ?? '').trim(),
         current: li.getAttribute('aria-current') === 'step',
       })),
     ),

@@ -175,12 +175,9 @@ export class Narration {
       text.className = 'step-text';
       text.textContent = step.text;
       li.append(jump, text);
-      if (step.question) {
-        const asks = document.createElement('span');
-        asks.className = 'step-asks';
-        asks.textContent = 'asks a question';
-        text.append(' ', asks);
-      }
+      // A step that asks a question says so (a mark in the style sheet:
+      // the step's text stays the narration alone).
+      li.classList.toggle('asks', Boolean(step.question));
       return li;
     });
     this.list.replaceChildren(...this.items);
