@@ -91,7 +91,7 @@
 import { decodeNodes, sameNodes } from '../cluster/node-rows.js';
 import { ROLE_NAMES } from '../shared/names.js';
 import { Slicer } from './slicer.js';
-import { quietStretch } from './quiet.js';
+import { learnFlightFields, quietStretch } from './quiet.js';
 
 /**
  * A moment where playing pauses by itself (a narrated preset's step) and
@@ -256,6 +256,7 @@ export class Model {
     /** @private */
     this.nodeCol = columns(wasm.node_fields());
     const flightNames = wasm.flight_fields();
+    learnFlightFields(flightNames);
     /** @private @type {import('../cluster/flight-dots.js').FlightColumns} */
     this.flightCol = /** @type {any} */ (columns(flightNames));
     /** @private */

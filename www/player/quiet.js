@@ -8,8 +8,10 @@
  * an election message sent or delivered, a role, leader or term change, a
  * vote, a fault, a role-changing timer firing) a stretch where only
  * background traffic (heartbeats, lease renewals) moves and timer arcs
- * count down is quiet too; a module without it falls back on "nothing on
- * the wire and the next activity (`next_activity_ms()`) far off". The last
+ * count down is quiet too, while no message on the wire arrives at a
+ * story moment (an election message on its way is watched at the asked
+ * speed); a module without it falls back on "nothing on the wire and the
+ * next activity (`next_activity_ms()`) far off". The last
  * `LEAD_REAL_MS` before the activity play at the asked speed again, so
  * the end of a timer's countdown is seen. Only the simulated time each
  * frame plays to changes: the events and every number at any moment are
@@ -51,9 +53,60 @@ const STORE_KEY = 'election-playground-skip-quiet';
  */
 export function nextMatters(pg) {
   const story = /** @type {{next_story_ms?: () => number | undefined}} */ (/** @type {unknown} */ (pg));
-  if (typeof story.next_story_ms === 'function') return story.next_story_ms();
-  if (pg.flight_count() > 0) return null;
-  return pg.next_activity_ms();
+  if (typeof story.next_story_ms !== 'function') {
+    if (pg.flight_count() > 0) return null;
+    return pg.next_activity_ms();
+  }
+  const next = story.next_story_ms();
+  if (next === undefined) return undefined;
+  // An election message on its way is the story, seen at the asked speed.
+  if (storyOnWire(pg)) return null;
+  return next;
+}
+
+/** Most messages on the wire looked through for one that is the story's;
+ * more than this is a busy wire, never quiet. */
+const MAX_WIRE_LOOK = 4096;
+
+/** The flight columns (`flight_fields()`), learnt from the wasm (Model). @type {{width: number, arrive: number} | null} */
+let flightShape = null;
+
+/**
+ * Learns where a flight row holds its arrival (the wasm's column names).
+ * @param {string[]} names `flight_fields()`
+ */
+export function learnFlightFields(names) {
+  flightShape = { width: names.length, arrive: names.indexOf('arrive_ms') };
+}
+
+/** A run's story moments, kept per run and its number of faults (the
+ * core's story changes with a live fault). @type {WeakMap<object, {faults: number, moments: Set<number>}>} */
+const momentsOf = new WeakMap();
+
+/**
+ * Whether a message on the wire is part of the story: it arrives at one of
+ * the story's moments (an election message's delivery is one; a
+ * heartbeat's is not).
+ * @param {import('../pkg/election_player.js').Playground} pg
+ * @returns {boolean}
+ */
+function storyOnWire(pg) {
+  const count = pg.flight_count();
+  if (count === 0) return false;
+  if (count > MAX_WIRE_LOOK || !flightShape || flightShape.arrive < 0) return true;
+  const faults = pg.fault_count();
+  let known = momentsOf.get(pg);
+  if (!known || known.faults !== faults) {
+    const story = /** @type {{story_json: () => string}} */ (/** @type {unknown} */ (pg));
+    known = { faults, moments: new Set(JSON.parse(story.story_json()).moments_ms) };
+    momentsOf.set(pg, known);
+  }
+  const rows = pg.flights();
+  const { width, arrive } = flightShape;
+  for (let o = 0; o + width <= rows.length; o += width) {
+    if (known.moments.has(rows[o + arrive])) return true;
+  }
+  return false;
 }
 
 /**
