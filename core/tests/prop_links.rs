@@ -2,13 +2,14 @@
 //! (and so to the same run, the same trace hash); the readable query
 //! round-trips the fields it expresses; and a broken, tampered or oversized
 //! link is refused with one message naming the problem, before any work
-//! grows with its size.
+//! grows with its size. Lessons made from runs survive their `#l=` links.
 
 use election_core::ScenarioExt;
 mod strategy;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use election_core::lesson::{self, Lesson};
 use election_core::scenario::query::{from_query_pairs, to_query};
 use election_core::scenario::{MAX_SCENARIO_BYTES, RingOrder, StartSet};
 use election_core::share::{self, MAX_LINK_CHARS};
@@ -48,6 +49,21 @@ proptest! {
         prop_assert!(link.len() < 2000, "{} characters", link.len());
     }
 
+    /// Lessons (`#l=` links): any scenario made into a lesson
+    /// (`lesson::from_run`, its faults moved into steps) survives its link
+    /// and its JSON, and runs exactly as the scenario did.
+    #[test]
+    fn any_run_made_a_lesson_survives_its_link(case in scenario(20)) {
+        let s = Scenario::from_value(&case.0).expect("the strategy makes valid scenarios");
+        let lesson = lesson::from_run(&s);
+        let link = lesson.link().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let back = Lesson::from_link(&link).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&back, &lesson);
+        let text = Lesson::from_json(&lesson.to_json_pretty()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&text, &lesson);
+        prop_assert_eq!(sim::run(&back.scenario()).trace_hash, sim::run(&s).trace_hash);
+    }
+
     /// The readable query expresses algorithm, nodes, seed, ring and start;
     /// any values of those round-trip.
     #[test]
@@ -80,6 +96,39 @@ proptest! {
     fn arbitrary_text_never_panics(text in "(1\\.)?[A-Za-z0-9_=.!-]{0,200}") {
         if let Err(e) = share::decode(&text) {
             prop_assert!(!e.message.is_empty());
+        }
+        // A lesson link too: a lesson or one error naming `l` or a field.
+        if let Err(e) = Lesson::from_link(&format!("#l={text}")) {
+            prop_assert!(!e.message.is_empty());
+        }
+    }
+
+    /// Whatever JSON a lesson file holds, reading it answers (a lesson or
+    /// one error naming a field) and never panics.
+    #[test]
+    fn arbitrary_lesson_json_never_panics(
+        steps in proptest::collection::vec(
+            (
+                prop_oneof![Just("-1".to_string()), (0u64..5000).prop_map(|t| t.to_string())],
+                prop_oneof![Just(""), Just(r#", "fault": {"crash": 9}"#), Just(r#", "fault": {"heal": true}"#),
+                            Just(r#", "question": {"kind": "leader"}"#), Just(r#", "question": {}"#),
+                            Just(r#", "view": "log""#), Just(r#", "view": 3"#), Just(r#", "x": 1"#)],
+            ),
+            0..6,
+        ),
+        nodes in 0u32..6,
+    ) {
+        let steps: Vec<String> = steps
+            .iter()
+            .map(|(at, extra)| format!(r#"{{"at_ms": {at}, "text": "t"{extra}}}"#))
+            .collect();
+        let text = format!(
+            r#"{{"lesson": 1, "title": "t", "scenario": {{"nodes": {nodes}, "until_ms": 4000}}, "steps": [{}]}}"#,
+            steps.join(", ")
+        );
+        match Lesson::from_json(&text) {
+            Ok(lesson) => prop_assert_eq!(Lesson::from_json(&lesson.to_json_pretty()).ok(), Some(lesson)),
+            Err(e) => prop_assert!(!e.message.is_empty()),
         }
     }
 }

@@ -276,6 +276,28 @@ mod tests {
         }
     }
 
+    /// A preset asks only where an election follows, so every question
+    /// has its answer from the run (`story::question_at`).
+    #[test]
+    fn every_preset_question_has_an_answer() {
+        let mut asked = 0;
+        for p in ALL {
+            let report = crate::lesson::report(&p.lesson().unwrap());
+            for step in &report.steps {
+                if let Some(q) = &step.question {
+                    assert!(
+                        q.get("answer").is_some(),
+                        "{} at {} ms: {q}",
+                        p.name,
+                        step.at_ms
+                    );
+                    asked += 1;
+                }
+            }
+        }
+        assert_eq!(asked, 11);
+    }
+
     #[test]
     fn the_listing_has_the_page_s_shape() {
         let infos = infos();

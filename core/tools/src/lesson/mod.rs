@@ -13,6 +13,9 @@
 //! - `lesson`: the format version, always 1 ([`VERSION`]).
 //! - `title` (text, 1 to [`MAX_TITLE_CHARS`] characters), `summary`
 //!   (optional text, at most [`MAX_SUMMARY_CHARS`]).
+//! - `predict` (optional, `true` or `false`, default `false`): the page
+//!   opens the lesson with Predict on (as `predict=1` in the address), so
+//!   each question is asked before the run shows its answer.
 //! - `scenario`: a scenario object exactly as in a scenario file, read by
 //!   the one scenario parser; its errors are this module's with the field
 //!   prefixed `scenario.` (`scenario.nodes`, `scenario.faults[0].crash`).
@@ -21,9 +24,11 @@
 //!   horizon: its `until_ms`, or the run limit of 60 s without one),
 //!   `text` (the narration, at most [`MAX_TEXT_CHARS`]; may be empty, as
 //!   in a lesson just made from a run), and optionally:
-//!   - `question`: `{"kind": K}` with K one of [`QUESTION_KINDS`], the
-//!     story's question kinds (`election_core::story`), asked at the
-//!     step's moment;
+//!   - `question`: `{"kind": K}` with K one of the story's question kinds
+//!     ([`QuestionKind`]'s names: `leader`, `election_messages`,
+//!     `first_mover`, `time_to_leader`, `split_brain`), asked at the
+//!     step's moment; its choices and answer are the run's own
+//!     ([`crate::story::question_at`]);
 //!   - `fault`: one entry of a scenario's `faults` without `at_ms`
 //!     (`{"crash": 4}`, `{"partition": [[0, 1], [2, 3, 4]]}`, `{"heal":
 //!     true}`, ...): it happens at the step's `at_ms`;
@@ -45,7 +50,7 @@
 //! Links: `#l=1.<base64url(deflate(json))>`, the codec and the limits of
 //! the scenario's `#s=` links (`share::pack`, `share::unpack`;
 //! [`MAX_LINK_CHARS`] characters, at most [`MAX_LESSON_BYTES`] inflated).
-//! The report `election lesson run` prints is [`report`].
+//! The report `election lesson run` prints is [`report()`].
 
 pub mod report;
 
@@ -53,6 +58,7 @@ use crate::ScenarioExt;
 use crate::scenario::fields::{Fields, describe, millis_value, printable};
 use crate::scenario::{DEFAULT_RUN_LIMIT_US, Fault, MAX_FAULTS, Scenario, ScenarioError};
 use crate::share::{MAX_LINK_CHARS, pack, unpack};
+use crate::story::QuestionKind;
 use crate::time::Micros;
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -73,15 +79,11 @@ pub const MAX_SUMMARY_CHARS: usize = 1000;
 /// Longest narration of one step, in characters.
 pub const MAX_TEXT_CHARS: usize = 2000;
 
-/// The question kinds a step may ask (`question.kind`), as
-/// `election_core::story` names them.
-pub const QUESTION_KINDS: [&str; 5] = [
-    "leader",
-    "election_messages",
-    "first_mover",
-    "time_to_leader",
-    "split_brain",
-];
+/// The question kinds' names, for messages.
+fn kind_names() -> String {
+    let names: Vec<&str> = QuestionKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
+}
 
 /// A view of the page a step brings into sight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,8 +138,8 @@ pub struct Step {
     pub at_us: Micros,
     /// The narration (may be empty).
     pub text: String,
-    /// The question kind asked at this moment, one of [`QUESTION_KINDS`].
-    pub question: Option<&'static str>,
+    /// The question asked at this moment.
+    pub question: Option<QuestionKind>,
     /// A fault that happens at `at_us` (its `at_us` is the step's).
     pub fault: Option<Fault>,
     /// The view to bring into sight.
@@ -151,6 +153,9 @@ pub struct Lesson {
     pub title: String,
     /// One optional sentence: what the lesson shows.
     pub summary: Option<String>,
+    /// Open with Predict on (the page asks each question before the run
+    /// answers it).
+    pub predict: bool,
     /// The scenario, without the steps' faults.
     pub scenario: Scenario,
     /// The steps, in time order.
@@ -261,9 +266,11 @@ fn ms_json(us: Micros) -> Value {
     }
 }
 
-/// The millisecond form of a time, for messages.
+/// The millisecond form of a time, for messages: serde_json's number
+/// writer, not `f64`'s `Display` (which would add its float formatting to
+/// every player module; core/src/lib.rs, What the wasm's size forces).
 fn ms_text(us: Micros) -> String {
-    crate::time::to_ms(us).to_string()
+    ms_json(us).to_string()
 }
 
 impl Lesson {
@@ -289,7 +296,7 @@ impl Lesson {
         known_keys(
             value,
             "",
-            &["lesson", "title", "summary", "scenario", "steps"],
+            &["lesson", "title", "summary", "predict", "scenario", "steps"],
         )?;
         let mut f = Fields::new(value, "").map_err(|_| {
             LessonError::new("", format!("must be an object, got {}", describe(value)))
@@ -318,6 +325,16 @@ impl Lesson {
             return Err(LessonError::new("title", "must not be empty"));
         }
         let summary = text_field(&mut f, "summary", MAX_SUMMARY_CHARS)?;
+        let predict = match f.get("predict") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(LessonError::new(
+                    "predict",
+                    format!("must be true or false, got {}", describe(other)),
+                ));
+            }
+        };
         let scenario = match f.get("scenario") {
             None => {
                 return Err(LessonError::new(
@@ -368,6 +385,7 @@ impl Lesson {
         let lesson = Lesson {
             title,
             summary,
+            predict,
             scenario,
             steps,
         };
@@ -427,6 +445,9 @@ impl Lesson {
         out.insert("title".into(), json!(self.title));
         if let Some(summary) = &self.summary {
             out.insert("summary".into(), json!(summary));
+        }
+        if self.predict {
+            out.insert("predict".into(), json!(true));
         }
         out.insert("scenario".into(), self.scenario.to_json());
         out.insert(
@@ -490,7 +511,7 @@ impl Step {
         m.insert("at_ms".into(), ms_json(self.at_us));
         m.insert("text".into(), json!(self.text));
         if let Some(kind) = self.question {
-            m.insert("question".into(), json!({ "kind": kind }));
+            m.insert("question".into(), json!({ "kind": kind.name() }));
         }
         if let Some(fault) = &self.fault {
             let mut value = fault.to_json();
@@ -533,24 +554,15 @@ fn parse_step(value: &Value, path: &str, horizon: Micros) -> Result<Step, Lesson
             let qpath = f.path_of("question");
             known_keys(q, &qpath, &["kind"])?;
             let mut qf = Fields::new(q, &qpath)?;
-            let kind = qf.get("kind").ok_or_else(|| {
-                qf.error(
-                    "kind",
-                    format!("is required: one of {}", QUESTION_KINDS.join(", ")),
-                )
-            })?;
-            let found = kind
-                .as_str()
-                .and_then(|k| QUESTION_KINDS.iter().copied().find(|&q| q == k));
+            let kind = qf
+                .get("kind")
+                .ok_or_else(|| qf.error("kind", format!("is required: one of {}", kind_names())))?;
+            let found = kind.as_str().and_then(QuestionKind::from_name);
             let Some(found) = found else {
                 return Err(qf
                     .error(
                         "kind",
-                        format!(
-                            "must be one of {}, got {}",
-                            QUESTION_KINDS.join(", "),
-                            describe(kind)
-                        ),
+                        format!("must be one of {}, got {}", kind_names(), describe(kind)),
                     )
                     .into());
             };
@@ -612,9 +624,14 @@ fn parse_step(value: &Value, path: &str, horizon: Micros) -> Result<Step, Lesson
 /// runs exactly as `scenario` does.
 pub fn from_run(scenario: &Scenario) -> Lesson {
     let mut base = scenario.clone();
-    let mut faults = std::mem::take(&mut base.faults);
-    // Stable: faults at the same time keep their order, so ties apply alike.
-    faults.sort_by_key(|f| f.at_us);
+    // In time order, stably (ties keep their order, so they apply alike):
+    // an insertion, not a second sort instantiation in the wasm (core/src/lib.rs,
+    // What the wasm's size forces).
+    let mut faults: Vec<Fault> = Vec::with_capacity(base.faults.len());
+    for fault in std::mem::take(&mut base.faults) {
+        let at = faults.partition_point(|f| f.at_us <= fault.at_us);
+        faults.insert(at, fault);
+    }
     let mut steps = vec![Step {
         at_us: 0,
         text: String::new(),
@@ -644,6 +661,7 @@ pub fn from_run(scenario: &Scenario) -> Lesson {
     Lesson {
         title: format!("{name}, {} nodes, seed {}", scenario.nodes, scenario.seed),
         summary: None,
+        predict: false,
         scenario: base,
         steps,
     }

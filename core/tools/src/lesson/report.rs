@@ -6,6 +6,7 @@
 
 use super::Lesson;
 use crate::session::Session;
+use crate::story::StoryRun;
 use crate::time::to_ms;
 use serde::Serialize;
 use serde_json::Value;
@@ -70,22 +71,24 @@ pub struct LessonReport {
     pub title: String,
     /// Its summary.
     pub summary: Option<String>,
+    /// Whether it opens with Predict on.
+    pub predict: bool,
     /// The algorithm of its scenario.
     pub algorithm: String,
     /// Its steps.
     pub steps: Vec<StepReport>,
 }
 
-/// The question of `kind` at `at_ms` of `scenario`, as JSON.
-fn question(scenario: &crate::Scenario, at_ms: f64, kind: &str) -> Value {
-    let _ = (scenario, at_ms);
-    serde_json::json!({ "kind": kind })
-}
-
 /// The report of `lesson`: its run, step by step.
 pub fn report(lesson: &Lesson) -> LessonReport {
     let scenario = lesson.scenario();
     let mut session = Session::new(&scenario);
+    // One recorded run answers every question (only when one is asked).
+    let story = lesson
+        .steps
+        .iter()
+        .any(|s| s.question.is_some())
+        .then(|| StoryRun::new(&scenario));
     let mut steps = Vec::with_capacity(lesson.steps.len());
     for step in &lesson.steps {
         session.seek(step.at_us);
@@ -116,15 +119,20 @@ pub fn report(lesson: &Lesson) -> LessonReport {
             text: step.text.clone(),
             view: step.view.map(|v| v.name()),
             fault: json.get("fault").cloned(),
-            question: step
-                .question
-                .map(|kind| question(&scenario, to_ms(step.at_us), kind)),
+            question: step.question.map(|kind| {
+                story
+                    .as_ref()
+                    .and_then(|run| run.question_at(to_ms(step.at_us), kind))
+                    .and_then(|q| serde_json::to_value(q).ok())
+                    .unwrap_or(Value::Null)
+            }),
             state,
         });
     }
     LessonReport {
         title: lesson.title.clone(),
         summary: lesson.summary.clone(),
+        predict: lesson.predict,
         algorithm: scenario.algorithm.clone(),
         steps,
     }

@@ -39,7 +39,10 @@ fn a_good_lesson_parses_and_its_scenario_has_the_step_faults() {
     let lesson = Lesson::from_json(GOOD).unwrap();
     assert_eq!(lesson.title, "Bully: crash the leader");
     assert_eq!(lesson.steps.len(), 4);
-    assert_eq!(lesson.steps[0].question, Some("leader"));
+    assert_eq!(
+        lesson.steps[0].question,
+        Some(crate::story::QuestionKind::Leader)
+    );
     assert_eq!(lesson.steps[1].view, Some(View::Spacetime));
     assert!(lesson.scenario.faults.is_empty());
     let scenario = lesson.scenario();
@@ -56,6 +59,12 @@ fn a_good_lesson_parses_and_its_scenario_has_the_step_faults() {
             },
         ]
     );
+    assert!(!lesson.predict);
+    assert!(lesson.to_json().get("predict").is_none());
+    let on =
+        Lesson::from_json(&with(r#""lesson": 1,"#, r#""lesson": 1, "predict": true,"#)).unwrap();
+    assert!(on.predict);
+    assert_eq!(on.to_json()["predict"], true);
     // The canonical form reads back as the same lesson.
     let again = Lesson::from_json(&lesson.to_json_pretty()).unwrap();
     assert_eq!(again, lesson);
@@ -81,6 +90,10 @@ fn each_bad_field_is_named() {
             "title",
         ),
         (with(r#""summary""#, r#""sumary""#), "sumary"),
+        (
+            with(r#""lesson": 1,"#, r#""lesson": 1, "predict": 1,"#),
+            "predict",
+        ),
         (with(r#""title""#, r#""titel""#), "titel"),
         (with(r#""nodes": 5"#, r#""nodes": 0"#), "scenario.nodes"),
         (
@@ -252,6 +265,12 @@ fn the_report_reads_each_step_s_moment() {
         "the step's fault is in its state"
     );
     assert!(crash.state.messages_sent > 0);
-    assert!(report.steps[0].question.is_some());
+    // The question's answer is the story's, for the lesson's run.
+    let asked = report.steps[0].question.clone().unwrap();
+    let story =
+        crate::story::question_at(&lesson.scenario(), 0.0, crate::story::QuestionKind::Leader)
+            .unwrap();
+    assert_eq!(asked, serde_json::to_value(&story).unwrap());
+    assert_eq!(asked["answer"], "n4");
     assert!(report.steps[1].question.is_none());
 }
