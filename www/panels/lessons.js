@@ -398,6 +398,8 @@ class LessonEditor {
     /** @private */
     this.summary = /** @type {HTMLInputElement} */ (el('lesson-summary'));
     /** @private */
+    this.predict = /** @type {HTMLInputElement} */ (el('lesson-predict'));
+    /** @private */
     this.list = el('lesson-steps-edit');
     /** @private */
     this.error = el('lesson-error');
@@ -437,6 +439,7 @@ class LessonEditor {
     this.lesson = JSON.parse(text);
     this.title.value = this.lesson.title ?? '';
     this.summary.value = this.lesson.summary ?? '';
+    this.predict.checked = this.lesson.predict === true;
     this.list.replaceChildren();
     for (const step of this.lesson.steps ?? []) this.addStep(step);
     this.link.hidden = true;
@@ -556,6 +559,8 @@ class LessonEditor {
     const lesson = { ...this.lesson, lesson: 1, title: this.title.value, steps };
     if (this.summary.value.trim() !== '') lesson.summary = this.summary.value;
     else delete lesson.summary;
+    if (this.predict.checked) lesson.predict = true;
+    else delete lesson.predict;
     return JSON.stringify(lesson);
   }
 
@@ -604,6 +609,7 @@ class LessonEditor {
     let input = null;
     if (field === 'title') input = this.title;
     else if (field === 'summary') input = this.summary;
+    else if (field === 'predict') input = this.predict;
     else if (field) {
       // The field itself, or the nearest one it is part of (steps[1].question.kind -> steps[1].question.kind; steps[1] -> its time).
       input =
