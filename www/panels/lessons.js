@@ -234,6 +234,7 @@ export class LessonPanel {
     this.editor = new LessonEditor(this.wasm, host);
     host.narration.fromLink = (request) => this.fromLink(request);
     host.narration.reached = (step, _i, how) => this.reached(step, how);
+    host.narration.opened = () => this.render();
     el('lesson-make').addEventListener('click', () => this.editor.fromRun());
     el('lesson-copy-shown').addEventListener('click', () => this.copyShown());
     host.model.onChange(() => this.render());

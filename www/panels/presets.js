@@ -98,6 +98,8 @@ export class Narration {
     this.model = model;
     /** Called when the run reaches a step (lessons.js). @type {StepReached | null} */
     this.reached = null;
+    /** Called after each `open` (lessons.js shows its buttons). @type {(() => void) | null} */
+    this.opened = null;
     /** The lesson of a `#l=` link, when the address has one (lessons.js
      * reads it). @type {((request: import('../shared/url.js').PageRequest) => ShownLesson | null) | null} */
     this.fromLink = null;
@@ -156,6 +158,7 @@ export class Narration {
     if (!lesson) {
       this.items = [];
       this.list.replaceChildren();
+      this.opened?.();
       return;
     }
     if (preset) this.picker.value = preset.name;
@@ -190,6 +193,7 @@ export class Narration {
       this.related.replaceChildren('Compare with: ', link);
     }
     this.render();
+    this.opened?.();
   }
 
   /**
