@@ -1,24 +1,32 @@
 // @ts-check
 /**
- * Guided scenarios: `?preset=<name>` opens one of the core's presets (its
- * scenario, with any scenario parameters of the address applied over it)
- * with its narration beside the cluster: the steps of the walkthrough, the
+ * Lessons: a scenario with steps (a time, narration, and optionally a
+ * question, a fault or a view), shown beside the cluster: the steps, the
  * one for the current moment marked, each with a button that jumps to its
- * time. Playing waits at each step until Next step is pressed (or Play:
- * the model's `stops`), unless "wait for Next" is unticked. The picker
- * opens another preset by loading its address.
+ * time. The twelve guided scenarios are lessons (`?preset=<name>`: its
+ * scenario, with any scenario parameters of the address applied over it);
+ * a `#l=1.<data>` link opens any lesson (panels/lessons.js reads it with
+ * the core's `lesson_from_link`). Playing waits at each step until Next
+ * step is pressed (the model's `stops`; Next fast-forwards there, see
+ * `Model.playToNextStop`), unless "wait for Next" is unticked. When the
+ * run reaches a step, its view is shown and its question asked
+ * (panels/lessons.js). The picker opens a preset by loading its address.
  *
- * The texts and times come from the core's registry (`presets()`); this
- * module only shows them and moves the clock.
+ * The texts and times come from the core (`presets()`, the lesson
+ * exports); this module only shows them and moves the clock.
  * @module presets
  */
 import { el } from '../shared/dom.js';
 
 /**
- * One step of a walkthrough.
+ * One step of a lesson.
  * @typedef {object} Step
  * @property {number} at_ms
  * @property {string} text
+ * @property {{kind: string}} [question] a question to ask at the step
+ * @property {object} [fault] a scenario fault (without `at_ms`), applied
+ *   at the step's time (the lesson's scenario holds it already)
+ * @property {string} [view] a page view to show at the step (lessons.js, VIEWS)
  */
 
 /**
@@ -29,6 +37,25 @@ import { el } from '../shared/dom.js';
  * @property {string} summary
  * @property {string | null} related
  * @property {Step[]} steps
+ */
+
+/**
+ * A lesson as the panel shows it: a preset, or a lesson from a link.
+ * @typedef {object} ShownLesson
+ * @property {string | null} name the preset's name (null: a lesson of its own)
+ * @property {string} title
+ * @property {string} summary
+ * @property {string | null} related
+ * @property {Step[]} steps
+ * @property {string | null} text the lesson JSON (null for a preset)
+ */
+
+/**
+ * What the lesson panel is told when the step for the current moment
+ * changes: `open` (the page opened there), `forward` (played or jumped on
+ * to it), `back` (went back to it). panels/lessons.js shows its view and,
+ * going forward, asks its question.
+ * @typedef {(step: Step, index: number, how: 'open' | 'forward' | 'back') => void} StepReached
  */
 
 /**
@@ -69,6 +96,13 @@ export class Narration {
   constructor(model, presets) {
     /** @private */
     this.model = model;
+    /** Called when the run reaches a step (lessons.js). @type {StepReached | null} */
+    this.reached = null;
+    /** Called after each `open` (lessons.js shows its buttons). @type {(() => void) | null} */
+    this.opened = null;
+    /** The lesson of a `#l=` link, when the address has one (lessons.js
+     * reads it). @type {((request: import('../shared/url.js').PageRequest) => ShownLesson | null) | null} */
+    this.fromLink = null;
     /** @private */
     this.presets = presets;
     this.section = el('narration');
@@ -79,10 +113,12 @@ export class Narration {
     this.now = el('narration-now');
     this.picker = /** @type {HTMLSelectElement} */ (el('preset-pick'));
     this.wait = /** @type {HTMLInputElement} */ (el('narration-wait'));
-    el('narration-next').addEventListener('click', () => model.setPlaying(true));
+    el('narration-next').addEventListener('click', () => model.playToNextStop());
     model.stops = (fromMs) => this.stopAfter(fromMs);
     /** The preset shown, if any. @type {Preset | null} */
     this.preset = null;
+    /** The lesson shown (a preset's or a link's), if any. @type {ShownLesson | null} */
+    this.lesson = null;
     /** The run the narration belongs to; another run (new settings) hides it. @private */
     this.playground = /** @type {unknown} */ (null);
     /** @private @type {HTMLLIElement[]} */
@@ -109,21 +145,27 @@ export class Narration {
    * @param {import('../shared/url.js').PageRequest} request
    */
   open(request) {
+    const linked = this.fromLink?.(request) ?? null;
     const name = presetParam(request.query);
-    const preset = this.presets.find((p) => p.name === name) ?? null;
+    const preset = linked ? null : (this.presets.find((p) => p.name === name) ?? null);
     this.preset = preset;
+    /** @type {ShownLesson | null} */
+    const lesson = linked ?? (preset ? { ...preset, text: null } : null);
+    this.lesson = lesson;
     this.playground = this.model.playground;
     this.current = -2;
-    this.show(preset !== null);
-    if (!preset) {
+    this.show(lesson !== null);
+    if (!lesson) {
       this.items = [];
       this.list.replaceChildren();
+      this.opened?.();
       return;
     }
-    this.picker.value = preset.name;
-    this.title.textContent = preset.title;
-    this.summary.textContent = preset.summary;
-    this.items = preset.steps.map((step, i) => {
+    if (preset) this.picker.value = preset.name;
+    this.title.textContent = lesson.title;
+    this.summary.textContent = lesson.summary;
+    this.summary.hidden = lesson.summary === '';
+    this.items = lesson.steps.map((step, i) => {
       const li = document.createElement('li');
       li.dataset.step = String(i);
       const jump = document.createElement('button');
@@ -136,10 +178,13 @@ export class Narration {
       text.className = 'step-text';
       text.textContent = step.text;
       li.append(jump, text);
+      // A step that asks a question says so (a mark in the style sheet:
+      // the step's text stays the narration alone).
+      li.classList.toggle('asks', Boolean(step.question));
       return li;
     });
     this.list.replaceChildren(...this.items);
-    const other = preset.related ? this.presets.find((p) => p.name === preset.related) : undefined;
+    const other = lesson.related ? this.presets.find((p) => p.name === lesson.related) : undefined;
     this.related.hidden = !other;
     if (other) {
       const link = document.createElement('a');
@@ -148,6 +193,7 @@ export class Narration {
       this.related.replaceChildren('Compare with: ', link);
     }
     this.render();
+    this.opened?.();
   }
 
   /**
@@ -172,14 +218,20 @@ export class Narration {
    * @returns {import('../player/model.js').Stop | null}
    */
   stopAfter(fromMs) {
-    const preset = this.preset;
-    if (!preset || !this.wait.checked || this.model.playground !== this.playground) return null;
-    const i = preset.steps.findIndex((s) => s.at_ms > fromMs);
+    const lesson = this.lesson;
+    if (!lesson || !this.wait.checked || this.model.playground !== this.playground) return null;
+    const i = lesson.steps.findIndex((s) => s.at_ms > fromMs);
     if (i < 0) return null;
     return {
-      ms: preset.steps[i].at_ms,
-      reason: `step ${i + 1} of ${preset.steps.length}; press Next step or Space to go on`,
+      ms: lesson.steps[i].at_ms,
+      reason: `step ${i + 1} of ${lesson.steps.length}; press Next step to go on`,
     };
+  }
+
+  /** Whether a lesson is shown and waits for Next at its steps (Space then
+   * steps through it in presentation mode). */
+  get stepping() {
+    return this.lesson !== null && this.wait.checked && this.model.playground === this.playground;
   }
 
   /**
@@ -194,20 +246,28 @@ export class Narration {
 
   /** Marks the step for the current moment (the latest one not after it). */
   render() {
-    if (!this.preset) return;
+    const lesson = this.lesson;
+    if (!lesson) return;
     if (this.model.playground !== this.playground) {
       // The settings changed the scenario: this walkthrough no longer applies.
       this.preset = null;
+      this.lesson = null;
       this.show(false);
       return;
     }
     const now = this.model.nowMs;
     let current = -1;
-    this.preset.steps.forEach((s, i) => {
+    lesson.steps.forEach((s, i) => {
       if (s.at_ms <= now) current = i;
     });
     if (current === this.current) return;
+    const before = this.current;
     this.current = current;
+    // Reached a new step (by playing on, a jump or Next): its view and
+    // question. Not on the first look (the page opening at a moment shows
+    // the step's view but asks nothing) nor going back past it.
+    const how = before === -2 ? 'open' : current > before ? 'forward' : 'back';
+    if (current >= 0 && this.reached) this.reached(lesson.steps[current], current, how);
     this.items.forEach((li, i) => {
       li.classList.toggle('current', i === current);
       li.classList.toggle('past', i < current);
@@ -215,7 +275,7 @@ export class Narration {
       else li.removeAttribute('aria-current');
     });
     this.now.textContent =
-      current < 0 ? '' : `Step ${current + 1} of ${this.items.length}: ${this.preset.steps[current].text}`;
+      current < 0 ? '' : `Step ${current + 1} of ${this.items.length}: ${lesson.steps[current].text}`;
     this.reveal(this.items[current]);
   }
 

@@ -163,7 +163,15 @@ export class Controls {
     const reach = () => Math.max((m.endMs() ?? now) * 1.25, now, pg.reached_ms(), 1);
     this.bar.render({ playing: m.playing, speed: m.speed, nowMs: now, skipQuiet: m.skipQuiet, maxMs: readouts ? reach() : 0 }, readouts);
     const skipping = m.skippingMs;
-    setText(this.quietNote, skipping > 0 ? `Skipping ${quietWords(skipping)} of quiet time…` : '');
+    const forward = m.forwardingTo;
+    setText(
+      this.quietNote,
+      skipping > 0
+        ? `Skipping ${quietWords(skipping)} of quiet time…`
+        : forward
+          ? `Fast-forwarding to ${forward.ms} ms, the next step…`
+          : '',
+    );
     // The first screen says where to start, until the run first moves.
     if (!this.started && (m.playing || now > 0)) this.started = true;
     if (this.prompt.hidden !== this.started) this.prompt.hidden = this.started;

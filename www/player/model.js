@@ -19,18 +19,25 @@
  * those of one `run_until_ms` to wherever it gets, so every number and the
  * trace hash at a moment are the same; seeking, stepping and `at=` never
  * pace). Quiet-time skipping (`player/quiet.js`, on unless unticked, kept in
- * localStorage): while `flight_count()` is 0 and the next activity
- * (`next_activity_ms()`: a timer that really fires, a fault) is more than
- * 600 ms of real time away, the stretch up to 400 ms of real time before
- * it plays at a rate that takes 600 ms, and the status says "Skipping
- * 182 ms of quiet time". Compare mode and the compare embed skip the same
+ * localStorage): while the next story moment (`next_story_ms()`: an
+ * election message sent or delivered, a role, leader or term change, a
+ * vote, a fault, a role-changing timer firing; heartbeats and lease
+ * renewals are not moments) is more than 600 ms of real time away, the
+ * stretch up to 400 ms of real time before it plays at a rate that takes
+ * 600 ms, and the status says "Skipping 182 ms of quiet time" (a module
+ * without the story: while `flight_count()` is 0, up to the next activity,
+ * `next_activity_ms()`). Compare mode and the compare embed skip the same
  * way for all runs together (`CompareRuns.quietTarget`, stage/runs.js):
  * only while every run stands at the shared time with nothing on the wire,
  * up to the lead before the earliest of their next activities (a run where
  * nothing more will happen waits for the others); the single embed plays
  * through `Model`, so it skips as the page does. And stops (`Model.stops`): a
  * narrated preset's next step, where playing pauses until Next step
- * (panels/presets.js).
+ * (panels/presets.js). Next step (`Model.playToNextStop`) fast-forwards:
+ * it reaches the next stop within `FORWARD_REAL_MS` of real time, frame
+ * by frame (each frame plays at least its share of what is left, so the
+ * run is seen moving, never jumps), quiet stretches still skipped on the
+ * way; the status says "Fast-forwarding to step 3 at 500 ms".
  * The page opens paused (at 0, or at `at=`) with a prompt over the
  * cluster until the run first moves (`Controls`).
  * @module model
@@ -84,7 +91,7 @@
 import { decodeNodes, sameNodes } from '../cluster/node-rows.js';
 import { ROLE_NAMES } from '../shared/names.js';
 import { Slicer } from './slicer.js';
-import { quietStretch } from './quiet.js';
+import { learnFlightFields, quietStretch } from './quiet.js';
 
 /**
  * A moment where playing pauses by itself (a narrated preset's step) and
@@ -164,6 +171,10 @@ export const MAX_SPEED = 1000;
  * Bully election (over at 19 ms) takes about four seconds to watch, a
  * message of 5 ms latency one second to cross. */
 export const DEFAULT_SPEED = 0.005;
+
+/** Most real time Next step takes to reach the next stop, ms (the issue
+ * asks for about 3 s; a little under leaves room for slow frames). */
+export const FORWARD_REAL_MS = 2500;
 
 /** Most silent queue events one Step skips over. */
 const MAX_SILENT_STEPS = 10000;
@@ -245,6 +256,7 @@ export class Model {
     /** @private */
     this.nodeCol = columns(wasm.node_fields());
     const flightNames = wasm.flight_fields();
+    learnFlightFields(flightNames);
     /** @private @type {import('../cluster/flight-dots.js').FlightColumns} */
     this.flightCol = /** @type {any} */ (columns(flightNames));
     /** @private */
@@ -265,6 +277,10 @@ export class Model {
     this.stops = null;
     /** Why playing stopped by itself, for the status line. */
     this.stopReason = '';
+    /** Next step's fast-forward to a stop, if one is under way: the stop,
+     * the real time left to reach it (ms) and the revision it belongs to.
+     * @private @type {{stop: Stop, realLeftMs: number, revision: number} | null} */
+    this.forward = null;
     /** @type {Fork | null} what the last fault made did to the history */
     this.fork = null;
     /** @private @type {Set<() => void>} */
@@ -325,6 +341,7 @@ export class Model {
     this.endSlicer.reset();
     this.stopReason = '';
     this.fork = null;
+    this.forward = null;
     this.changed();
   }
 
@@ -337,9 +354,35 @@ export class Model {
   setPlaying(on) {
     if (on) this.stopOpening();
     this.playing = on;
+    this.forward = null;
     this.lag = 1;
     if (on) this.stopReason = '';
     this.changed();
+  }
+
+  /**
+   * Plays on to the next stop (a lesson's next step), fast-forwarding so
+   * it is reached within `FORWARD_REAL_MS` of real time (pacing only: the
+   * events are those of playing there at any speed). Without a stop ahead
+   * it just plays.
+   * @param {number} [realMs] the real time it may take at most, ms
+   */
+  playToNextStop(realMs = FORWARD_REAL_MS) {
+    this.setPlaying(true);
+    const stop = this.stops?.(this.playground.now_ms()) ?? null;
+    if (stop) this.forward = { stop, realLeftMs: realMs, revision: this.revision };
+  }
+
+  /**
+   * The stop Next step is fast-forwarding to, while it plays faster than
+   * asked to get there (null otherwise): for the status line.
+   * @returns {Stop | null}
+   */
+  get forwardingTo() {
+    const f = this.forward;
+    if (!f || !this.playing || f.revision !== this.revision) return null;
+    const left = f.stop.ms - this.playground.now_ms();
+    return left > f.realLeftMs * this.speed ? f.stop : null;
   }
 
   /** @param {number} speed simulated ms per real ms (clamped) */
@@ -505,6 +548,16 @@ export class Model {
       this.advanced = true;
       return;
     }
+    // Next step's fast-forward: at least this frame's share of the way
+    // left, so the stop comes within the real time it was given.
+    const f = this.forward;
+    if (f && stop && f.revision === this.revision && f.stop.ms === stop.ms) {
+      const share = f.realLeftMs > realMs ? realMs / f.realLeftMs : 1;
+      target = Math.max(target, Math.min(horizon, from + (stop.ms - from) * share));
+      f.realLeftMs = Math.max(0, f.realLeftMs - realMs);
+    } else if (f) {
+      this.forward = null;
+    }
     if (stop && stop.ms < target) target = stop.ms;
     const budget = budgetMs;
     const simFrom = performance.now();
@@ -537,6 +590,7 @@ export class Model {
       const got = (pg.now_ms() - from) / asked;
       this.lag = this.lag + (Math.min(1, got) - this.lag) * Math.min(1, realMs / 500);
     }
+    if (!this.playing || (stop && pg.now_ms() >= stop.ms)) this.forward = null;
     if (pg.now_ms() >= horizon) {
       this.playing = false;
       this.stopReason = `stopped at ${horizon} ms, the end of this scenario`;

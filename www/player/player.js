@@ -245,7 +245,11 @@ export function playModel(model, failed, override = {}) {
   return {
     playing: () => model.playing,
     busy: override.busy ?? (() => model.isOpening || model.endPending),
-    advance: override.advance ?? ((realMs, budgetMs) => model.advance(realMs, budgetMs)),
+    advance: (realMs, budgetMs) => {
+      if (override.advance) override.advance(realMs, budgetMs);
+      else model.advance(realMs, budgetMs);
+      pageClock.record(model.nowMs);
+    },
     flush: () => model.flush(),
     failed,
   };

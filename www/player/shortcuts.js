@@ -38,7 +38,7 @@
 
 /** @type {Shortcut[]} */
 export const SHORTCUTS = [
-  { action: 'play', keys: ['Space'], label: 'Play or pause' },
+  { action: 'play', keys: ['Space'], label: 'Play or pause (presenting a lesson: on to its next step, or pause)' },
   { action: 'step', keys: ['S', '→'], label: 'Step: the next event' },
   {
     action: 'next',

@@ -24,6 +24,8 @@
  * played. `tasks`, when set, is how many more simulation tasks the page
  * may run (player/player.js; 0: between frames it does nothing, neither
  * plays nor goes to its opening moment nor looks for the run's end).
+ * `trail`, when set to an array, gets where the single view's run stands
+ * after each task, against the real time played (`record`).
  * Only the player reads the clock for playing; the cluster layers count
  * their drawings on it.
  *
@@ -43,6 +45,10 @@ export const FRAME_MS = 1000 / 60;
  * @property {number} painted the last of them the worker has drawn
  * @property {number} [tasks] simulation tasks the page may still run;
  *   unset: no limit
+ * @property {[number, number][]} [trail] when a test sets it to an array,
+ *   each simulation task of the single view pushes [real ms played so far
+ *   on the hand, simulated ms the run stands at] (the pacing test reads
+ *   how much real time each stretch of a run took)
  */
 
 export class PlayClock {
@@ -83,6 +89,15 @@ export class PlayClock {
   /** A run stopped by itself: the rest of a test's budget is void. */
   stopped() {
     if (this.hand) this.hand.budget = 0;
+  }
+
+  /**
+   * Notes where a run stands after a simulation task (the hand's `trail`,
+   * when a test asked for one).
+   * @param {number} simMs
+   */
+  record(simMs) {
+    this.hand?.trail?.push([this.handMs, simMs]);
   }
 
   /** An animation frame was drawn. */

@@ -48,6 +48,9 @@ export function compareParam(search) {
  * @property {string} [scenario] scenario JSON that the page opens instead
  *   of the address's (a standalone page's inline scenario,
  *   www/standalone/inlined.js)
+ * @property {string} [lesson] the `#l=` link of a lesson the page shows
+ *   instead of the address's (a standalone page's inline lesson;
+ *   `scenario` is then the lesson's run)
  */
 
 /** Parameters of the page itself (not scenario fields). */

@@ -1,11 +1,13 @@
 // @ts-check
 /**
  * How the full page (stage/page.js) opens a run: the one the address
- * asks for, made in the wasm module that runs it, and where it stands
- * once open (`at=`).
+ * asks for (a standalone page's inline scenario, a `#l=` lesson's, a
+ * preset's, or the address's scenario), made in the wasm module that runs
+ * it, and where it stands once open (`at=`).
  * @module stage/page-run
  */
 
+import { isLessonLink, lessonLinkScenario } from '../panels/lessons.js';
 import { presetPlayground } from '../panels/presets.js';
 import { messageOf } from '../shared/dom.js';
 import { ModuleLoadError, openRun, openRunIn } from '../shared/player-wasm.js';
@@ -31,7 +33,10 @@ export async function requestedRun(request, problems, how = {}) {
     // A standalone page's inline scenario (www/standalone/inlined.js).
     request.scenario !== undefined
       ? new w.Playground(request.scenario)
-      : (presetPlayground(w, request) ?? w.Playground.from_url(request.query, request.fragment));
+      : // A lesson link (`#l=`): the lesson's scenario, its steps' faults included.
+        isLessonLink(request.fragment)
+        ? new w.Playground(lessonLinkScenario(w, request.fragment))
+        : (presetPlayground(w, request) ?? w.Playground.from_url(request.query, request.fragment));
   try {
     return await (how.first ? openRunIn(how.first, make) : openRun(make));
   } catch (e) {

@@ -28,6 +28,7 @@ import { Model } from '../player/model.js';
 import { player, playModel } from '../player/player.js';
 import { Panes } from '../panels/panes.js';
 import { Narration } from '../panels/presets.js';
+import { LessonPanel } from '../panels/lessons.js';
 import { providePageRun, providePageScenario } from '../shared/page-scenario.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { ScenarioFile } from '../panels/scenario-file.js';
@@ -200,6 +201,25 @@ export async function startPage(wasm, firstName, options) {
   });
 
   const narration = new Narration(model, wasm.presets());
+  // Lessons (panels/lessons.js): `#l=` links, a step's view and question,
+  // the editor of "Make a lesson from this run".
+  const lessons = new LessonPanel({
+    model,
+    wasm,
+    narration,
+    selectTab: (id) => panes.tabs.select(id),
+    presenting: () => presentation.on,
+    report: (message) => showProblems([message]),
+  });
+  // "Download lesson as a standalone page" (Lessons): the lesson on
+  // screen, which the file opens at its start.
+  options.download({ button: el('lesson-download'), status: el('lesson-share-status') }, () => {
+    model.setPlaying(false);
+    const pg = model.playground;
+    const shown = lessons.forDownload();
+    if (!shown) throw new Error('No lesson is shown.');
+    return { scenario: shown.scenario, lesson: shown.lesson, at: null, preset: null, algorithm: pg.algorithm(), seed: pg.seed() };
+  });
   // "Download as a standalone page" (Share): this run at this moment, one file.
   options.download({ button: el('download-standalone'), status: el('standalone-status') }, () => {
     model.setPlaying(false);
@@ -244,7 +264,12 @@ export async function startPage(wasm, firstName, options) {
   predict.set(Boolean(request.predict), false, request.predictKinds ?? null);
   const presentReadouts = new PresentReadouts(el('present-readouts'));
   const shortcuts = bar.keys({
-    play: () => actions.toggle(),
+    // In presentation mode a lesson steps with Space (Next step), and
+    // Space pauses while it plays; the Play button still plays freely.
+    play: () => {
+      if (presentation.on && narration.stepping && !model.playing) model.playToNextStop();
+      else actions.toggle();
+    },
     step: () => actions.step(),
     next: () => {
       model.nextInteresting();

@@ -11,9 +11,9 @@
  * into every run at the current time.
  *
  * Quiet-time skipping (player/quiet.js), for all runs together: while
- * every run is quiet (nothing on the wire, its next activity far off),
- * playing goes fast up to the lead before the earliest of their next
- * activities. Pacing only: every run's events and numbers at any moment
+ * every run is quiet (its next story moment far off, heartbeats aside;
+ * see `nextMatters`), playing goes fast up to the lead before the
+ * earliest of their next moments. Pacing only: every run's events and numbers at any moment
  * are those of `run_until_ms`.
  *
  * ## Compare mode and the compare embed
@@ -49,7 +49,7 @@
 
 import { Model } from '../player/model.js';
 import { Slicer } from '../player/slicer.js';
-import { QUIET_REAL_MS, quietStretch, storedSkipQuiet } from '../player/quiet.js';
+import { QUIET_REAL_MS, nextMatters, quietStretch, storedSkipQuiet } from '../player/quiet.js';
 
 /**
  * One algorithm's run.
@@ -228,9 +228,10 @@ export class CompareRuns {
     let anyActivity = false;
     for (const run of this.runs) {
       const pg = run.model.playground;
-      if (pg.now_ms() !== this.nowMs || pg.flight_count() > 0) return null;
+      const next = nextMatters(pg);
+      if (pg.now_ms() !== this.nowMs || next === null) return null;
       // A run where nothing more will happen waits for the others.
-      if (pg.next_activity_ms() === undefined) continue;
+      if (next === undefined) continue;
       anyActivity = true;
       const q = quietStretch(pg, this.speed, 0);
       if (!q) return null;

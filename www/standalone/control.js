@@ -16,12 +16,13 @@ import { messageOf } from '../shared/dom.js';
 export function wireStandaloneDownload(parts, current) {
   const { button, status } = parts;
   button.addEventListener('click', async () => {
-    const lesson = current();
     status.textContent = 'Making the standalone page…';
     try {
+      const lesson = current();
       const { makeStandalone } = await import('./make.js');
       const name = await makeStandalone(lesson);
-      status.textContent = `Saved ${name}: one file that opens this run at this moment with no network (attach it to an e-mail or a course page).`;
+      const what = lesson.lesson ? 'this lesson, step by step,' : 'this run at this moment';
+      status.textContent = `Saved ${name}: one file that opens ${what} with no network (attach it to an e-mail or a course page).`;
     } catch (e) {
       status.textContent = messageOf(e);
     }

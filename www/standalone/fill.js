@@ -35,6 +35,10 @@ function blockIn(text) {
  * @property {string} scenario scenario JSON, as `election run --scenario` reads it
  * @property {number | 'end' | null} at the moment to open at (null: the start)
  * @property {string | null} preset the guided scenario whose narration to show
+ * @property {string | null} [lesson] the `#l=1.<data>` link of the lesson
+ *   whose steps to show (`data-lesson`; `scenario` is then the lesson's
+ *   scenario, its steps' faults included: `election html --lesson` writes
+ *   the same)
  */
 
 /**
@@ -75,7 +79,8 @@ export function fillTemplate(template, lesson) {
   if (!where) throw new Error('This is not a standalone template: it has no standalone-scenario block.');
   const at = lesson.at === null ? '' : String(lesson.at);
   const block =
-    `<script type="application/json" id="standalone-scenario" data-at="${attribute(at)}" data-preset="${attribute(lesson.preset ?? '')}">` +
+    `<script type="application/json" id="standalone-scenario" data-at="${attribute(at)}" data-preset="${attribute(lesson.preset ?? '')}"` +
+    (lesson.lesson ? ` data-lesson="${attribute(lesson.lesson)}">` : '>') +
     `${scriptSafeJson(lesson.scenario)}</script>`;
   return `${template.slice(0, where.start)}${block}${template.slice(where.end)}`;
 }

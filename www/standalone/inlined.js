@@ -37,7 +37,8 @@ import { readAddress } from '../shared/url.js';
 
 /** Id of the data block with the wasm (base64; `data-encoding="gzip"`: of the gzip of it). */
 export const WASM_BLOCK = 'standalone-wasm';
-/** Id of the data block with the scenario JSON (`data-at`: the moment; `data-preset`: the narration). */
+/** Id of the data block with the scenario JSON (`data-at`: the moment; `data-preset`: the narration;
+ * `data-lesson`: a lesson's `#l=` link, whose steps the page shows). */
 export const SCENARIO_BLOCK = 'standalone-scenario';
 
 /** The page's text as it opened, on a standalone page. @type {string | null} */
@@ -89,7 +90,10 @@ export function standaloneRequest(request, scenarioParams) {
   const search = params.size > 0 ? `?${params}` : '';
   const inline = readAddress(scenarioParams, /** @type {Location} */ ({ search, hash: '' }));
   const text = (block.textContent ?? '').trim();
-  return text === '' ? inline : { ...inline, scenario: text };
+  if (text === '') return inline;
+  // A lesson's page (`data-lesson`, its `#l=` link): its steps beside its
+  // scenario (the block's text, the lesson's run).
+  return block.dataset.lesson ? { ...inline, scenario: text, lesson: block.dataset.lesson } : { ...inline, scenario: text };
 }
 
 /**
