@@ -193,8 +193,10 @@ test("a step's question is the run's own: asked at its step, answered as electio
   const card = page.locator('[data-testid=lesson-question] [data-testid=question]');
   await card.waitFor();
   assert.equal(((await card.textContent()) ?? '').includes(expected.text), true, await card.textContent() ?? '');
-  const choices = await page.$$eval('[data-testid=lesson-question] [data-testid=choice]', (bs) => bs.map((b) => (b.textContent ?? '').trim()));
-  assert.deepEqual(choices, expected.choices.map(String));
+  const choices = await page.$$eval('[data-testid=lesson-question] [data-testid=choice]', (bs) =>
+    bs.map((b) => JSON.parse(/** @type {HTMLElement} */ (b).dataset.choice ?? 'null')),
+  );
+  assert.deepEqual(choices, expected.choices);
   await page.click('[data-testid=lesson-question] [data-testid=reveal]');
   await page.waitForSelector('[data-testid=lesson-question] [data-testid=verdict]:not([hidden])');
   assert.match((await page.textContent('[data-testid=lesson-question] [data-testid=verdict]')) ?? '', new RegExp(String(expected.answer)));

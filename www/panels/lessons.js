@@ -27,6 +27,7 @@
  * @module panels/lessons
  */
 
+import { askQuestion } from '../ask/question.js';
 import { el, messageOf } from '../shared/dom.js';
 
 /** The page views a step's `view` may name, and what each shows. */
@@ -104,6 +105,7 @@ export function shownLesson(text) {
     related: null,
     steps: Array.isArray(lesson.steps) ? lesson.steps : [],
     text,
+    predict: lesson.predict === true,
   };
 }
 
@@ -155,58 +157,6 @@ export function fieldOf(e) {
  */
 
 /**
- * Asks a question in `box`: its text and its choices as buttons; a choice
- * (or Reveal) marks the true answer with its why, and calls `answered`.
- * The page's own simple form, used when the Predict module's question
- * component is not there.
- * @param {HTMLElement} box
- * @param {QuestionData} q
- * @param {(right: boolean | null) => void} answered null: revealed without a guess
- */
-export function askSimply(box, q, answered) {
-  const text = document.createElement('p');
-  text.className = 'lesson-question-text';
-  text.dataset.testid = 'question';
-  text.textContent = q.text;
-  const choices = document.createElement('div');
-  choices.className = 'lesson-choices';
-  const verdict = document.createElement('p');
-  verdict.className = 'lesson-verdict';
-  verdict.dataset.testid = 'verdict';
-  verdict.hidden = true;
-  /** @param {string | number | null} picked */
-  const reveal = (picked) => {
-    for (const b of choices.querySelectorAll('button')) {
-      const button = /** @type {HTMLButtonElement} */ (b);
-      button.disabled = true;
-      if (button.dataset.choice === String(q.answer)) button.classList.add('right');
-      else if (picked !== null && button.dataset.choice === String(picked)) button.classList.add('wrong');
-    }
-    const right = picked === null ? null : String(picked) === String(q.answer);
-    verdict.textContent = `${right === null ? 'Answer' : right ? 'Right' : 'Not quite'}: ${q.answer}. ${q.why}`;
-    verdict.hidden = false;
-    answered(right);
-  };
-  for (const choice of q.choices) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.dataset.testid = 'choice';
-    b.dataset.choice = String(choice);
-    b.textContent = String(choice);
-    b.addEventListener('click', () => reveal(choice));
-    choices.append(b);
-  }
-  const show = document.createElement('button');
-  show.type = 'button';
-  show.dataset.testid = 'reveal';
-  show.className = 'lesson-reveal';
-  show.textContent = 'Reveal';
-  show.addEventListener('click', () => reveal(null));
-  choices.append(show);
-  box.replaceChildren(text, choices, verdict);
-}
-
-/**
  * What the lesson panel needs from the page.
  * @typedef {object} LessonHost
  * @property {import('../player/model.js').Model} model
@@ -215,6 +165,8 @@ export function askSimply(box, q, answered) {
  * @property {(id: 'now' | 'metrics' | 'node') => void} selectTab
  * @property {() => boolean} presenting whether presentation mode is on
  * @property {(message: string) => void} report shows a problem
+ * @property {(asked: import('../ask/question.js').Asked) => void} [count]
+ *   counts an answered step's question into Predict's score
  */
 
 export class LessonPanel {
@@ -352,7 +304,16 @@ export class LessonPanel {
       box.textContent = 'No election follows this moment, so there is nothing to predict here.';
       return;
     }
-    askSimply(box, q, () => {});
+    // The question component of Predict mode (ask/question.js): a choice
+    // or Reveal marks the true answer at once, since the lesson waits at
+    // its step for Next; a guess counts into Predict's score.
+    box.replaceChildren();
+    const asked = askQuestion(box, q, {
+      onAnswer: () => {
+        asked.verdict();
+        this.host.count?.(asked);
+      },
+    });
   }
 
   /** Copies the link of the lesson on screen. @private */

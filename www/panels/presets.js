@@ -48,6 +48,8 @@ import { el } from '../shared/dom.js';
  * @property {string | null} related
  * @property {Step[]} steps
  * @property {string | null} text the lesson JSON (null for a preset)
+ * @property {boolean} [predict] the lesson turns Predict on (its
+ *   `"predict": true`)
  */
 
 /**

@@ -210,6 +210,8 @@ export async function startPage(wasm, firstName, options) {
     selectTab: (id) => panes.tabs.select(id),
     presenting: () => presentation.on,
     report: (message) => showProblems([message]),
+    // (Predict is made below, before any lesson step is reached.)
+    count: (asked) => predict.count(asked),
   });
   // "Download lesson as a standalone page" (Lessons): the lesson on
   // screen, which the file opens at its start.
@@ -394,6 +396,8 @@ export async function startPage(wasm, firstName, options) {
     predict.set(Boolean(again.predict), false, again.predictKinds ?? null);
     faults.fill(model.playground);
     narration.open(again);
+    // A lesson's `"predict": true` turns Predict on.
+    if (narration.lesson?.predict) predict.set(true, false, again.predictKinds ?? null);
     compare.open(again, found).then((more) => more && showProblems(found));
     showProblems(found);
   };
@@ -419,6 +423,7 @@ export async function startPage(wasm, firstName, options) {
   // Meanwhile the form shows the run's network where it starts.
   if (model.isOpening) faults.fill(model.playground);
   narration.open(request);
+  if (narration.lesson?.predict) predict.set(true, false, request.predictKinds ?? null);
   compare.suggest(model.playground.algorithm());
   compare.open(request, problems).then((more) => {
     if (more) showProblems(problems);
