@@ -148,6 +148,10 @@ fn the_default_crash_scenario_tells_its_story_exactly() {
                 "All 8 nodes start an election at once. In Bully the highest live id wins, so n7 will lead."
             ),
             (
+                9.954,
+                "n7 leads and all 7 other live nodes follow it. Only background traffic until 20,000 ms, when n7 crashes."
+            ),
+            (
                 20000.0,
                 "n7, the leader, has crashed. n4 has heard nothing from it since 19,959 ms; its failure-detector timer fires at 20,126 ms and it starts an election."
             ),
@@ -158,6 +162,10 @@ fn the_default_crash_scenario_tells_its_story_exactly() {
             (
                 20279.31,
                 "n6 is the leader: the highest live id wins, and it tells the others with COORDINATOR."
+            ),
+            (
+                20288.347,
+                "n6 leads and all 6 other live nodes follow it. The election is over; only background traffic follows."
             ),
         ]
     );

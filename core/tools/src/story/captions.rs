@@ -28,6 +28,7 @@ pub(crate) fn captions(facts: &Facts) -> Vec<Caption> {
     let mut last_term: Option<u64> = None;
     // Whether the last caption point was an election with no leader since.
     let mut unresolved = false;
+    let mut agreement = Agreement::new(facts.nodes);
     for (i, e) in facts.events.iter().enumerate() {
         let point = match &e.event {
             ev if is_fault(ev) => {
@@ -87,6 +88,12 @@ pub(crate) fn captions(facts: &Facts) -> Vec<Caption> {
             }
             _ => None,
         };
+        // The moment every live node follows the one leader: the election
+        // is over, and the caption says so and what comes next.
+        let point = match (point, agreement.update(facts, i)) {
+            (None, Some((l, followers))) => Some((1, settled(facts, i, l, followers))),
+            (point, _) => point,
+        };
         if let Some((weight, text)) = point {
             let at_us = e.at_us;
             match points.last_mut() {
@@ -111,6 +118,130 @@ pub(crate) fn captions(facts: &Facts) -> Vec<Caption> {
             text: p.text,
         })
         .collect()
+}
+
+/// Who believes whom leads, to see the moment an election is over: one
+/// leader, and every other live participant (not an observer) believes it
+/// leads.
+struct Agreement {
+    belief: Vec<Option<NodeId>>,
+    alive: Vec<bool>,
+    term: Vec<Option<u64>>,
+    agreed: bool,
+}
+
+impl Agreement {
+    fn new(nodes: u32) -> Self {
+        let n = nodes as usize;
+        Self {
+            belief: vec![None; n],
+            alive: vec![true; n],
+            term: vec![None; n],
+            agreed: false,
+        }
+    }
+
+    /// Takes in event `i`; returns the leader and its number of followers
+    /// when the run has just come to agree on one leader.
+    #[inline(never)]
+    fn update(&mut self, facts: &Facts, i: usize) -> Option<(NodeId, usize)> {
+        let n = self.belief.len();
+        match facts.events[i].event {
+            Event::Leader { node, leader } if (node as usize) < n => {
+                self.belief[node as usize] = leader;
+            }
+            Event::Role { node, term, .. } if (node as usize) < n => {
+                self.term[node as usize] = term;
+            }
+            Event::Crash { node } if (node as usize) < n => {
+                self.alive[node as usize] = false;
+                self.belief[node as usize] = None;
+            }
+            Event::Recover { node } if (node as usize) < n => {
+                self.alive[node as usize] = true;
+                self.belief[node as usize] = None;
+            }
+            Event::Partition { .. } | Event::Heal => {}
+            _ => return None,
+        }
+        let agreed = match facts.leaders_after(i) {
+            [l] => {
+                let followers = (0..n)
+                    .filter(|&m| {
+                        m != *l as usize
+                            && self.alive[m]
+                            && !facts.observers.contains(&(m as NodeId))
+                    })
+                    .map(|m| self.belief[m] == Some(*l))
+                    .try_fold(0usize, |k, follows| follows.then_some(k + 1));
+                followers.filter(|&k| k > 0).map(|k| (*l, k))
+            }
+            _ => None,
+        };
+        let newly = agreed.filter(|_| !self.agreed);
+        self.agreed = agreed.is_some();
+        newly
+    }
+}
+
+/// "n7 leads and all 7 other live nodes follow it", and what comes next:
+/// nothing until the next fault, when no election follows before it.
+#[inline(never)]
+fn settled(facts: &Facts, i: usize, l: NodeId, followers: usize) -> String {
+    let term = facts.events[..=i].iter().rev().find_map(|e| match e.event {
+        Event::Role {
+            node: n,
+            role: Role::Leader,
+            term,
+        } if n == l => Some(term),
+        _ => None,
+    });
+    let who = match term.flatten() {
+        Some(t) => format!("{} leads term {t}", node(l)),
+        None => format!("{} leads", node(l)),
+    };
+    let all = if followers == 1 {
+        "the other live node follows it".to_string()
+    } else {
+        format!("all {followers} other live nodes follow it")
+    };
+    let next = next_fault(facts, i);
+    let calm = facts.events[i + 1..next].iter().all(|e| {
+        !matches!(
+            e.event,
+            Event::Election { .. } | Event::Role { .. } | Event::Leader { .. }
+        )
+    });
+    let then = match facts.events.get(next) {
+        _ if !calm => String::new(),
+        Some(f) => format!(
+            " Only background traffic until {}, when {}.",
+            ms(f.at_us),
+            fault_words(&f.event)
+        ),
+        None => " The election is over; only background traffic follows.".to_string(),
+    };
+    format!("{who} and {all}.{then}")
+}
+
+/// A fault in a few words, for "until 20,000 ms, when n7 crashes".
+#[inline(never)]
+fn fault_words(e: &Event) -> String {
+    match e {
+        Event::Crash { node: n } => format!("{} crashes", node(*n)),
+        Event::Recover { node: n } => format!("{} comes back", node(*n)),
+        Event::Pause { node: n, .. } => format!("{} is paused", node(*n)),
+        Event::Partition { .. } => "the network splits".to_string(),
+        Event::Heal => "the network heals".to_string(),
+        Event::Cut { from, to } => format!("the link from {} to {} is cut", node(*from), node(*to)),
+        Event::Uncut { from, to } => {
+            format!("the link from {} to {} is restored", node(*from), node(*to))
+        }
+        Event::Clock { node: n, .. } => format!("{}'s clock is set", node(*n)),
+        Event::Slow { node: n, .. } => format!("{} slows down", node(*n)),
+        Event::Network { .. } => "the network changes".to_string(),
+        _ => "a fault comes".to_string(),
+    }
 }
 
 /// The term of `n`'s role change at the instant of event `i`, if any.

@@ -15,9 +15,12 @@
 //! the page shows from its `at_ms` until the next. A caption is made at
 //! time 0, at every fault the engine applies, when an election starts
 //! (the first election message after a quiet stretch, or a new term),
-//! when a node becomes leader and when a leader steps down without a
-//! fault; two at the same instant keep the weightier (fault, then leader,
-//! then election). The wording is per family where it helps (Bully: the
+//! when a node becomes leader, when a leader steps down without a
+//! fault, and when the election is over (one leader, and every other live
+//! participant believes it leads: the caption then says what comes next,
+//! "only background traffic until 20,000 ms, when n7 crashes", when no
+//! election comes before that fault); two at the same instant keep the
+//! weightier (start, fault, leader, election, then the election's end). The wording is per family where it helps (Bully: the
 //! highest live id wins; rings: the message goes round the ring; Raft:
 //! votes and terms; `wording.rs`); every other algorithm, scripts
 //! included, gets the generic sentence built from the same facts. After a
