@@ -5,7 +5,7 @@
 // presentation mode; a bad `#l=` link shows one message naming the field.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -310,6 +310,19 @@ test('an embed plays a #l= lesson with its step under the view', async () => {
   const open = await page.getAttribute('[data-testid=embed-open]', 'href');
   assert.match(open ?? '', /#l=1\./);
   assert.doesNotMatch(open ?? '', /embed=1/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a lesson with "predict": true turns Predict on, and its step\'s own question is the only one asked at its moment', async () => {
+  const worked = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'lessons', 'crash-the-leader.json'), 'utf8'));
+  assert.equal(worked.predict, true);
+  const { page, errors } = await openPlayground(browser, `/${lessonLink(worked)}`);
+  await page.locator('[data-testid=lesson-question] [data-testid=question]').waitFor();
+  assert.equal(await page.isChecked('#predict'), true);
+  // Time 0 is a decisive moment for Predict as well as the lesson's first
+  // step: the step's question stands alone.
+  assert.equal(await page.locator('[data-testid=question]').count(), 1);
   assert.deepEqual(errors, []);
   await page.close();
 });

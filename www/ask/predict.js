@@ -85,6 +85,11 @@ export class Predict {
     this.picked = null;
     /** @private */
     this.report = parts.report ?? (() => {});
+    /** Whether another part of the page asks its own question at a
+     * moment (a lesson's step, panels/lessons.js): Predict asks none
+     * there, so one moment never asks twice.
+     * @type {(ms: number) => boolean} */
+    this.askedElsewhere = () => false;
 
     const prior = model.stops;
     model.stops = (from) => {
@@ -159,6 +164,16 @@ export class Predict {
    * @returns {Question[]}
    */
   questions() {
+    return this.ownQuestions().filter((q) => !this.askedElsewhere(q.at_ms));
+  }
+
+  /**
+   * The questions Predict would ask, before those asked elsewhere are
+   * taken out.
+   * @private
+   * @returns {Question[]}
+   */
+  ownQuestions() {
     let story;
     try {
       story = storyOf(this.model.playground);

@@ -263,6 +263,8 @@ export async function startPage(wasm, firstName, options) {
     host: storyBox,
     report: (message) => showProblems([message]),
   });
+  // A lesson step's own question is the one asked at its moment.
+  predict.askedElsewhere = (ms) => narration.lesson?.steps.some((step) => step.question && Math.abs(step.at_ms - ms) < 1e-3) ?? false;
   predict.set(Boolean(request.predict), false, request.predictKinds ?? null);
   const presentReadouts = new PresentReadouts(el('present-readouts'));
   const shortcuts = bar.keys({
