@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, playFor, pressPlay, readouts, testId } from './page.js';
+import { openPlayground, pageAddress, playFor, pressPlay, readouts, testId } from './page.js';
 import { cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -227,7 +227,7 @@ test('a tap on a node opens its menu (Inspect, Crash, Pause); a mouse click stil
   const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=5&seed=3&at=400', { width: 390, height: 844 });
   // The same page, with a touch screen.
   const touch = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  await touch.goto(page.url());
+  await touch.goto(await pageAddress(page));
   await touch.waitForSelector('body[data-ready="true"]');
   // The words say what a tap does there, and what a click does here.
   const hint = (/** @type {import('playwright-core').Page} */ p) => p.$eval('.stage .hint', (e) => /** @type {HTMLElement} */ (e).innerText);

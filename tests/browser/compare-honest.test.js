@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground } from './page.js';
+import { openPlayground, pageAddress } from './page.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +82,7 @@ test('Crash each leader with leaderless runs: it names them, offers to run them 
   // One scenario for every run: the link carries the waiting crash.
   await page.click('#compare-share');
   await page.waitForFunction(() => /[#&]s=/.test(window.location.hash));
-  assert.deepEqual(decodeShare(page.url()).faults, waited.faults);
+  assert.deepEqual(decodeShare(await pageAddress(page)).faults, waited.faults);
 
   // At the end every run has failed over, as the CLI says.
   await page.click('#compare-to-end');

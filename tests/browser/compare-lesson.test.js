@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, playFor, playUntil, ready, testId } from './page.js';
+import { openPlayground, pageAddress, playFor, playUntil, ready, testId } from './page.js';
 import { cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
 import { assertRowsMatch, rows, sharedTime } from './compare-rows.js';
 
@@ -105,7 +105,7 @@ test('a click on the leader in the single view crashes "leader": the same run, a
   await page.click('[data-testid="node-4"]');
   await page.click('#to-end');
   await page.click('#share');
-  const scenario = decodeShare(page.url());
+  const scenario = decodeShare(await pageAddress(page));
   assert.deepEqual(scenario.faults, [{ at_ms: t, crash: 'leader' }], 'the click on the one leader is a crash of "leader"');
   // The same run as a crash of n4 by number: same trace hash.
   const byNumber = cliRunScenario({ ...scenario, faults: [{ at_ms: t, crash: 4 }] });
@@ -113,7 +113,7 @@ test('a click on the leader in the single view crashes "leader": the same run, a
   assert.equal(cliRunScenario(scenario).trace_hash, byNumber.trace_hash);
 
   // Carried into compare: Raft's own leader at that time crashes, not n4.
-  await page.goto(page.url().replace(/\?[^#]*/, `?compare=bully,raft&at=${t}`));
+  await page.goto((await pageAddress(page)).replace(/\?[^#]*/, `?compare=bully,raft&at=${t}`));
   await ready(page);
   assert.equal(await sharedTime(page), t);
   assert.equal(await page.isHidden('[data-testid=compare-fixed-crash]'), true, 'no fixed node to call out');
@@ -135,7 +135,7 @@ test('a crash of a fixed node is called out above the table', async () => {
   const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=5&seed=3&at=120');
   await page.click('[data-testid="node-1"]');
   await page.click('#share');
-  assert.deepEqual(decodeShare(page.url()).faults, [{ at_ms: 120, crash: 1 }], 'not the leader: the node itself');
+  assert.deepEqual(decodeShare(await pageAddress(page)).faults, [{ at_ms: 120, crash: 1 }], 'not the leader: the node itself');
   await page.check('#compare-picker input[value=raft]');
   await Promise.all([page.waitForURL(/compare=bully,raft/, { waitUntil: 'commit' }), page.click('#compare-open')]);
   await ready(page);

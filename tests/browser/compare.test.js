@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, playFor, ready } from './page.js';
+import { openPlayground, pageAddress, playFor, ready } from './page.js';
 import { cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
 import { assertRowsMatch, rows, sharedTime } from './compare-rows.js';
 
@@ -140,7 +140,7 @@ test('faults made in compare mode go into every view and into the link', async (
   await page.click('#compare-crash-leader');
   await page.click('#compare-share');
   await page.waitForFunction(() => /[#&]s=1\./.test(window.location.href));
-  const href = page.url();
+  const href = await pageAddress(page);
   const url = new URL(href);
   assert.equal(url.searchParams.get('compare'), 'bully,raft');
   assert.equal(url.searchParams.get('at'), '400');

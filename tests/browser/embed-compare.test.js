@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, fixtureUrl, launchBrowser } from './helpers.js';
-import { openPlayground, playFor, testId } from './page.js';
+import { openPlayground, pageAddress, playFor, testId } from './page.js';
 import { cliRunScenario, encodeShare } from './reference.js';
 import { assertRowsMatch, rows } from './compare-rows.js';
 
@@ -156,7 +156,7 @@ test('Copy embed code: the iframe snippet is on the clipboard and in the field, 
   assert.equal(match[2], 'Election Playground: Raft, 5 nodes, seed 4');
   const src = match[1].replace(/&amp;/g, '&');
   const url = new URL(src);
-  assert.equal(url.origin + url.pathname, new URL(page.url()).origin + new URL(page.url()).pathname);
+  assert.equal(url.origin + url.pathname, new URL(await pageAddress(page)).origin + new URL(await pageAddress(page)).pathname);
   assert.equal(url.searchParams.get('embed'), '1');
   assert.equal(url.searchParams.get('at'), '450');
   assert.match(url.hash, /^#s=1\./);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, readouts, testId } from './page.js';
+import { openPlayground, pageAddress, readouts, testId } from './page.js';
 import { REPO_ROOT, cliRun, cliRunScenario } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -95,7 +95,7 @@ test('importing a good file runs it; a broken one names the field and keeps the 
   assert.equal(await testId(page, 'trace-hash'), expected.trace_hash);
   assert.equal(await testId(page, 'leader'), String(expected.leader));
   // The address holds the imported scenario.
-  assert.match(page.url(), /#s=1\./);
+  assert.match(await pageAddress(page), /#s=1\./);
 
   // Dropped on the page: the same as choosing it.
   const dropped = { algorithm: 'chang-roberts', nodes: 7, ring: 'descending' };

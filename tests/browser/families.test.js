@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, fixtureUrl, launchBrowser } from './helpers.js';
-import { ready, readouts } from './page.js';
+import { pageAddress, readouts, ready } from './page.js';
 import { REPO_ROOT, cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -94,7 +94,7 @@ test('switching Bully -> Raft in the settings form loads the Raft module; Raft r
   await page.evaluate(() => /** @type {HTMLElement | null} */ (document.activeElement)?.blur());
   await page.keyboard.press('End');
   await page.click('#share');
-  const scenario = decodeShare(page.url());
+  const scenario = decodeShare(await pageAddress(page));
   assert.equal(scenario.algorithm, 'raft');
   await assertMatches(page, cliRunScenario(scenario), 'Raft after the switch');
   // And back: Bully again, in the module loaded first.

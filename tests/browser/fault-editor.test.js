@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, readouts, ready, testId } from './page.js';
+import { openPlayground, pageAddress, readouts, ready, testId } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -22,8 +22,8 @@ after(async () => {
  * The scenario in the page's address (the share link).
  * @param {import('playwright-core').Page} page
  */
-function linked(page) {
-  return decodeShare(page.url());
+async function linked(page) {
+  return decodeShare(await pageAddress(page));
 }
 
 /**
@@ -32,7 +32,7 @@ function linked(page) {
  * @param {import('playwright-core').Page} page
  */
 async function endMatchesCli(page) {
-  const scenario = linked(page);
+  const scenario = await linked(page);
   // From the start: a run edited after its old end may already be past
   // its new one, and To end does not go back.
   await page.click('#restart');
@@ -55,15 +55,15 @@ test('add, move (typed, dragged, arrow keys) and delete a fault: link and outcom
   await page.fill('[data-testid="fault-at"]', '300');
   await page.click('[data-testid="fault-add-button"]');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="fault-row"]').length === 1);
-  assert.deepEqual(linked(page).faults, [{ at_ms: 300, crash: 'leader' }]);
+  assert.deepEqual((await linked(page)).faults, [{ at_ms: 300, crash: 'leader' }]);
   // Reopened at the same moment, paused.
   assert.equal((await readouts(page)).time, end);
   assert.equal(await testId(page, 'fault-text'), 'crash the leader');
   // The address is a link to this moment of the edited run.
-  assert.match(page.url(), new RegExp(`[?&]at=${end}#s=1\\.`));
+  assert.match(await pageAddress(page), new RegExp(`[?&]at=${end}#s=1\\.`));
   const shared = { ...(await readouts(page)), hash: await testId(page, 'trace-hash') };
   const other = await browser.newPage();
-  await other.goto(page.url());
+  await other.goto(await pageAddress(page));
   await ready(other);
   assert.deepEqual({ ...(await readouts(other)), hash: await testId(other, 'trace-hash') }, shared);
   await other.close();
@@ -74,7 +74,7 @@ test('add, move (typed, dragged, arrow keys) and delete a fault: link and outcom
   await page.fill('[data-testid="fault-time"]', '120');
   await page.press('[data-testid="fault-time"]', 'Enter');
   await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid="fault-time"]'))?.value === '120');
-  assert.deepEqual(linked(page).faults, [{ at_ms: 120, crash: 'leader' }]);
+  assert.deepEqual((await linked(page)).faults, [{ at_ms: 120, crash: 'leader' }]);
   const moved = await endMatchesCli(page);
   assert.notEqual(moved.trace_hash, crashed.trace_hash);
 
@@ -93,7 +93,7 @@ test('add, move (typed, dragged, arrow keys) and delete a fault: link and outcom
   await page.mouse.move(strip.x + strip.width / 2, marker.y, { steps: 5 });
   await page.mouse.up();
   await page.waitForFunction(() => !(document.querySelector('[data-testid="fault-marker"]')?.getAttribute('title') ?? '').endsWith(' at 120 ms'));
-  const dragged = linked(page).faults[0].at_ms;
+  const dragged = (await linked(page)).faults[0].at_ms;
   assert.equal(dragged, Math.round(scale / 2), `dragged to ${dragged} of ${scale}`);
   await endMatchesCli(page);
 
@@ -105,7 +105,7 @@ test('add, move (typed, dragged, arrow keys) and delete a fault: link and outcom
     const m = document.querySelector('[data-testid="fault-marker"]');
     return m && !(m.getAttribute('title') ?? '').endsWith(` at ${t} ms`);
   }, dragged);
-  const keyed = linked(page).faults[0].at_ms;
+  const keyed = (await linked(page)).faults[0].at_ms;
   assert.ok(keyed < dragged, `${keyed} < ${dragged}`);
   assert.equal((await readouts(page)).time, beforeKey);
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'fault-marker');
@@ -113,7 +113,7 @@ test('add, move (typed, dragged, arrow keys) and delete a fault: link and outcom
   // Delete: back to the run without faults.
   await page.click('[data-testid="fault-delete"]');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="fault-row"]').length === 0);
-  assert.deepEqual(linked(page).faults, []);
+  assert.deepEqual((await linked(page)).faults, []);
   const none = await endMatchesCli(page);
   assert.equal(none.leader, 4);
   assert.deepEqual(errors, []);
@@ -138,7 +138,7 @@ test('every kind can be added from the form; a bad value names the field and kee
   await add('network', { '[data-testid="fault-at"]': '1000', '#fe-p-drop': '0.1' });
   await add('clock', { 'select[data-testid="fault-target"]': 'leader' });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="fault-row"]').length === 6);
-  assert.deepEqual(linked(page).faults, [
+  assert.deepEqual((await linked(page)).faults, [
     { at_ms: 500, pause: 2, for_ms: 250 },
     { at_ms: 600, partition: [[0, 1]] },
     { at_ms: 900, heal: true },
@@ -158,11 +158,11 @@ test('every kind can be added from the form; a bad value names the field and kee
   await endMatchesCli(page);
 
   // A bad value: refused by the core, naming the field; nothing changes.
-  const before = { url: page.url(), ...(await readouts(page)), hash: await testId(page, 'trace-hash') };
+  const before = { url: (await pageAddress(page)), ...(await readouts(page)), hash: await testId(page, 'trace-hash') };
   await add('slow', { 'select[data-testid="fault-target"]': '1', '[data-testid="fault-at"]': '50', '#fe-p-extra_ms': '-5' });
   await page.waitForSelector('[data-testid="error"]:not([hidden])');
   assert.match(await testId(page, 'error'), /faults\[6\]\.extra_ms/);
-  assert.deepEqual({ url: page.url(), ...(await readouts(page)), hash: await testId(page, 'trace-hash') }, before);
+  assert.deepEqual({ url: (await pageAddress(page)), ...(await readouts(page)), hash: await testId(page, 'trace-hash') }, before);
   assert.equal(await page.$$eval('[data-testid="fault-row"]', (rows) => rows.length), 6);
   assert.deepEqual(errors, []);
   await page.close();

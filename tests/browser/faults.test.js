@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { devUrl, launchBrowser } from './helpers.js';
-import { latestLog, openPlayground, readouts, ready } from './page.js';
+import { latestLog, openPlayground, pageAddress, readouts, ready } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -81,7 +81,7 @@ async function logged(page, text) {
  */
 async function shareAndReload(page) {
   await page.click('#share');
-  const url = page.url();
+  const url = await pageAddress(page);
   const shared = await fingerprint(page);
   await page.reload();
   await ready(page);
@@ -280,7 +280,7 @@ test('a bad value shows the core error naming the field and changes nothing', as
   assert.equal(await box.isVisible(), false);
   assert.ok(await logged(page, 'n3 pauses until'));
   await page.click('#share');
-  assert.equal(decodeShare(page.url()).faults.length, 1, 'only the good fault is in the scenario');
+  assert.equal(decodeShare(await pageAddress(page)).faults.length, 1, 'only the good fault is in the scenario');
   assert.deepEqual(errors, [], 'no uncaught exception, no console error');
   await page.close();
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, settle, testId } from './page.js';
+import { openPlayground, pageAddress, settle, testId } from './page.js';
 import { cliCheck, cliRunScenario } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -55,7 +55,7 @@ test('the bully/partition search finds what election check finds and opens it at
   // address is its link, the time is 50 ms, the violation is there and
   // the trace hash is the CLI's at that moment.
   await settle(page);
-  const url = new URL(page.url());
+  const url = new URL(await pageAddress(page));
   assert.equal(`${url.search}${url.hash}`, expected.link);
   assert.equal(await testId(page, 'sim-time'), '50');
   assert.equal(await testId(page, 'violations'), '1');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, launchBrowser } from './helpers.js';
-import { latestLog, openPlayground, playFor, readouts, ready, waitFrames } from './page.js';
+import { latestLog, openPlayground, pageAddress, playFor, readouts, ready, waitFrames } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -75,7 +75,7 @@ test('clicking a node crashes it now and clicking again recovers it', async () =
   // The crash is part of the scenario now: run on and compare with the CLI.
   await page.click('#to-end');
   await page.click('#share');
-  const scenario = decodeShare(page.url());
+  const scenario = decodeShare(await pageAddress(page));
   // n4 was the one leader: the click crashed "leader" (the same node now).
   assert.deepEqual(scenario.faults, [{ at_ms: before.time, crash: 'leader' }]);
   const expected = cliRunScenario(scenario);
@@ -104,7 +104,7 @@ test('Share puts the scenario in the address and reloading reproduces the run', 
   await page.click('#step');
   await page.click('#step');
   await page.click('#share');
-  const url = page.url();
+  const url = await pageAddress(page);
   assert.match(url, /#s=1\.[A-Za-z0-9_-]+$/, 'the address has the #s= link');
   assert.match(url, /[?&]at=/, 'and the moment to open at');
   assert.deepEqual(decodeShare(url).faults, [{ at_ms: 12.5, crash: 2 }]);
@@ -129,7 +129,7 @@ test('changing a setting rebuilds the run and writes readable parameters', async
   const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=5&seed=3&at=end');
   await page.selectOption('#algorithm', 'chang-roberts');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('algorithm') === 'chang-roberts');
-  const params = new URL(page.url()).searchParams;
+  const params = new URL(await pageAddress(page)).searchParams;
   assert.equal(params.get('nodes'), '5');
   assert.equal(params.get('seed'), '3');
   await page.click('#new-seed');

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
-import { openPlayground, readouts, ready, settle, testId, waitFrames } from './page.js';
+import { openPlayground, pageAddress, readouts, ready, settle, testId, waitFrames } from './page.js';
 import { REPO_ROOT, cliCheck, cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -152,7 +152,7 @@ test('the Chang-Roberts template on an ascending ring gives the counts of electi
   const kinds = await page.$$eval('[data-testid=cluster-kinds] li', (items) => items.map((li) => li.textContent ?? ''));
   assert.ok(kinds.some((k) => k.includes('ELECTION')) && kinds.some((k) => k.includes('ELECTED')), kinds.join(' | '));
   // The address carries the script.
-  assert.match(new URL(page.url()).hash, /^#s=1\./);
+  assert.match(new URL(await pageAddress(page)).hash, /^#s=1\./);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -213,7 +213,7 @@ test('a shared link reopens the script in the lab, and a teacher\'s link opens a
   // 5(5+1)/2 ELECTION on a descending ring, plus 5 ELECTED.
   assert.equal(await testId(page, 'sent-ELECTION'), '15');
   assert.equal(await testId(page, 'sent-ELECTED'), '5');
-  const link = page.url();
+  const link = await pageAddress(page);
   await page.close();
 
   // Another browser context (no drafts): the link alone brings the script.

@@ -72,6 +72,19 @@ export async function testId(page, id) {
 }
 
 /**
+ * The page's address as the document holds it now. `page.url()` is
+ * Playwright's copy, updated by an event that arrives after the page
+ * wrote the address (`history.replaceState`); read right after a key or
+ * a click it may still be the old one on a busy machine (a test failed so
+ * once). Read the address with this after any in-page change.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string>}
+ */
+export async function pageAddress(page) {
+  return page.evaluate(() => location.href);
+}
+
+/**
  * Opens `path` in a new 1280×900 page for a frame-timing tool, waits for
  * the page (big runs take long to start), and sets the speed slider to
  * `log10Speed`. The tools in scripts/bench/browser/ (bench-frame.js,

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, launchBrowser } from './helpers.js';
-import { latestLog, openPlayground, playFor, readouts } from './page.js';
+import { latestLog, openPlayground, pageAddress, playFor, readouts } from './page.js';
 import { cliRunScenario, decodeShare, encodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -235,13 +235,13 @@ test('acting in the past forks a new history: later live faults are dropped, the
 
   // The new history in the link: the scenario's own fault stays.
   await page.click('#share');
-  const scenario = decodeShare(page.url());
+  const scenario = decodeShare(await pageAddress(page));
   assert.deepEqual(scenario.faults, [
     { at_ms: 2500, crash: 1 },
     { at_ms: 2000, crash: 4 },
   ]);
   const here = await shown(page);
-  const link = page.url();
+  const link = await pageAddress(page);
   const { page: other, errors: otherErrors } = await openPlayground(browser, link);
   assert.deepEqual(await shown(other), here, 'the link opens the same moment');
   await other.close();
