@@ -323,6 +323,16 @@ test('a lesson with "predict": true turns Predict on, and its step\'s own questi
   // Time 0 is a decisive moment for Predict as well as the lesson's first
   // step: the step's question stands alone.
   assert.equal(await page.locator('[data-testid=question]').count(), 1);
+  // While the crash step asks who starts the election, the caption says
+  // only what has happened; once answered, all of it (who, and when).
+  await page.click('[data-testid=lesson-question] [data-testid=reveal]');
+  await page.click('[data-testid=narration-next]');
+  await playFor(page, 3000);
+  assert.equal((await readouts(page)).time, 1000);
+  await page.locator('[data-testid=lesson-question] [data-testid=question][data-kind=first_mover]').waitFor();
+  assert.equal(((await page.textContent('[data-testid=caption]')) ?? '').trim(), 'n4, the leader, has crashed.');
+  await page.click('[data-testid=lesson-question] [data-testid=reveal]');
+  await page.waitForFunction(() => /starts an election/.test(document.querySelector('[data-testid=caption]')?.textContent ?? ''));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -166,7 +166,8 @@ export function fieldOf(e) {
  * @property {() => boolean} presenting whether presentation mode is on
  * @property {(message: string) => void} report shows a problem
  * @property {(asked: import('../ask/question.js').Asked) => void} [count]
- *   counts an answered step's question into Predict's score
+ *   counts an answered step's question into Predict's score (and shows
+ *   the caption whole again)
  */
 
 export class LessonPanel {
@@ -178,6 +179,9 @@ export class LessonPanel {
     this.wasm = lessonWasm(host.wasm);
     /** @private */
     this.question = el('lesson-question');
+    /** The step's question on screen. @private
+     * @type {import('../ask/question.js').Asked | null} */
+    this.asked = null;
     /** @private */
     this.share = el('lesson-share');
     /** @private */
@@ -314,6 +318,18 @@ export class LessonPanel {
         this.host.count?.(asked);
       },
     });
+    this.asked = asked;
+  }
+
+  /**
+   * Whether a step's question waits for a guess: the page's caption then
+   * says only what has happened (as while Predict asks), so that it does
+   * not give the answer away.
+   * @returns {boolean}
+   */
+  get waiting() {
+    const a = this.asked;
+    return a !== null && a.answered === undefined && a.element.isConnected && !this.question.hidden;
   }
 
   /** Copies the link of the lesson on screen. @private */

@@ -211,7 +211,11 @@ export async function startPage(wasm, firstName, options) {
     presenting: () => presentation.on,
     report: (message) => showProblems([message]),
     // (Predict is made below, before any lesson step is reached.)
-    count: (asked) => predict.count(asked),
+    // Once answered, the caption says all again (render, below).
+    count: (asked) => {
+      predict.count(asked);
+      render();
+    },
   });
   // "Download lesson as a standalone page" (Lessons): the lesson on
   // screen, which the file opens at its start.
@@ -449,7 +453,7 @@ export async function startPage(wasm, firstName, options) {
     view.render(snapshot);
     if (due[0]) status.render(snapshot, model);
     if (due[0]) presentReadouts.render(snapshot);
-    caption.render(model.playground, snapshot.nowMs, predict.waiting);
+    caption.render(model.playground, snapshot.nowMs, predict.waiting || lessons.waiting);
     roles(snapshot);
     clusterLegend.update(snapshot);
     log.sync(model);
