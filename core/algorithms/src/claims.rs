@@ -98,9 +98,16 @@ pub enum Column {
 }
 
 impl Column {
-    /// The reason `claim` gives for a disagreement in this column.
-    pub fn why(self, claim: &Claim) -> Option<&'static str> {
-        claim.why.iter().find(|w| w.column == self).map(|w| w.text)
+    /// The reason `claim` gives for a disagreement in this column, where
+    /// the messages grew like `measured` (`None` for the other columns).
+    /// A growth column's reason explains one law: measured at other
+    /// sizes the fit may land elsewhere, and then no reason is recorded.
+    pub fn why(self, claim: &Claim, measured: Option<Growth>) -> Option<&'static str> {
+        claim
+            .why
+            .iter()
+            .find(|w| w.column == self && (w.measured.is_none() || w.measured == measured))
+            .map(|w| w.text)
     }
 }
 
@@ -110,6 +117,9 @@ impl Column {
 pub struct Why {
     /// The column.
     pub column: Column,
+    /// For a growth column, the law the reason explains (the one
+    /// `election tradeoffs` measures at its default sizes, docs/TRADEOFFS.md).
+    pub measured: Option<Growth>,
     /// The reason, in a sentence or two.
     pub text: &'static str,
 }
@@ -144,12 +154,14 @@ pub const CONSENSUS: Claim = Claim {
 /// every node starts at once.
 pub const CONSENSUS_FIRST: Why = Why {
     column: Column::FirstGrowth,
+    measured: Some(Growth::Quadratic),
     text: "O(n) per round is one candidate's round (2(n - 1) messages for Raft). Here every node starts at once, so all n are candidates in the first round and the first election costs about n squared, over several rounds.",
 };
 
 /// Why a consensus algorithm's failover is not quite linear.
 pub const CONSENSUS_FAILOVER: Why = Why {
     column: Column::FailoverGrowth,
+    measured: Some(Growth::NLogN),
     text: "The failover usually has one candidate and is about linear; sometimes two candidates time out together and split the vote, which bends the fit above n (slope about 1.5).",
 };
 
@@ -157,5 +169,6 @@ pub const CONSENSUS_FAILOVER: Why = Why {
 /// ZooKeeper recipe, the Lease) fails over at a constant cost.
 pub const SERVICE_FAILOVER: Why = Why {
     column: Column::FailoverGrowth,
+    measured: Some(Growth::Constant),
     text: "It elects through the coordination service: after the leader fails, the next in line learns it from the service, so a failover costs the same handful of messages at any size, fewer than the claim.",
 };

@@ -208,12 +208,12 @@ fn disagreements(
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut differs = |column: Column, claimed: String, measured: String| {
+    let mut differs = |column: Column, law: Option<Growth>, claimed: String, measured: String| {
         out.push(Disagreement {
             column,
             claimed,
             measured,
-            why: column.why(claim),
+            why: column.why(claim, law),
         });
     };
     for (column, fit) in growth {
@@ -221,6 +221,7 @@ fn disagreements(
             if f.growth != law {
                 differs(
                     column,
+                    Some(f.growth),
                     format!("{} (grows like {})", claim.messages, law.name()),
                     format!("grows like {} (slope {:.2})", f.growth.name(), f.exponent),
                 );
@@ -232,13 +233,19 @@ fn disagreements(
             Some(p) if !partition.safe => format!("not safe ({p})"),
             _ => format!("safe ({} schedules)", partition.schedules),
         };
-        differs(Column::Partition, claim.partition.to_string(), measured);
+        differs(
+            Column::Partition,
+            None,
+            claim.partition.to_string(),
+            measured,
+        );
     }
     if let (Some(handled), Some(f)) = (claim.flaky_handled, flaky) {
         if f.handled != handled {
             let word = |h: bool| if h { "handled" } else { "not handled" };
             differs(
                 Column::Flaky,
+                None,
                 word(handled).to_string(),
                 word(f.handled).to_string(),
             );
@@ -256,6 +263,13 @@ pub struct Table {
     pub seeds: [u64; 2],
     /// One-way delay of the measuring network, ms.
     pub delay_ms: f64,
+    /// The flaky top node's cycle: down `flaky_down_ms` of every
+    /// `flaky_period_ms`, for `flaky_for_ms` ([`FLAKY_PERIOD_MS`]).
+    pub flaky_period_ms: f64,
+    /// See `flaky_period_ms`.
+    pub flaky_down_ms: f64,
+    /// See `flaky_period_ms`.
+    pub flaky_for_ms: f64,
     /// One row per algorithm, in registry order.
     pub rows: Vec<Row>,
 }
@@ -321,6 +335,9 @@ pub fn table(spec: &Spec, rows: Vec<Row>) -> Table {
         nodes: spec.nodes.clone(),
         seeds: [spec.seeds.from, spec.seeds.to],
         delay_ms: DELAY_MS,
+        flaky_period_ms: FLAKY_PERIOD_MS,
+        flaky_down_ms: FLAKY_DOWN_MS,
+        flaky_for_ms: FLAKY_FOR_MS,
         rows,
     }
 }

@@ -139,6 +139,7 @@ pub const ENTRY: Entry = Entry {
         flaky_handled: None,
         why: &[Why {
             column: Column::FirstGrowth,
+            measured: Some(Growth::Quadratic),
             text: "O(n) is the failover: the next in line takes over with a handful of messages. The first election, with every node starting, is the Bully-style election it falls back on, so it costs Bully's n squared.",
         }],
     }),

@@ -107,7 +107,7 @@ pub use messages::Msg;
 
 use crate::algorithms::extras::{Node, Participant, write_token_of_msg_write};
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::{CONSENSUS, CONSENSUS_FAILOVER, Claim, Column, Why};
+use crate::claims::{CONSENSUS, CONSENSUS_FAILOVER, Claim, Column, Growth, Why};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
@@ -139,6 +139,7 @@ pub const ENTRY: Entry = Entry {
         why: &[
             Why {
                 column: Column::FirstGrowth,
+                measured: Some(Growth::Quadratic),
                 text: "O(n) per round is one proposer's round (2(n - 1) messages, core/tests/multi_paxos.rs). Here every node proposes at once, so the first election costs about n squared; a pre-empted proposer backs off a random wait, and the highest ballot usually wins the first round.",
             },
             CONSENSUS_FAILOVER,

@@ -122,10 +122,12 @@ pub const ENTRY: Entry = Entry {
         why: &[
             Why {
                 column: Column::FirstGrowth,
+                measured: Some(Growth::Linear),
                 text: HS_WHY,
             },
             Why {
                 column: Column::FailoverGrowth,
+                measured: Some(Growth::Linear),
                 text: HS_WHY,
             },
         ],
