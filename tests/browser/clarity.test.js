@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
-import { openPlayground, playFor, pressPlay, readouts, testId } from './page.js';
+import { openPlayground, playFor, pressPlay, readouts, settle, testId } from './page.js';
 import { cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -90,6 +90,26 @@ test('the run\'s end is "Settles at" the CLI\'s end, and playback goes on past i
   assert.equal(await preset.page.textContent('#end-label'), 'Stops at');
   assert.deepEqual(preset.errors, []);
   await preset.page.close();
+});
+
+test('Raft\'s service node is drawn as the service square from 0 ms, in the single view and in compare mode', async () => {
+  // Issue 29: n8 (the resource with nodes=8) was a green follower disc
+  // at 0 ms, and a square only once playing; compare mode the same.
+  const shape = (/** @type {any} */ nodes) => nodes && `${nodes[8].role}:${nodes[8].shape}`;
+  const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=8&seed=1');
+  await settle(page);
+  assert.equal(await readouts(page).then((r) => r.time), 0);
+  assert.equal(shape(await page.$eval('#cluster', (c) => /** @type {any} */ (c).__drawnNodes)), 'service:square', 'at 0 ms');
+  assert.match((await page.getAttribute('[data-testid=node-8]', 'aria-label')) ?? '', /^n8, service\./);
+  await page.goto(`${baseUrl()}/?compare=raft,bully&nodes=8&seed=1`);
+  await page.waitForSelector('.compare-view canvas');
+  await settle(page);
+  const views = await page.$$eval('.compare-view .canvas-wrap canvas:not(.cluster-moving):not(.cluster-labels)', (cs) =>
+    cs.map((c) => /** @type {any} */ (c).__drawnNodes ?? null),
+  );
+  assert.equal(shape(views[0]), 'service:square', 'compare mode, Raft at 0 ms');
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('the extra node is a "service" in the drawing, the legend and the Node tab, which says why it is there', async () => {

@@ -315,6 +315,23 @@ test('Space plays on a checkbox, a select or a radio button, clicked or tabbed t
   await page.close();
 });
 
+test('clicking a node at 0 ms changes only that node: the readouts stay those of 0 ms before any start', async () => {
+  // Issue 29: the page opens at 0 ms with no leader and 0 messages;
+  // clicking n3 there showed "leader n7, 31 msgs" at the same 0 ms.
+  const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=8&seed=1');
+  assert.deepEqual(await readouts(page), { messages: 0, leader: 'none', time: 0 });
+  await page.click('[data-testid=node-3]');
+  assert.equal(await testId(page, 'crashed-count'), '1');
+  assert.deepEqual(await readouts(page), { messages: 0, leader: 'none', time: 0 }, 'the same moment, n3 crashed');
+  assert.equal(await page.textContent('#timeline-out'), '0.000 ms');
+  // Played on, the run is the one with n3 dead from the start.
+  await pressPlay(page);
+  await playUntil(page, () => document.querySelector('[data-testid=leader]')?.textContent?.trim() === '7', null, { stepMs: 50 });
+  assert.equal(await testId(page, 'crashed-count'), '1');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('one moment per frame: every readout shows the same time and the numbers of that time while playing', async () => {
   // Issue 29: "Time 15.649 ms" beside "Simulated time 15.377 ms" in the
   // same frame (the readout groups took turns).
