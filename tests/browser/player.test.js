@@ -137,7 +137,7 @@ test('the quiet-time note covers no node and no label, at 1920x1080 and on a pho
     await pressPlay(page);
     await playFor(page, 100);
     assert.match(await testId(page, 'quiet-note'), /^Skipping \d+ ms of quiet time/);
-    const overlaps = await page.evaluate(() => {
+    const overlaps = () => page.evaluate(() => {
       const note = /** @type {HTMLElement} */ (document.querySelector('[data-testid=quiet-note]')).getBoundingClientRect();
       const canvas = /** @type {any} */ (document.getElementById('cluster'));
       const box = canvas.getBoundingClientRect();
@@ -150,9 +150,18 @@ test('the quiet-time note covers no node and no label, at 1920x1080 and on a pho
         const node = { left: box.left + c.x - half, right: box.left + c.x + half, top: box.top + c.y - d.radius * 1.6, bottom: box.top + c.y + d.radius + 3 + d.font * 2.4 };
         if (note.left < node.right && note.right > node.left && note.top < node.bottom && note.bottom > node.top) out.push(`n${id}`);
       });
+      // Presenting, the readouts take a corner of the drawing too.
+      const readouts = /** @type {HTMLElement} */ (document.querySelector('[data-testid=present-readouts]')).getBoundingClientRect();
+      if (readouts.width > 0 && note.left < readouts.right && note.right > readouts.left && note.top < readouts.bottom && note.bottom > readouts.top) out.push('the readouts');
       return out;
     });
-    assert.deepEqual(overlaps, [], `${viewport.width}x${viewport.height}: the note is over these nodes' words`);
+    assert.deepEqual(await overlaps(), [], `${viewport.width}x${viewport.height}: the note is over these nodes' words`);
+    if (!touch) {
+      await page.keyboard.press('p');
+      await settle(page);
+      assert.equal(await page.evaluate(() => document.body.classList.contains('presenting')), true);
+      assert.deepEqual(await overlaps(), [], `${viewport.width}x${viewport.height}, presenting: the note is over these`);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   }
