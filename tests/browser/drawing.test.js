@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
-import { devUrl, launchBrowser } from './helpers.js';
+import { baseUrl, devUrl, launchBrowser } from './helpers.js';
 import { openPlayground, settle } from './page.js';
 import { cliRun } from './reference.js';
 
@@ -237,5 +237,27 @@ test('a lost message is crossed out on its own line in the space-time diagram, w
     assert.ok(Math.abs(c.yEnd - c.y) <= 8, `${Math.abs(c.yEnd - c.y).toFixed(1)} px before the receiver's line`);
   }
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a phone the layers over the drawing keep its size when the prompt or the quiet-time note sits under it', async () => {
+  // The prompt (a service in the middle) and the quiet-time note go under
+  // the drawing on a phone, inside its box: the arrows' and the words'
+  // canvases stretched with the box and drew below their nodes.
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await page.goto(`${baseUrl()}/?algorithm=raft&nodes=8&seed=1`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await settle(page);
+  const boxes = () =>
+    page.evaluate(() =>
+      ['#cluster', '.cluster-moving', '.cluster-labels', '.canvas-wrap'].map((sel) => {
+        const r = /** @type {HTMLElement} */ (document.querySelector(sel)).getBoundingClientRect();
+        return [Math.round(r.top), Math.round(r.left), Math.round(r.width), Math.round(r.height)];
+      }),
+    );
+  const [cluster, moving, labels, wrap] = await boxes();
+  assert.ok(wrap[3] > cluster[3] + 20, `the prompt is under the drawing: ${wrap} ${cluster}`);
+  assert.deepEqual(moving, cluster, 'the arrows');
+  assert.deepEqual(labels, cluster, 'the words');
   await page.close();
 });

@@ -214,6 +214,13 @@ export class ClusterLayers {
   resize(width, height, dpr) {
     this.size = { width, height, dpr };
     this.inked = false;
+    // The layers over the cluster canvas take its size, not their box's:
+    // what a phone puts under the drawing (the opening prompt, the
+    // quiet-time note) makes the box taller, and stretched them.
+    for (const c of [this.moving, this.labels]) {
+      c.style.width = `${width / dpr}px`;
+      c.style.height = `${height / dpr}px`;
+    }
     if (this.worker) {
       this.worker.postMessage({ type: 'size', id: this.id, width, height, dpr });
       return;
