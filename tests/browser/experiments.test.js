@@ -311,7 +311,7 @@ test('runs that never recover count: percentiles among them read "> T", and the 
   }));
   assert.equal(cdf.reached, '0.4');
   assert.ok(cdf.legend.some((l) => l?.includes('(40% recovered)')), JSON.stringify(cdf.legend));
-  assert.deepEqual(cdf.notes, ['Each curve stops at the share of runs that recovered: raft 40%; the rest did not within 59000 ms.']);
+  assert.deepEqual(cdf.notes, ['A curve that stops below 1 leaves out the runs that never recovered (within 59000 ms): raft stops at 40%.']);
   // The page's figures are the CLI's.
   const report = JSON.parse(cli(['sweep', '--scenario', join(REPO_ROOT, 'scenarios', 'raft-fig16-150-150.json'), '--seeds', '1..20', '--json']));
   assert.equal(report.recovery_censored.fraction_reached, 0.4);

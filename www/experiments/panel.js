@@ -496,6 +496,8 @@ export async function createPanel(section, close) {
     // each curve says how far it climbs.
     const cens = CENSORED[m];
     const reached = groupReports(r).map((g) => g[cens.key]);
+    /** The groups whose curve stops below 1. */
+    const short = reached.flatMap((c, i) => (c && c.reached < c.runs ? [i] : []));
     const cdf = drawChart(uPlot, charts, {
       testid: 'exp-chart-time-cdf',
       title: `CDF: ${mName}${by}`,
@@ -508,14 +510,12 @@ export async function createPanel(section, close) {
         colour: COLOURS[i % COLOURS.length],
         style: 'step',
       })),
-      notes: reached.some((c) => c && c.reached < c.runs)
+      notes: short.length
         ? [
-            `Each curve stops at the share of runs that ${cens.done}: ` +
-              reached
-                .map((c, i) => (c ? `${labels[i] || 'all'} ${percent(c.fraction_reached)}` : null))
-                .filter(Boolean)
-                .join(', ') +
-              `; the rest did not within ${Math.min(...reached.map((c) => c?.censored_after_ms ?? Infinity))} ms.`,
+            `A curve that stops below 1 leaves out the runs that never ${cens.done === 'recovered' ? 'recovered' : 'elected a leader'} ` +
+              `(within ${Math.min(...short.map((i) => reached[i].censored_after_ms ?? Infinity))} ms): ` +
+              short.map((i) => `${labels[i] || 'all'} stops at ${percent(reached[i].fraction_reached)}`).join(', ') +
+              '.',
           ]
         : [],
     });

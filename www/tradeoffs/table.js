@@ -144,7 +144,7 @@ export function rowElement(row) {
     flaky.append(
       runLink(
         f.link,
-        `${f.handled ? 'yes' : 'no'}: ${num(f.leader_changes)} leader changes and ${num(f.leaderless_ms)} ms without a leader, ` +
+        `${f.handled ? 'yes' : 'no'}: ${num(f.leader_changes)} leader ${num(f.leader_changes) === '1' ? 'change' : 'changes'} and ${num(f.leaderless_ms)} ms without a leader, ` +
           `against ${num(f.steady_leader_changes)} and ${num(f.steady_leaderless_ms)} ms with n${f.node} steady`,
         `n${f.node} crashes and recovers periodically`,
       ),
