@@ -250,14 +250,14 @@ function drawCrown(ctx, x, bottom, w) {
 }
 
 /**
- * A white disc with a letter.
+ * A white disc ringed in ink, the ground of a badge, left with the ink
+ * as its fill style.
  * @param {Ctx} ctx
  * @param {number} x
  * @param {number} y
  * @param {number} r
- * @param {string} letter
  */
-function drawBadge(ctx, x, y, r, letter) {
+function badgeDisc(ctx, x, y, r) {
   ctx.beginPath();
   ctx.arc(x, y, r, 0, 2 * Math.PI);
   ctx.fillStyle = '#ffffff';
@@ -266,6 +266,18 @@ function drawBadge(ctx, x, y, r, letter) {
   ctx.strokeStyle = NODE_INK;
   ctx.stroke();
   ctx.fillStyle = NODE_INK;
+}
+
+/**
+ * A white disc with a letter.
+ * @param {Ctx} ctx
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} letter
+ */
+function drawBadge(ctx, x, y, r, letter) {
+  badgeDisc(ctx, x, y, r);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.font = `700 ${Math.round(r * 1.3)}px ${FONT}`;
@@ -280,14 +292,7 @@ function drawBadge(ctx, x, y, r, letter) {
  * @param {number} r
  */
 function drawPauseBadge(ctx, x, y, r) {
-  ctx.beginPath();
-  ctx.arc(x, y, r, 0, 2 * Math.PI);
-  ctx.fillStyle = '#ffffff';
-  ctx.fill();
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = NODE_INK;
-  ctx.stroke();
-  ctx.fillStyle = NODE_INK;
+  badgeDisc(ctx, x, y, r);
   const w = r * 0.3;
   const h = r * 1.0;
   ctx.fillRect(x - w * 1.6, y - h / 2, w, h);
