@@ -61,10 +61,24 @@ fn a_fault_made_at_a_moment_keeps_that_moment() {
     q.run_until(0);
     assert_eq!(moment(q.sim()), fresh(q.scenario(), 0));
 
-    // After every event of its time, as before: the fresh run's moment.
+    // After every event of its time, as before: the fresh run's moment,
+    // with a leader and without one (the leaderless time counted to now),
+    // and what the fault sets off at once (a flaky node's first crash).
     let mut r = session(text);
     r.seek(5_000);
     r.inject_fault(r#"{"crash": 7}"#).unwrap();
+    assert_eq!(moment(r.sim()), fresh(r.scenario(), 5_000));
+    let mut ring = session(r#"{"algorithm":"chang-roberts","nodes":6,"seed":3,"start":"all"}"#);
+    ring.seek(20_000);
+    assert!(ring.sim().leaders().is_empty());
+    ring.inject_fault(r#"{"crash": 0}"#).unwrap();
+    assert_eq!(moment(ring.sim()), fresh(ring.scenario(), 20_000));
+    r.inject_fault(r#"{"flaky": 4, "period_ms": 400, "down_ms": 100, "for_ms": 1000}"#)
+        .unwrap();
+    assert!(
+        !r.sim().node_views()[4].alive,
+        "a flaky node goes down at once"
+    );
     assert_eq!(moment(r.sim()), fresh(r.scenario(), 5_000));
 }
 
