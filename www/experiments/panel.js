@@ -390,10 +390,11 @@ export async function createPanel(section, close) {
         status.textContent += ` ${stopped.length} of ${total} runs were stopped by a script error; the first, seed ${stopped[0].seed}: ${stopped[0].script_error}`;
         status.classList.add('exp-error');
       }
-      setRunning(false);
       showTable(results);
+      // "done" (data-state) once the charts are drawn too: the chart
+      // library loads on first use.
       await showCharts(results);
-      section.dataset.state = 'done';
+      setRunning(false);
     } catch (e) {
       runner.free();
       results = null;
