@@ -29,7 +29,7 @@ use election_core::Scenario;
 use election_core::ScenarioExt;
 use election_core::experiment::report::{ExperimentReport, SweepReport, json_text};
 use election_core::experiment::{Experiment, Param, RunRecord, csv, parse_param, presets};
-use election_core::stats::Stats;
+use election_core::stats::{Censored, Stats};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -173,6 +173,35 @@ fn experiment(args: &SweepArgs) -> Result<(Experiment, Scenario), CliError> {
     Ok((e, base))
 }
 
+/// A percentile of a time some runs never reached: the time, or `> T`
+/// when it falls among those runs (watched for at least T ms).
+fn censored_cell(c: &Censored, value: Option<f64>) -> String {
+    match (value, c.censored_after_ms) {
+        (Some(v), _) => num(v),
+        (None, Some(t)) => format!("> {}", num(t)),
+        (None, None) => "-".to_string(),
+    }
+}
+
+/// How many runs never got there, for how long they were watched, and
+/// the share that did (`done`: what getting there is called).
+fn not_reached(count: u64, c: &Censored, done: &str) -> String {
+    match c.censored_after_ms {
+        Some(t) if count > 0 => format!(
+            "{count} of {} (not within {} ms; {} {done})",
+            c.runs,
+            num(t),
+            percent(c.fraction_reached)
+        ),
+        _ => count.to_string(),
+    }
+}
+
+/// A fraction as a percentage with one decimal: `30.8%`.
+fn percent(f: f64) -> String {
+    format!("{}%", num((f * 1000.0).round() / 10.0))
+}
+
 /// The text table of one sweep report.
 fn report_text(r: &SweepReport, heading: &str) -> String {
     let mut out = format!(
@@ -182,19 +211,33 @@ fn report_text(r: &SweepReport, heading: &str) -> String {
     let mut t = Table::new();
     t.row(["", "mean", "p50", "p99", "min", "max"]);
     let rows = [
-        ("messages_sent", &r.messages_sent),
-        ("election_messages", &r.election_messages),
-        ("background_messages", &r.background_messages),
-        ("first_leader_ms", &r.first_leader_ms),
-        ("recovery_ms", &r.recovery_ms),
-        ("elections", &r.elections),
-        ("leader_changes", &r.leader_changes),
-        ("leaderless_ms", &r.leaderless_ms),
-        ("split_brain_ms", &r.split_brain_ms),
+        ("messages_sent", &r.messages_sent, None),
+        ("election_messages", &r.election_messages, None),
+        ("background_messages", &r.background_messages, None),
+        (
+            "first_leader_ms",
+            &r.first_leader_ms,
+            Some(&r.first_leader_censored),
+        ),
+        ("recovery_ms", &r.recovery_ms, Some(&r.recovery_censored)),
+        ("elections", &r.elections, None),
+        ("leader_changes", &r.leader_changes, None),
+        ("leaderless_ms", &r.leaderless_ms, None),
+        ("split_brain_ms", &r.split_brain_ms, None),
     ];
-    for (name, stats) in rows {
-        match stats {
-            Some(s) => t.row([
+    for (name, stats, censored) in rows {
+        match (stats, censored) {
+            // A time some runs never reached: its percentiles count them
+            // (censored, "> T"), and a mean of the others would flatter.
+            (Some(s), Some(c)) if c.reached < c.runs => t.row([
+                name.to_string(),
+                "-".to_string(),
+                censored_cell(c, c.p50),
+                censored_cell(c, c.p99),
+                num(s.min),
+                censored_cell(c, c.max),
+            ]),
+            (Some(s), _) => t.row([
                 name.to_string(),
                 num(s.mean),
                 num(s.p50),
@@ -202,7 +245,15 @@ fn report_text(r: &SweepReport, heading: &str) -> String {
                 num(s.min),
                 num(s.max),
             ]),
-            None => t.row([name, "-", "-", "-", "-", "-"]),
+            (None, Some(c)) if c.runs > 0 => t.row([
+                name.to_string(),
+                "-".to_string(),
+                censored_cell(c, c.p50),
+                censored_cell(c, c.p99),
+                "-".to_string(),
+                censored_cell(c, c.max),
+            ]),
+            (None, _) => t.row([name, "-", "-", "-", "-", "-"]),
         };
     }
     out.push_str(&t.render(""));
@@ -216,11 +267,15 @@ fn report_text(r: &SweepReport, heading: &str) -> String {
     let mut f = Table::left();
     f.row([
         "runs without a leader".to_string(),
-        r.runs_without_leader.to_string(),
+        not_reached(
+            r.runs_without_leader,
+            &r.first_leader_censored,
+            "elected one",
+        ),
     ])
     .row([
         "runs that never recovered".to_string(),
-        r.runs_not_recovered.to_string(),
+        not_reached(r.runs_not_recovered, &r.recovery_censored, "recovered"),
     ])
     .row([
         "runs ending without one leader".to_string(),
@@ -263,6 +318,7 @@ fn grouped_text(report: &ExperimentReport) -> String {
             "theory",
             "recovery p50",
             "recovery p99",
+            "recovered",
             "not recovered",
         ]
         .map(String::from),
@@ -279,8 +335,9 @@ fn grouped_text(report: &ExperimentReport) -> String {
         row.extend([
             stat(&r.election_messages, |s| s.mean),
             g.theory.map_or("-".into(), num),
-            stat(&r.recovery_ms, |s| s.p50),
-            stat(&r.recovery_ms, |s| s.p99),
+            censored_cell(&r.recovery_censored, r.recovery_censored.p50),
+            censored_cell(&r.recovery_censored, r.recovery_censored.p99),
+            percent(r.recovery_censored.fraction_reached),
             r.runs_not_recovered.to_string(),
         ]);
         t.row(row);

@@ -111,6 +111,9 @@ struct TableText<'a> {
     nodes: &'a [u32],
     seeds: [u64; 2],
     delay_ms: f64,
+    flaky_period_ms: f64,
+    flaky_down_ms: f64,
+    flaky_for_ms: f64,
     rows: Vec<Box<RawValue>>,
 }
 
@@ -201,6 +204,9 @@ pub fn merge(job: Value, results: Vec<shard::Results>) -> Result<String, CliErro
             nodes: &table.nodes,
             seeds: table.seeds,
             delay_ms: table.delay_ms,
+            flaky_period_ms: table.flaky_period_ms,
+            flaky_down_ms: table.flaky_down_ms,
+            flaky_for_ms: table.flaky_for_ms,
             rows,
         })
         .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;

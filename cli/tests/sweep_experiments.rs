@@ -244,6 +244,70 @@ fn raft_fig16_is_the_scenario_file_with_the_timeout_ranges() {
 }
 
 #[test]
+fn runs_that_never_recover_count_in_the_percentiles() {
+    // Issue 29: Raft without timeout randomness (figure 16's 150-150 ms
+    // row). Over seeds 1..20, 12 runs never recover within the 59 s after
+    // the crash; the median of the 8 that did (292 ms) is not the
+    // median recovery. Every run counts, those 12 as "more than 59 s".
+    let args = [
+        "sweep",
+        "--scenario",
+        "../scenarios/raft-fig16-150-150.json",
+        "--seeds",
+        "1..20",
+    ];
+    let v = ok_json(&[&args[..], &["--json"]].concat());
+    assert_eq!(v["runs_not_recovered"], 12);
+    assert_eq!(
+        v["recovery_ms"]["p50"], 292.178,
+        "over the runs that recovered"
+    );
+    let c = &v["recovery_censored"];
+    assert_eq!(
+        (c["runs"].as_u64(), c["reached"].as_u64()),
+        (Some(20), Some(8))
+    );
+    assert_eq!(c["fraction_reached"], 0.4);
+    assert_eq!(
+        c["censored_after_ms"], 59000.0,
+        "the 60 s run limit less the crash at 1 s"
+    );
+    for p in ["p50", "p90", "p99", "max"] {
+        assert!(
+            c[p].is_null(),
+            "{p} falls among the runs that never recovered: {c}"
+        );
+    }
+    let text = ok(&args);
+    let row = text.lines().find(|l| l.starts_with("recovery_ms")).unwrap();
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        [
+            "recovery_ms",
+            "-",
+            ">",
+            "59000",
+            ">",
+            "59000",
+            "139.733",
+            ">",
+            "59000"
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "runs that never recovered       12 of 20 (not within 59000 ms; 40% recovered)"
+        ),
+        "{text}"
+    );
+    // The grouped table of the figure says how many recovered.
+    let fig = ok(&["sweep", "--experiment", "raft-fig16", "--seeds", "1..20"]);
+    let first = fig.lines().find(|l| l.contains("150-150")).unwrap();
+    assert!(first.contains("> 59000") && first.contains("40%"), "{fig}");
+}
+
+#[test]
 fn bad_experiments_name_the_flag() {
     let f = scenario_file("ring.json", RANDOM_RING);
     let s = arg(&f);

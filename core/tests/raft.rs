@@ -652,3 +652,37 @@ fn random_faults_never_break_one_leader_per_term() {
         assert!(r.settled && r.leader.is_some(), "{r:?}\n{json}");
     }
 }
+
+#[test]
+fn the_resource_is_a_service_from_the_start_and_while_crashed() {
+    // Issue 29: the fenced resource (n8 with `nodes=8`) announces its
+    // role only when its start event runs, so a page at 0 ms drew it as a
+    // follower disc, and a crashed one fell back to follower too. What an
+    // extra node is never changes: a service, from the first moment.
+    let s = scenario(
+        r#"{"algorithm":"raft","nodes":8,"seed":1,
+            "faults":[{"at_ms":100,"crash":8},{"at_ms":200,"recover":8}],"until_ms":300}"#,
+    );
+    let mut sim = algorithms::build(&s, false);
+    let resource = |sim: &dyn Simulation| {
+        let v = &sim.node_views()[8];
+        (v.alive, v.role)
+    };
+    assert_eq!(
+        resource(sim.as_ref()),
+        (true, Role::Service),
+        "before any event"
+    );
+    sim.run_until(ms(50));
+    assert_eq!(resource(sim.as_ref()), (true, Role::Service));
+    sim.run_until(ms(150));
+    assert_eq!(resource(sim.as_ref()), (false, Role::Service), "crashed");
+    sim.run_until(ms(250));
+    assert_eq!(resource(sim.as_ref()), (true, Role::Service), "recovered");
+    // The participants start as followers, as before.
+    assert!(
+        algorithms::build(&s, false).node_views()[..8]
+            .iter()
+            .all(|v| v.role == Role::Follower)
+    );
+}

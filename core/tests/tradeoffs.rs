@@ -53,3 +53,36 @@ fn bully_grows_quadratically_and_splits_under_a_partition_raft_does_not() {
 fn the_table_is_a_function_of_its_spec() {
     assert_eq!(measure_row(&spec(), "zab"), measure_row(&spec(), "zab"));
 }
+
+#[test]
+fn a_claim_the_measurement_disagrees_with_comes_with_its_reason() {
+    // Issue 29: next-in-line's row read "claimed O(n) · measured n^2" with
+    // no reason, while docs/TRADEOFFS.md has one. The reason is the
+    // algorithm's claim's (its registry entry), so the page, the JSON and
+    // the doc cannot drift apart.
+    use election_core::tradeoffs::claims::Column;
+    let nil = measure_row(&spec(), "next-in-line");
+    let columns: Vec<Column> = nil.disagreements.iter().map(|d| d.column).collect();
+    assert_eq!(columns, [Column::FirstGrowth], "{:?}", nil.disagreements);
+    let d = &nil.disagreements[0];
+    assert_eq!(d.claimed, "O(n) (grows like n)");
+    assert!(
+        d.measured.starts_with("grows like n^2 (slope "),
+        "{}",
+        d.measured
+    );
+    assert!(
+        d.why.unwrap().contains("Bully-style election"),
+        "{:?}",
+        d.why
+    );
+    // Chang-Roberts measures what the ring claims: nothing to explain.
+    assert_eq!(measure_row(&spec(), "chang-roberts").disagreements, []);
+    // LeLann's list laps, in both columns.
+    let ll = measure_row(&spec(), "lelann");
+    assert!(
+        ll.disagreements.iter().all(|d| d.why.is_some()) && !ll.disagreements.is_empty(),
+        "{:?}",
+        ll.disagreements
+    );
+}

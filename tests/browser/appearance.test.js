@@ -133,3 +133,40 @@ test('light scheme by default', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the header's buttons take the focus in the order they are seen, at 1920x1080 and on a phone", async () => {
+  // Issue 29: Tab went Theme, Experiments, Trade-offs, Lab while the
+  // screen showed Lab, Trade-offs, Experiments, Theme from left to right.
+  for (const viewport of [
+    { width: 1920, height: 1080 },
+    { width: 390, height: 844 },
+  ]) {
+    const page = await browser.newPage({ viewport });
+    const errors = collectErrors(page);
+    await page.goto(`${baseUrl()}/?algorithm=bully&nodes=8&seed=1`);
+    await ready(page);
+    // From the top of the page.
+    await page.evaluate(() => /** @type {HTMLElement | null} */ (document.activeElement)?.blur());
+    /** @type {{id: string, x: number, y: number}[]} */
+    const order = [];
+    for (let i = 0; i < 4; i += 1) {
+      await page.keyboard.press('Tab');
+      order.push(
+        await page.evaluate(() => {
+          const a = /** @type {HTMLElement} */ (document.activeElement);
+          const box = a.getBoundingClientRect();
+          return { id: a.id, x: Math.round(box.left), y: Math.round(box.top) };
+        }),
+      );
+    }
+    const ids = order.map((o) => o.id);
+    assert.deepEqual(ids, ['lab-open', 'tradeoffs-open', 'experiments-open', 'theme-toggle'], `${viewport.width}: ${JSON.stringify(order)}`);
+    // Seen in that order: left to right on a line, lines top to bottom.
+    for (let i = 1; i < order.length; i += 1) {
+      const [a, b] = [order[i - 1], order[i]];
+      assert.ok(b.y > a.y + 8 || (Math.abs(b.y - a.y) <= 8 && b.x > a.x), `${viewport.width}: ${a.id} then ${b.id}: ${JSON.stringify(order)}`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

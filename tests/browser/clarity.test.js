@@ -10,8 +10,8 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchBrowser } from './helpers.js';
-import { openPlayground, pageAddress, playFor, pressPlay, readouts, testId } from './page.js';
+import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { openPlayground, pageAddress, playFor, pressPlay, readouts, settle, testId } from './page.js';
 import { cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -90,6 +90,26 @@ test('the run\'s end is "Settles at" the CLI\'s end, and playback goes on past i
   assert.equal(await preset.page.textContent('#end-label'), 'Stops at');
   assert.deepEqual(preset.errors, []);
   await preset.page.close();
+});
+
+test('Raft\'s service node is drawn as the service square from 0 ms, in the single view and in compare mode', async () => {
+  // Issue 29: n8 (the resource with nodes=8) was a green follower disc
+  // at 0 ms, and a square only once playing; compare mode the same.
+  const shape = (/** @type {any} */ nodes) => nodes && `${nodes[8].role}:${nodes[8].shape}`;
+  const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=8&seed=1');
+  await settle(page);
+  assert.equal(await readouts(page).then((r) => r.time), 0);
+  assert.equal(shape(await page.$eval('#cluster', (c) => /** @type {any} */ (c).__drawnNodes)), 'service:square', 'at 0 ms');
+  assert.match((await page.getAttribute('[data-testid=node-8]', 'aria-label')) ?? '', /^n8, service\./);
+  await page.goto(`${baseUrl()}/?compare=raft,bully&nodes=8&seed=1`);
+  await page.waitForSelector('.compare-view canvas');
+  await settle(page);
+  const views = await page.$$eval('.compare-view .canvas-wrap canvas:not(.cluster-moving):not(.cluster-labels)', (cs) =>
+    cs.map((c) => /** @type {any} */ (c).__drawnNodes ?? null),
+  );
+  assert.equal(shape(views[0]), 'service:square', 'compare mode, Raft at 0 ms');
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('the extra node is a "service" in the drawing, the legend and the Node tab, which says why it is there', async () => {
@@ -221,6 +241,66 @@ test('the Experiments panel shows the time that fits the scenario', async () => 
   assert.equal(await page.inputValue('[data-testid=exp-metric]'), 'recovery_ms');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+/**
+ * The controls on screen smaller than `min` px either way, as
+ * "what: width x height": buttons, selects, sliders, fields, tabs, and
+ * each checkbox or radio button by the label that holds it (a tap on the
+ * words ticks it). The node buttons over the drawing are left out (the
+ * drawing sizes them by the nodes).
+ * @param {import('playwright-core').Page} page
+ * @param {number} min
+ * @returns {Promise<string[]>}
+ */
+async function smallTargets(page, min) {
+  return page.evaluate((least) => {
+    const out = [];
+    for (const e of document.querySelectorAll('button, select, input, textarea, summary, [role=tab], [role=menuitem]')) {
+      if (!(e instanceof HTMLElement) || e.closest('#node-layer') || e.closest('[hidden]')) continue;
+      if (e instanceof HTMLInputElement && e.type === 'hidden') continue;
+      const tickable = e instanceof HTMLInputElement && (e.type === 'checkbox' || e.type === 'radio');
+      const target = (tickable && e.closest('label')) || e;
+      const box = target.getBoundingClientRect();
+      const style = getComputedStyle(e);
+      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.display === 'none') continue;
+      if (box.width < least - 0.5 || box.height < least - 0.5) {
+        const name = e.id || e.dataset.testid || e.getAttribute('aria-label') || (e.textContent ?? '').trim().slice(0, 30) || e.tagName;
+        out.push(`${name}: ${Math.round(box.width)}x${Math.round(box.height)}`);
+      }
+    }
+    return [...new Set(out)];
+  }, min);
+}
+
+test('on a phone every control is a 44x44 px touch target, and Inspect keeps the inspector on screen', async () => {
+  // Issue 29: Play, Step and the other buttons were 35 px tall, the
+  // sliders 16 px, the checkboxes 13-18 px (WCAG 2.5.5 and the platforms'
+  // guidelines ask 44x44); "Inspect" scrolled the inspector's title to the
+  // bottom edge and left the inspector below the screen.
+  const touch = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const errors = collectErrors(touch);
+  await touch.goto(`${baseUrl()}/?algorithm=raft&nodes=5&seed=3&at=400`);
+  await touch.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(await smallTargets(touch, 44), [], 'the page');
+  for (const tab of await touch.$$('[role=tab]')) {
+    await tab.tap();
+    assert.deepEqual(await smallTargets(touch, 44), [], `the ${await tab.textContent()} tab`);
+  }
+  await touch.evaluate(() => window.scrollTo(0, 0));
+  await touch.tap('[data-testid=node-3]');
+  assert.deepEqual(await smallTargets(touch, 44), [], 'the node menu');
+  await touch.tap('[data-testid=node-menu-inspect]');
+  const seen = await touch.evaluate(() => {
+    const title = /** @type {HTMLElement} */ (document.getElementById('inspector-title')).getBoundingClientRect();
+    const list = /** @type {HTMLElement} */ (document.getElementById('inspector')).getBoundingClientRect();
+    return { title: title.top, list: list.top, height: innerHeight };
+  });
+  assert.ok(seen.title > -1 && seen.title < 80, `the inspector's title at the top of the screen: ${JSON.stringify(seen)}`);
+  assert.ok(seen.list < seen.height - 200, `its fields on screen: ${JSON.stringify(seen)}`);
+  assert.equal(await touch.textContent('#inspector-title'), 'Node n3');
+  assert.deepEqual(errors, []);
+  await touch.close();
 });
 
 test('a tap on a node opens its menu (Inspect, Crash, Pause); a mouse click still crashes at once', async () => {

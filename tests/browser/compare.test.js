@@ -49,7 +49,7 @@ test('compare=bully,raft,chang-roberts at=end: one row each, the CLI figures at 
   );
   assert.equal(await page.locator('[data-testid=compare-table] [data-testid=messages-total]').count(), 3);
   // One cluster drawing per view (each with its moving-messages overlay).
-  assert.equal(await page.locator('.compare-view .canvas-wrap canvas:not(.cluster-moving)').count(), 3);
+  assert.equal(await page.locator('.compare-view .canvas-wrap canvas:not(.cluster-moving):not(.cluster-labels)').count(), 3);
   assert.equal(await page.locator('.compare-view .canvas-wrap canvas.cluster-moving').count(), 3);
   assert.deepEqual(errors, []);
   await page.close();

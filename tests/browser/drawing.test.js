@@ -9,7 +9,8 @@
 // says it was lost. No console errors anywhere.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { devUrl, launchBrowser } from './helpers.js';
+import { PNG } from 'pngjs';
+import { baseUrl, devUrl, launchBrowser } from './helpers.js';
 import { openPlayground, settle } from './page.js';
 import { cliRun } from './reference.js';
 
@@ -113,6 +114,52 @@ test('at the moment of sending, arrows start at the sender edge in their own dir
   await page.close();
 });
 
+test('node labels are drawn over the message arrows, legible: an arrow leaving a node passes under its role', async () => {
+  // Issue 29: arrows were painted over "n8" and "candidate · t1". Just
+  // after 0 ms n0 (at the top) sends ELECTION to every higher id: the
+  // arrows leave its lower edge straight through "candidate" under it.
+  const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=8&seed=1&at=0.1');
+  const drawn = await clusterDrawn(page);
+  const canvas = await page.$eval('#cluster', (c) => {
+    const box = c.getBoundingClientRect();
+    return { x: box.left + window.scrollX, y: box.top + window.scrollY };
+  });
+  const c0 = drawn.centres[0];
+  // The role's line under n0 (layoutNodes: 3 px under the node, `font` px).
+  const clip = {
+    x: Math.round(canvas.x + c0.x - 45),
+    y: Math.round(canvas.y + c0.y + drawn.radius + 2),
+    width: 90,
+    height: Math.round(drawn.font * 1.3),
+  };
+  const shot = async () => PNG.sync.read(await page.screenshot({ clip }));
+  const moving = (/** @type {string} */ v) => page.$eval('.cluster-moving', (c, vis) => { /** @type {HTMLElement} */ (c).style.visibility = vis; }, v);
+  await moving('hidden');
+  const alone = await shot();
+  await moving('visible');
+  const over = await shot();
+  /** @param {PNG} png @param {number} i */
+  const rgb = (png, i) => [png.data[i], png.data[i + 1], png.data[i + 2]];
+  let ink = 0;
+  let crossed = 0;
+  let hidden = 0;
+  for (let i = 0; i < alone.data.length; i += 4) {
+    const a = rgb(alone, i);
+    const b = rgb(over, i);
+    const differs = Math.max(...a.map((v, k) => Math.abs(v - b[k]))) > 40;
+    if (differs) crossed += 1;
+    if (0.299 * a[0] + 0.587 * a[1] + 0.114 * a[2] < 110) {
+      ink += 1;
+      if (differs) hidden += 1;
+    }
+  }
+  assert.ok(ink > 30, `the label's letters are there: ${ink} px of ink`);
+  assert.ok(crossed > 20, `an arrow crosses the label's line: ${crossed} px differ`);
+  assert.equal(hidden, 0, `no letter pixel is covered by an arrow (${hidden} of ${ink})`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('each node with a pending timer shows its countdown arc, of a wasm timer class; a crashed node none', async () => {
   const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=5&seed=3&at=300');
   const { timers } = await wasmNames(page, 'raft');
@@ -190,5 +237,27 @@ test('a lost message is crossed out on its own line in the space-time diagram, w
     assert.ok(Math.abs(c.yEnd - c.y) <= 8, `${Math.abs(c.yEnd - c.y).toFixed(1)} px before the receiver's line`);
   }
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a phone the layers over the drawing keep its size when the prompt or the quiet-time note sits under it', async () => {
+  // The prompt (a service in the middle) and the quiet-time note go under
+  // the drawing on a phone, inside its box: the arrows' and the words'
+  // canvases stretched with the box and drew below their nodes.
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await page.goto(`${baseUrl()}/?algorithm=raft&nodes=8&seed=1`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await settle(page);
+  const boxes = () =>
+    page.evaluate(() =>
+      ['#cluster', '.cluster-moving', '.cluster-labels', '.canvas-wrap'].map((sel) => {
+        const r = /** @type {HTMLElement} */ (document.querySelector(sel)).getBoundingClientRect();
+        return [Math.round(r.top), Math.round(r.left), Math.round(r.width), Math.round(r.height)];
+      }),
+    );
+  const [cluster, moving, labels, wrap] = await boxes();
+  assert.ok(wrap[3] > cluster[3] + 20, `the prompt is under the drawing: ${wrap} ${cluster}`);
+  assert.deepEqual(moving, cluster, 'the arrows');
+  assert.deepEqual(labels, cluster, 'the words');
   await page.close();
 });

@@ -287,6 +287,39 @@ test('the Raft figure 16 preset draws one CDF per timeout range, with the number
   await page.close();
 });
 
+test('runs that never recover count: percentiles among them read "> T", and the CDF says what fraction recovered', async () => {
+  // Issue 29: figure 16's 150-150 row showed p50 = 294 ms although most
+  // runs never recovered, and its CDF levelled off with no label. Over
+  // seeds 1..20, 12 of 20 never recover within the 59 s after the crash.
+  const { page, errors } = await openPanel();
+  const scenario = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios', 'raft-fig16-150-150.json'), 'utf8'));
+  await runSweep(page, { scenario, seeds: '1..20', workers: 2 });
+  assert.equal(await page.inputValue('[data-testid=exp-metric]'), 'recovery_ms');
+  const cells = await page.$$eval('[data-testid=exp-table] tbody td', (tds) => tds.map((td) => td.textContent));
+  const heads = await page.$$eval('[data-testid=exp-table] thead th', (ths) => ths.map((th) => th.textContent));
+  const at = (/** @type {string} */ name) => cells[heads.indexOf(name) - 1];
+  assert.equal(at('p50'), '> 59000', `${heads} / ${cells}`);
+  assert.equal(at('p99'), '> 59000');
+  assert.equal(at('max'), '> 59000');
+  assert.equal(at('never recovered'), '12');
+  assert.equal(at('recovered'), '40%');
+  assert.match(await page.textContent('[data-testid=exp-censored-note]') ?? '', /"> T ms" \(here T = 59000 ms\)/);
+  const cdf = await page.$eval('[data-testid=exp-chart-time-cdf]', (f) => ({
+    reached: /** @type {HTMLElement} */ (f).dataset.reached,
+    legend: [...f.querySelectorAll('.u-legend .u-series')].map((s) => s.textContent?.trim()),
+    notes: [...f.querySelectorAll('.note')].map((n) => n.textContent),
+  }));
+  assert.equal(cdf.reached, '0.4');
+  assert.ok(cdf.legend.some((l) => l?.includes('(40% recovered)')), JSON.stringify(cdf.legend));
+  assert.deepEqual(cdf.notes, ['A curve that stops below 1 leaves out the runs that never recovered (within 59000 ms): raft stops at 40%.']);
+  // The page's figures are the CLI's.
+  const report = JSON.parse(cli(['sweep', '--scenario', join(REPO_ROOT, 'scenarios', 'raft-fig16-150-150.json'), '--seeds', '1..20', '--json']));
+  assert.equal(report.recovery_censored.fraction_reached, 0.4);
+  assert.equal(report.recovery_censored.p50, null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the panel works at 360 px: no sideways scrolling, keyboard reachable', async () => {
   const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=5&seed=3', { width: 360, height: 740 });
   await page.focus('[data-testid=experiments-open]');

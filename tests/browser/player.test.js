@@ -5,8 +5,8 @@
 // and presentation mode fills the window with the cluster.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { baseUrl, launchBrowser } from './helpers.js';
-import { openPlayground, pageAddress, playFor, playUntil, readouts, ready, setSpeed, settle, testId, waitFrames } from './page.js';
+import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
+import { latestLog, openPlayground, pageAddress, playFor, playUntil, pressPlay, readouts, ready, setSpeed, settle, testId, waitFrames } from './page.js';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -121,6 +121,52 @@ test('after the leader crashes, the wait for the failure detector is short and s
   await page.close();
 });
 
+test('the quiet-time note covers no node and no label, at 1920x1080 and on a phone', async () => {
+  // Issue 29: "Skipping … ms of quiet time" sat over the bottom node's
+  // label (1920x1080, the default run, after Play).
+  for (const [viewport, touch] of /** @type {const} */ ([
+    [{ width: 1920, height: 1080 }, false],
+    [{ width: 390, height: 844 }, true],
+  ])) {
+    const page = await browser.newPage({ viewport, hasTouch: touch, isMobile: touch });
+    const errors = collectErrors(page);
+    await page.goto(`${baseUrl()}/?algorithm=bully&nodes=8&seed=1&at=19.041`);
+    await ready(page);
+    await page.evaluate(() => document.querySelector('[data-testid=node-7]')?.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    assert.equal(await testId(page, 'crashed-count'), '1');
+    await pressPlay(page);
+    await playFor(page, 100);
+    assert.match(await testId(page, 'quiet-note'), /^Skipping \d+ ms of quiet time/);
+    const overlaps = () => page.evaluate(() => {
+      const note = /** @type {HTMLElement} */ (document.querySelector('[data-testid=quiet-note]')).getBoundingClientRect();
+      const canvas = /** @type {any} */ (document.getElementById('cluster'));
+      const box = canvas.getBoundingClientRect();
+      const d = canvas.__drawn;
+      /** @type {string[]} */
+      const out = [];
+      d.centres.forEach((/** @type {{x: number, y: number}} */ c, /** @type {number} */ id) => {
+        // The node with its crown above and two lines of words under it.
+        const half = Math.max(d.radius, d.font * 4);
+        const node = { left: box.left + c.x - half, right: box.left + c.x + half, top: box.top + c.y - d.radius * 1.6, bottom: box.top + c.y + d.radius + 3 + d.font * 2.4 };
+        if (note.left < node.right && note.right > node.left && note.top < node.bottom && note.bottom > node.top) out.push(`n${id}`);
+      });
+      // Presenting, the readouts take a corner of the drawing too.
+      const readouts = /** @type {HTMLElement} */ (document.querySelector('[data-testid=present-readouts]')).getBoundingClientRect();
+      if (readouts.width > 0 && note.left < readouts.right && note.right > readouts.left && note.top < readouts.bottom && note.bottom > readouts.top) out.push('the readouts');
+      return out;
+    });
+    assert.deepEqual(await overlaps(), [], `${viewport.width}x${viewport.height}: the note is over these nodes' words`);
+    if (!touch) {
+      await page.keyboard.press('p');
+      await settle(page);
+      assert.equal(await page.evaluate(() => document.body.classList.contains('presenting')), true);
+      assert.deepEqual(await overlaps(), [], `${viewport.width}x${viewport.height}, presenting: the note is over these`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('quiet-time skipping changes no number: crash the leader, play to the same moment with and without', async () => {
   /** @type {Record<string, unknown>[]} */
   const seen = [];
@@ -198,9 +244,13 @@ async function keysStillPlay(page, what) {
   assert.equal(await playing(page), false, `${what}: Space pauses`);
   assert.equal(await testId(page, 'crashed-count'), crashed, `${what}: no node changed`);
   assert.deepEqual(await page.$$eval('.node-button', (bs) => bs.map((b) => b.getAttribute('aria-label'))), nodes, what);
-  const before = (await readouts(page)).time;
+  // A step is the next event: later, or another one at the same time
+  // (a fault made part way through an instant keeps the rest of it).
+  const moment = async () => ({ time: (await readouts(page)).time, log: (await latestLog(page, 1))[0] });
+  const before = await moment();
   await page.keyboard.press('s');
-  assert.ok((await readouts(page)).time > before, `${what}: S steps`);
+  const after = await moment();
+  assert.ok(after.time > before.time || after.log !== before.log, `${what}: S steps: ${JSON.stringify([before, after])}`);
 }
 
 test('keys control playback whatever was clicked last: a node, Restart, Partition', async () => {
@@ -230,6 +280,96 @@ test('keys control playback whatever was clicked last: a node, Restart, Partitio
   const help = (await page.textContent('[data-testid=help]')) ?? '';
   assert.match(help, /except while typing/);
   assert.match(help, /Presentation mode/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Space plays on a checkbox, a select or a radio button, clicked or tabbed to; Enter ticks the box', async () => {
+  // Issue 29: Space on a focused "Skip quiet time" box ticked it (and the
+  // page remembered the change) instead of playing.
+  const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=8&seed=1&at=19.041');
+  const ticked = () => page.isChecked('[data-testid=skip-quiet]');
+  assert.equal(await ticked(), true);
+  await page.click('[data-testid=skip-quiet]');
+  assert.equal(await ticked(), false, 'a click unticks it');
+  await keysStillPlay(page, 'after clicking Skip quiet time');
+  assert.equal(await ticked(), false, 'Space left it as it was');
+  // Tabbed to (the keyboard's focus, :focus-visible), the same.
+  await page.focus('#speed');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'skip-quiet');
+  await keysStillPlay(page, 'after tabbing to Skip quiet time');
+  assert.equal(await ticked(), false);
+  await page.keyboard.press('Enter');
+  assert.equal(await ticked(), true, 'Enter ticks it');
+  assert.equal(await playing(page), false, 'and does not play');
+  // A select: Space and letters play, the arrows choose.
+  await page.click('#fault-node');
+  await page.keyboard.press('Escape');
+  const chosen = await page.inputValue('#fault-node');
+  await keysStillPlay(page, 'after clicking the fault node list');
+  assert.equal(await page.inputValue('#fault-node'), chosen, 'no type-ahead: s stepped');
+  await page.focus('#fault-node');
+  await page.keyboard.press('ArrowDown');
+  assert.notEqual(await page.inputValue('#fault-node'), chosen, 'the arrow chooses');
+  // A radio button (the Experiments panel's kind of sweep).
+  await page.click('[data-testid=experiments-open]');
+  await page.waitForSelector('[data-testid=exp-kind-nodes]');
+  await page.click('[data-testid=exp-kind-nodes]');
+  await page.keyboard.press(' ');
+  assert.equal(await playing(page), true, 'Space plays on a radio button');
+  await page.keyboard.press(' ');
+  assert.equal(await playing(page), false);
+  assert.equal(await page.isChecked('[data-testid=exp-kind-nodes]'), true);
+  // The help says so.
+  await page.click('#help-open');
+  assert.match((await page.textContent('[data-testid=help]')) ?? '', /Enter.*ticks a focused box/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('clicking a node at 0 ms changes only that node: the readouts stay those of 0 ms before any start', async () => {
+  // Issue 29: the page opens at 0 ms with no leader and 0 messages;
+  // clicking n3 there showed "leader n7, 31 msgs" at the same 0 ms.
+  const { page, errors } = await openPlayground(browser, '/?algorithm=bully&nodes=8&seed=1');
+  assert.deepEqual(await readouts(page), { messages: 0, leader: 'none', time: 0 });
+  await page.click('[data-testid=node-3]');
+  assert.equal(await testId(page, 'crashed-count'), '1');
+  assert.deepEqual(await readouts(page), { messages: 0, leader: 'none', time: 0 }, 'the same moment, n3 crashed');
+  assert.equal(await page.textContent('#timeline-out'), '0.000 ms');
+  // Played on, the run is the one with n3 dead from the start.
+  await pressPlay(page);
+  await playUntil(page, () => document.querySelector('[data-testid=leader]')?.textContent?.trim() === '7', null, { stepMs: 50 });
+  assert.equal(await testId(page, 'crashed-count'), '1');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('one moment per frame: every readout shows the same time and the numbers of that time while playing', async () => {
+  // Issue 29: "Time 15.649 ms" beside "Simulated time 15.377 ms" in the
+  // same frame (the readout groups took turns).
+  const { page, errors } = await openPlayground(browser, '/?algorithm=raft&nodes=5&seed=2');
+  await pressPlay(page);
+  /** @type {string[]} */
+  const seen = [];
+  for (let frame = 0; frame < 90; frame += 1) {
+    await playFor(page, 1000 / 60);
+    const shown = await page.evaluate(() => {
+      const text = (/** @type {string} */ sel) => (document.querySelector(sel)?.textContent ?? '').trim();
+      return {
+        bar: text('#timeline-out').replace(/ ms$/, ''),
+        now: text('[data-testid=sim-time]'),
+        present: text('[data-testid=present-time]'),
+        sent: text('[data-testid=messages-total]'),
+        presentSent: text('[data-testid=present-messages]'),
+      };
+    });
+    assert.equal(Number(shown.bar), Number(shown.now), `frame ${frame}: ${JSON.stringify(shown)}`);
+    assert.equal(Number(shown.present), Number(shown.now), `frame ${frame}: ${JSON.stringify(shown)}`);
+    assert.equal(shown.presentSent.replace(/,/g, ''), shown.sent, `frame ${frame}: ${JSON.stringify(shown)}`);
+    seen.push(shown.now);
+  }
+  assert.ok(new Set(seen).size > 3, `the readouts moved: ${seen}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -38,7 +38,7 @@ test('the table equals election tradeoffs --json, and each figure opens its run'
   assert.equal(await page.isVisible('[data-testid=tradeoffs-panel]'), true, 'tradeoffs=1 opens the panel');
   await measure(page, { nodes: '4,8', seeds: '1..2', schedules: '40' });
   const cli = cliJson(['tradeoffs', '--nodes', '4,8', '--seeds', '1..2', '--partition-schedules', '40', '--json']);
-  const shown = await page.$$eval('[data-testid=tradeoffs-table] tbody tr', (trs) =>
+  const shown = await page.$$eval('[data-testid=tradeoffs-table] tbody tr[data-algorithm]', (trs) =>
     trs.map((tr) => ({
       algorithm: tr.getAttribute('data-algorithm'),
       first: tr.querySelector('[data-testid=tradeoffs-first]')?.textContent,
@@ -68,6 +68,36 @@ test('the table equals election tradeoffs --json, and each figure opens its run'
   await page.waitForSelector('body[data-ready="true"]');
   assert.match(await testId(page, 'leader-summary'), /split brain/);
   assert.notEqual(await testId(page, 'violations'), '0');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the table says its sizes and what the flaky figures compare, and why a claim disagrees with the measurement', async () => {
+  // Issue 29: "70 / 4158" did not say 8 / 64 nodes, "(0 steady)" and
+  // "(80)" were unexplained, and next-in-line's "claimed O(n) · measured
+  // n^2" gave no reason on the page.
+  const { page, errors } = await openPlayground(browser, '/?tradeoffs=1&at=0');
+  await measure(page, { nodes: '8,32', seeds: '1..2', schedules: '5' });
+  const heads = await page.$$eval('[data-testid=tradeoffs-table] thead th', (ths) => ths.map((th) => th.textContent));
+  assert.equal(heads[1], 'Messages, first election (8 / 32 nodes)');
+  assert.equal(heads[3], 'Messages, failover (8 / 32 nodes)');
+  const flakyTitle = await page.getAttribute('[data-testid=tradeoffs-table] thead th:nth-child(9)', 'title');
+  assert.match(flakyTitle ?? '', /crashes for 300 ms of every 1000 ms for 6 s/);
+  const bully = (await page.textContent('tr[data-algorithm=bully] [data-testid=tradeoffs-flaky]')) ?? '';
+  assert.match(bully, /^claimed no · measured no: [\d.]+ leader changes and [\d.]+ ms without a leader, against [\d.]+ and [\d.]+ ms with n7 steady$/);
+  const cli = cliJson(['tradeoffs', '--nodes', '8,32', '--seeds', '1..2', '--partition-schedules', '5', '--json']);
+  const nil = cli.rows.find((/** @type {any} */ r) => r.algorithm === 'next-in-line');
+  assert.equal(nil.disagreements.length, 1);
+  const why = (await page.textContent('[data-why-for=next-in-line] [data-testid=tradeoffs-why]')) ?? '';
+  assert.ok(why.includes(nil.disagreements[0].why), `the reason is the core's: ${why}`);
+  assert.match(why, /^Why Next-in-line failover differs from the claim:Messages of the first election: claimed O\(n\) \(grows like n\), measured grows like n\^2/);
+  // Every disagreement the core reports is on the page, with its reason.
+  for (const row of cli.rows) {
+    const items = await page.$$eval(`[data-why-for="${row.algorithm}"] li`, (lis) => lis.map((li) => li.textContent ?? ''));
+    assert.equal(items.length, row.disagreements.length, row.algorithm);
+    row.disagreements.forEach((/** @type {any} */ d, /** @type {number} */ i) => assert.ok(items[i].endsWith(d.why ?? 'No reason is recorded for this difference.'), `${row.algorithm}: ${items[i]}`));
+  }
+  assert.equal(await page.$$eval('[data-why-for=chang-roberts]', (rows) => rows.length), 0, 'no reason where nothing differs');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -17,6 +17,7 @@
 import { reducedMotion } from '../shared/appearance.js';
 import { drawFlightRows, strokeCross } from './flight-dots.js';
 import { drawTimerArcs, pendingTimers } from './timer-arcs.js';
+import { FONT, LABELLED_RADIUS, drawNode, drawNodeLabels, nodeShape, roundedRect } from './node-draw.js';
 import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour } from '../shared/palette.js';
 
 /**
@@ -54,7 +55,6 @@ import { CUT, FAINT, INK, MUTED, NODE_INK, PAPER, ROLE_COLOURS, groupColour } fr
 /** Space between a node's edge and the edge of its group's region. */
 const GROUP_PAD = 0.55;
 
-const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 /** Node radius, px: the largest (a projector's full screen), and the
  * largest as a share of half the canvas's shorter side. Nodes also shrink
@@ -62,8 +62,6 @@ const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const MAX_RADIUS = 64;
 const RADIUS_SHARE = 0.12;
 const MIN_RADIUS = 5;
-/** Nodes this small are drawn without labels under them. */
-const LABELLED_RADIUS = 12;
 
 /**
  * The px of the text under a node of radius `r` (12 px at 26, the size
@@ -197,11 +195,13 @@ export function drawScene(ctx, g, s, marks) {
   ctx.clearRect(0, 0, g.width, g.height);
   drawStill(ctx, g, s, marks);
   drawMoving(ctx, g, s);
+  drawLabels(ctx, g, s);
 }
 
 /**
- * Everything of one moment but the messages on the wire (which
- * `drawScene` draws on top): groups, the ring, cuts, picks and nodes. It
+ * Everything of one moment but the messages on the wire and the nodes'
+ * words (which `drawScene` draws on top, in that order): groups, the
+ * ring, cuts, picks and the nodes' outlines and marks. It
  * changes only when a node, a cut or a pick does, so a view may keep it
  * in a layer (see `stillKey`).
  * @param {CanvasRenderingContext2D} ctx
@@ -215,8 +215,21 @@ export function drawStill(ctx, g, s, marks) {
   if (g.layout === 'ring' && g.order.length > 1) drawRingTrack(ctx, g);
   for (const [from, to] of s.cuts) drawCut(ctx, g, from, to);
   if (marks) for (const id of marks.picked) drawPicked(ctx, g, id);
-  for (const node of s.nodes) drawNode(ctx, g, node, s.leader);
+  for (const node of s.nodes) drawNode(ctx, g, node);
   return s.nodes.map((n) => ({ id: n.id, role: n.alive ? n.role : 'crashed', shape: nodeShape(n.role) }));
+}
+
+/**
+ * The nodes' words (ids, roles, terms, whom they follow), over the
+ * messages' arrows, each with a halo (node-draw.js). They change when the
+ * still layer does: a view keeps them in a layer of their own on top
+ * (layers.js).
+ * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
+ * @param {Geometry} g
+ * @param {{nodes: import('../player/model.js').NodeState[], leader: number | undefined}} s
+ */
+export function drawLabels(ctx, g, s) {
+  for (const node of s.nodes) drawNodeLabels(ctx, g, node, s.leader);
 }
 
 /**
@@ -225,18 +238,7 @@ export function drawStill(ctx, g, s, marks) {
  * @typedef {{id: number, role: string, shape: NodeShape}[]} NodesDrawn
  */
 
-/** @typedef {'disc' | 'square' | 'hexagon'} NodeShape */
-
-/**
- * The outline of a node of `role`: a rounded square for a service (not a
- * participant), a hexagon for an observer (follows, never votes), a disc
- * for the rest.
- * @param {string} role
- * @returns {NodeShape}
- */
-export function nodeShape(role) {
-  return role === 'service' ? 'square' : role === 'observer' ? 'hexagon' : 'disc';
-}
+/** @typedef {import('./node-draw.js').NodeShape} NodeShape */
 
 /**
  * What `drawStill` draws depends on, as text (the geometry and the theme
@@ -552,41 +554,6 @@ function drawTag(ctx, x, y, text, colour, size) {
 }
 
 /**
- * Adds a hexagon (an observer's outline) to the path.
- * @param {CanvasRenderingContext2D} ctx
- * @param {number} x centre
- * @param {number} y centre
- * @param {number} r distance from the centre to a corner
- */
-function hexagon(ctx, x, y, r) {
-  for (let i = 0; i < 6; i++) {
-    const a = (Math.PI / 3) * i;
-    if (i === 0) ctx.moveTo(x + r * Math.cos(a), y + r * Math.sin(a));
-    else ctx.lineTo(x + r * Math.cos(a), y + r * Math.sin(a));
-  }
-  ctx.closePath();
-}
-
-/**
- * Adds a rounded rectangle to the path.
- * @param {CanvasRenderingContext2D} ctx
- * @param {number} x
- * @param {number} y
- * @param {number} w
- * @param {number} h
- * @param {number} r corner radius
- */
-function roundedRect(ctx, x, y, w, h, r) {
-  const k = Math.min(r, w / 2, h / 2);
-  ctx.moveTo(x + k, y);
-  ctx.arcTo(x + w, y, x + w, y + h, k);
-  ctx.arcTo(x + w, y + h, x, y + h, k);
-  ctx.arcTo(x, y + h, x, y, k);
-  ctx.arcTo(x, y, x + w, y, k);
-  ctx.closePath();
-}
-
-/**
  * A cut one-way link: a dashed red arrow from edge to edge, a little to
  * the right of the straight line (so both directions of a pair show),
  * crossed out in the middle.
@@ -694,185 +661,4 @@ function drawRingTrack(ctx, g) {
     ctx.fill();
   }
   ctx.restore();
-}
-
-/**
- * A node: a disc in its role's colour (a rounded square for a service, a
- * hexagon for an observer)
- * with its id inside and its role written below; the leader gets a crown
- * and an "L" badge, a paused node a pause badge and "paused", a slow node
- * "slow +20 ms".
- * @param {CanvasRenderingContext2D} ctx
- * @param {Geometry} g
- * @param {import('../player/model.js').NodeState} node
- * @param {number | undefined} leader
- */
-function drawNode(ctx, g, node, leader) {
-  const p = g.at[node.id];
-  if (!p) return;
-  const r = g.radius;
-  const isLeader = node.alive && node.role === 'leader';
-  ctx.save();
-  ctx.beginPath();
-  const shape = nodeShape(node.role);
-  if (shape === 'square') {
-    const half = r * 0.9;
-    roundedRect(ctx, p.x - half, p.y - half, 2 * half, 2 * half, r * 0.3);
-  } else if (shape === 'hexagon') {
-    hexagon(ctx, p.x, p.y, r * 1.06);
-  } else {
-    ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
-  }
-  ctx.fillStyle = node.alive ? ROLE_COLOURS[node.role] : ROLE_COLOURS.crashed;
-  ctx.fill();
-  ctx.lineWidth = isLeader ? Math.max(3.5, r * 0.13) : Math.max(1.5, r * 0.06);
-  ctx.strokeStyle = INK;
-  if (!node.alive) ctx.setLineDash([4, 3]);
-  ctx.stroke();
-  ctx.setLineDash([]);
-
-  if (!node.alive) {
-    // A cross over a crashed node, so "down" does not rest on grey alone.
-    const d = r * 0.55;
-    ctx.strokeStyle = 'rgba(26, 26, 26, 0.55)';
-    ctx.lineWidth = Math.max(2, r * 0.08);
-    strokeCross(ctx, p.x, p.y, d);
-  }
-
-  ctx.fillStyle = NODE_INK;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  ctx.font = `600 ${Math.max(9, Math.round(r * 0.62))}px ${FONT}`;
-  ctx.fillText(`n${node.id}`, p.x, p.y);
-  ctx.fillStyle = INK;
-
-  // The badges sit on the rim, just outside the timer's countdown arc
-  // (timer-arcs.js), which runs inside the outline.
-  const badge = Math.max(7, r * 0.32);
-  const corner = r * 0.92;
-  if (isLeader) {
-    drawCrown(ctx, p.x, p.y - r - 2, Math.max(10, r * 0.9));
-    drawBadge(ctx, p.x + corner, p.y - corner, badge, 'L');
-  }
-  if (node.alive && node.paused) drawPauseBadge(ctx, p.x - corner, p.y - corner, badge);
-
-  if (r >= LABELLED_RADIUS) {
-    const label = node.alive ? node.role : 'crashed';
-    const extra = [];
-    if (node.alive && node.paused) extra.push('paused');
-    if (node.alive && node.slowMs > 0) extra.push(`slow +${node.slowMs} ms`);
-    if (node.term !== null) extra.push(`t${node.term}`);
-    const weight = isLeader ? 700 : 400;
-    const size = fitLabel(ctx, [label, ...extra].join(' · '), label, weight, g);
-    ctx.textBaseline = 'top';
-    ctx.fillText(size.text, p.x, p.y + r + 3);
-    if (node.alive && !isLeader && node.leader !== null && r >= 16) {
-      ctx.font = `400 ${Math.max(9, size.px - 1)}px ${FONT}`;
-      ctx.fillStyle = node.leader === leader ? INK : MUTED;
-      ctx.fillText(`→ n${node.leader}`, p.x, p.y + r + 3 + size.px * 1.2);
-    }
-  }
-  ctx.restore();
-}
-
-/**
- * Sets the font of a node's label so that it fits between its
- * neighbours (`g.spacing`, never narrower than the node): `g.font`, less
- * down to 9 px, and only the `short` text (the role) when the whole one
- * does not fit even then.
- * @param {CanvasRenderingContext2D} ctx
- * @param {string} whole
- * @param {string} short
- * @param {number} weight
- * @param {Geometry} g
- * @returns {{text: string, px: number}}
- */
-function fitLabel(ctx, whole, short, weight, g) {
-  const room = Math.max(2 * g.radius, g.spacing - 6);
-  let text = whole;
-  let px = g.font;
-  ctx.font = `${weight} ${px}px ${FONT}`;
-  let width = ctx.measureText(text).width;
-  if (width > room) {
-    px = Math.max(9, Math.floor((px * room) / width));
-    ctx.font = `${weight} ${px}px ${FONT}`;
-    width = ctx.measureText(text).width;
-    if (width > room && text !== short) {
-      text = short;
-      px = Math.max(9, Math.min(g.font, Math.floor((px * room) / ctx.measureText(text).width)));
-      ctx.font = `${weight} ${px}px ${FONT}`;
-    }
-  }
-  return { text, px };
-}
-
-/**
- * A small crown centred at (x, bottom).
- * @param {CanvasRenderingContext2D} ctx
- * @param {number} x
- * @param {number} bottom
- * @param {number} w
- */
-function drawCrown(ctx, x, bottom, w) {
-  const h = w * 0.6;
-  const l = x - w / 2;
-  ctx.beginPath();
-  ctx.moveTo(l, bottom);
-  ctx.lineTo(l, bottom - h * 0.55);
-  ctx.lineTo(l + w * 0.25, bottom - h * 0.25);
-  ctx.lineTo(x, bottom - h);
-  ctx.lineTo(l + w * 0.75, bottom - h * 0.25);
-  ctx.lineTo(l + w, bottom - h * 0.55);
-  ctx.lineTo(l + w, bottom);
-  ctx.closePath();
-  ctx.fillStyle = ROLE_COLOURS.leader;
-  ctx.fill();
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = NODE_INK;
-  ctx.stroke();
-}
-
-/**
- * A white disc with a letter.
- * @param {CanvasRenderingContext2D} ctx
- * @param {number} x
- * @param {number} y
- * @param {number} r
- * @param {string} letter
- */
-function drawBadge(ctx, x, y, r, letter) {
-  ctx.beginPath();
-  ctx.arc(x, y, r, 0, 2 * Math.PI);
-  ctx.fillStyle = '#ffffff';
-  ctx.fill();
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = NODE_INK;
-  ctx.stroke();
-  ctx.fillStyle = NODE_INK;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  ctx.font = `700 ${Math.round(r * 1.3)}px ${FONT}`;
-  ctx.fillText(letter, x, y + 0.5);
-}
-
-/**
- * A white disc with two bars: the node is paused.
- * @param {CanvasRenderingContext2D} ctx
- * @param {number} x
- * @param {number} y
- * @param {number} r
- */
-function drawPauseBadge(ctx, x, y, r) {
-  ctx.beginPath();
-  ctx.arc(x, y, r, 0, 2 * Math.PI);
-  ctx.fillStyle = '#ffffff';
-  ctx.fill();
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = NODE_INK;
-  ctx.stroke();
-  ctx.fillStyle = NODE_INK;
-  const w = r * 0.3;
-  const h = r * 1.0;
-  ctx.fillRect(x - w * 1.6, y - h / 2, w, h);
-  ctx.fillRect(x + w * 0.6, y - h / 2, w, h);
 }

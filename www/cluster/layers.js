@@ -1,9 +1,11 @@
 // @ts-check
 /**
- * The cluster view's two canvases: the still layer (groups, ring, cuts,
- * picks, nodes; drawn again only when one of them changes) and, laid over
- * it, the moving layer: the messages on the wire as arrows and the
- * nodes' timer arcs (drawn every frame while a run plays).
+ * The cluster view's three canvases: the still layer (groups, ring, cuts,
+ * picks, nodes; drawn again only when one of them changes), laid over it
+ * the moving layer: the messages on the wire as arrows and the nodes'
+ * timer arcs (drawn every frame while a run plays), and on top the
+ * nodes' words (ids, roles, terms; drawn with the still layer), so an
+ * arrow passes under a label, never over it.
  * Where the browser can (`transferControlToOffscreen` and module
  * workers), both belong to one cluster worker (www/cluster/worker.js)
  * shared by every cluster view of the page: the page posts what to draw
@@ -18,7 +20,7 @@
  * @module cluster-layers
  */
 
-import { drawMovingRows, drawStill } from './draw.js';
+import { drawLabels, drawMovingRows, drawStill } from './draw.js';
 import { flightCount } from './flight-dots.js';
 import { pendingTimers, sameTimers } from './timer-arcs.js';
 import { CANVAS, FAINT, INK, MUTED, PAPER } from '../shared/palette.js';
@@ -127,6 +129,11 @@ export class ClusterLayers {
     this.moving.className = 'cluster-moving';
     this.moving.setAttribute('aria-hidden', 'true');
     still.after(this.moving);
+    /** The canvas of the nodes' words, over the messages. */
+    this.labels = document.createElement('canvas');
+    this.labels.className = 'cluster-labels';
+    this.labels.setAttribute('aria-hidden', 'true');
+    this.moving.after(this.labels);
     /** @private */
     this.onStillCost = onStillCost;
     /** @private */
@@ -135,6 +142,8 @@ export class ClusterLayers {
     this.stillCtx = null;
     /** @private @type {CanvasRenderingContext2D | null} */
     this.movingCtx = null;
+    /** @private @type {CanvasRenderingContext2D | null} */
+    this.labelsCtx = null;
     /** @private @type {Worker | null} */
     this.worker = worker();
     /** Backing size in device px, and the drawing's scale. */
@@ -169,9 +178,11 @@ export class ClusterLayers {
       try {
         const offStill = still.transferControlToOffscreen();
         const offMoving = this.moving.transferControlToOffscreen();
-        this.worker.postMessage({ type: 'canvases', id: this.id, still: offStill, moving: offMoving }, [
+        const offLabels = this.labels.transferControlToOffscreen();
+        this.worker.postMessage({ type: 'canvases', id: this.id, still: offStill, moving: offMoving, labels: offLabels }, [
           offStill,
           offMoving,
+          offLabels,
         ]);
         layers.set(this.id, this);
       } catch {
@@ -191,10 +202,11 @@ export class ClusterLayers {
   contexts() {
     this.stillCtx = this.still.getContext('2d');
     this.movingCtx = this.moving.getContext('2d');
+    this.labelsCtx = this.labels.getContext('2d');
   }
 
   /**
-   * Gives both canvases their backing size (which clears them).
+   * Gives the canvases their backing size (which clears them).
    * @param {number} width device px
    * @param {number} height device px
    * @param {number} dpr device px per CSS px
@@ -202,11 +214,18 @@ export class ClusterLayers {
   resize(width, height, dpr) {
     this.size = { width, height, dpr };
     this.inked = false;
+    // The layers over the cluster canvas take its size, not their box's:
+    // what a phone puts under the drawing (the opening prompt, the
+    // quiet-time note) makes the box taller, and stretched them.
+    for (const c of [this.moving, this.labels]) {
+      c.style.width = `${width / dpr}px`;
+      c.style.height = `${height / dpr}px`;
+    }
     if (this.worker) {
       this.worker.postMessage({ type: 'size', id: this.id, width, height, dpr });
       return;
     }
-    for (const c of [this.still, this.moving]) {
+    for (const c of [this.still, this.moving, this.labels]) {
       c.width = width;
       c.height = height;
     }
@@ -222,7 +241,8 @@ export class ClusterLayers {
   }
 
   /**
-   * Draws the still layer of a moment.
+   * Draws the still layer of a moment, and the nodes' words over the
+   * messages.
    * @param {import('../player/model.js').Snapshot} s
    * @param {import('./draw.js').Marks} marks
    */
@@ -236,12 +256,16 @@ export class ClusterLayers {
       return;
     }
     const ctx = this.stillCtx;
-    if (!ctx || !this.geometry) return;
+    const words = this.labelsCtx;
+    if (!ctx || !words || !this.geometry) return;
     // Transparent: the canvas's CSS background (--canvas) shows through.
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, this.still.width, this.still.height);
-    ctx.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
+    for (const c of [ctx, words]) {
+      c.setTransform(1, 0, 0, 1, 0, 0);
+      c.clearRect(0, 0, this.still.width, this.still.height);
+      c.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
+    }
     const nodes = drawStill(ctx, this.geometry, s, marks);
+    drawLabels(words, this.geometry, s);
     // The drawing model only for a test, as the worker reports it.
     if (playClock.hand) this.stillDrawn(0, nodes, false);
   }
@@ -357,10 +381,13 @@ export class ClusterLayers {
     this.worker = null;
     const still = /** @type {HTMLCanvasElement} */ (this.still.cloneNode(false));
     const moving = /** @type {HTMLCanvasElement} */ (this.moving.cloneNode(false));
+    const labels = /** @type {HTMLCanvasElement} */ (this.labels.cloneNode(false));
     this.still.replaceWith(still);
     this.moving.replaceWith(moving);
+    this.labels.replaceWith(labels);
     this.still = still;
     this.moving = moving;
+    this.labels = labels;
     this.contexts();
     this.resize(this.size.width, this.size.height, this.size.dpr);
     this.onReplaced(still);

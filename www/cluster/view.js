@@ -42,7 +42,10 @@
  * arcs follow the radius; the node buttons are the nodes' size, so
  * clicking stays in step in every mode (single view, compare, embed, a
  * full-screen canvas). A service node is a rounded square, an observer a
- * hexagon (`nodeShape` in `draw.js`), every other node a disc. Colours
+ * hexagon (`nodeShape` in `node-draw.js`), every other node a disc. A node's
+ * words (its id, role, term and whom it follows) are on a third canvas
+ * over the arrows, each with a halo (`node-draw.js`), so an arrow passes
+ * under a label and never hides it. Colours
  * (`shared/palette.js`): roles take orange, sky blue, bluish green and
  * reddish purple, and observers a pale bluish green; kinds take violet,
  * vermillion, yellow and the theme's ink, none of a role's hue, and from
@@ -74,7 +77,7 @@
 
 import { reducedMotion } from '../shared/appearance.js';
 import { ClusterLayers } from './layers.js';
-import { drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
+import { drawLabels, drawMoving, drawStill, layoutNodes, stillKey } from './draw.js';
 import { CANVAS, INK, PAPER } from '../shared/palette.js';
 import { onScreen } from '../shared/dom.js';
 
@@ -344,6 +347,7 @@ export class ClusterView {
       ctx.setTransform(scale, 0, 0, scale, 0, 0);
       drawStill(ctx, g, this.last, { picked: this.picked });
       drawMoving(ctx, g, this.last);
+      drawLabels(ctx, g, this.last);
     }
     return out;
   }

@@ -1,13 +1,14 @@
 // @ts-check
 /**
- * The cluster worker: owns the two OffscreenCanvases of every cluster
- * view (www/cluster/layers.js), the still layer and the messages on the
- * wire with the nodes' timer arcs, and draws them with draw.js (its
+ * The cluster worker: owns the three OffscreenCanvases of every cluster
+ * view (www/cluster/layers.js), the still layer, the messages on the
+ * wire with the nodes' timer arcs, and the nodes' words over them, and
+ * draws them with draw.js (its
  * flight-dots.js and timer-arcs.js), so neither the
  * drawing nor its software rasterizing takes the page's main thread.
  * Messages, each with the view's `id`:
  *
- * - `canvases` {still, moving}: the OffscreenCanvases (transferred);
+ * - `canvases` {still, moving, labels}: the OffscreenCanvases (transferred);
  * - `size` {width, height, dpr}: their backing size (clears them);
  * - `place` {geometry}: where the nodes are (draw.js `Geometry`);
  * - `still` {scene, picked, theme}: the nodes (the core's rows, see
@@ -31,7 +32,7 @@
  * @module cluster-worker
  */
 
-import { drawMovingRows, drawStill } from './draw.js';
+import { drawLabels, drawMovingRows, drawStill } from './draw.js';
 import { DARTS_FROM, flightCount } from './flight-dots.js';
 import { decodeNodes } from './node-rows.js';
 import { setCanvasTheme } from '../shared/palette.js';
@@ -66,6 +67,8 @@ const MID_FRAME = 0.55;
  * @property {OffscreenCanvasRenderingContext2D} stillCtx
  * @property {OffscreenCanvas} moving
  * @property {OffscreenCanvasRenderingContext2D} movingCtx
+ * @property {OffscreenCanvas} labels the nodes' words, over the messages
+ * @property {OffscreenCanvasRenderingContext2D} labelsCtx
  * @property {number} dpr
  * @property {import('./draw.js').Geometry | null} geometry
  * @property {any} stillPending the latest `still` message not drawn yet
@@ -150,9 +153,11 @@ function drawPending() {
       const started = performance.now();
       setCanvasTheme(s.theme);
       fresh(v.stillCtx, v.dpr);
+      fresh(v.labelsCtx, v.dpr);
       // Only the nodes, cuts and leader are read by drawStill.
       const scene = { ...s.scene, nodes: decodeNodes(s.scene.nodes) };
       const nodes = drawStill(/** @type {any} */ (v.stillCtx), g, scene, { picked: new Set(s.picked) });
+      drawLabels(v.labelsCtx, g, scene);
       // `at`: when it was done, as a time since the epoch (the page's
       // clock has another origin). The nodes as drawn only for a test.
       const done = performance.now();
@@ -209,6 +214,8 @@ self.addEventListener('message', (e) => {
       stillCtx: context(m.still),
       moving: m.moving,
       movingCtx: context(m.moving),
+      labels: m.labels,
+      labelsCtx: context(m.labels),
       dpr: 1,
       geometry: null,
       stillPending: null,
@@ -226,7 +233,7 @@ self.addEventListener('message', (e) => {
   }
   switch (m.type) {
     case 'size':
-      for (const c of [v.still, v.moving]) {
+      for (const c of [v.still, v.moving, v.labels]) {
         c.width = m.width;
         c.height = m.height;
       }

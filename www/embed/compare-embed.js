@@ -90,7 +90,7 @@ export async function startCompareEmbed(request, options, compareText, problems)
   const { fixed, wrap: tableWrap } = compactTable(lanes, COLUMNS);
   /** The fault count the note above the table was written for. */
   let notesFor = -1;
-  // While playing, the table and the time readouts are written at most every READOUT_MS, taking turns (as on the page).
+  // While playing, the table and the time readouts are written at most every READOUT_MS, together (as on the page).
   const readouts = new Readouts(2, READOUT_MS);
   const render = () => {
     runs.dirty = false;

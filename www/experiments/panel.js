@@ -49,6 +49,38 @@ const TIME_METRICS = [
 ];
 
 /**
+ * What the core's report calls each time metric over every run, those
+ * that never got there counted as censored (core/tools/src/stats.rs
+ * `Censored`), and what getting there is called.
+ * @type {Record<string, {key: string, done: string, never: string}>}
+ */
+const CENSORED = {
+  recovery_ms: { key: 'recovery_censored', done: 'recovered', never: 'never recovered' },
+  first_leader_ms: { key: 'first_leader_censored', done: 'elected a leader', never: 'no leader' },
+};
+
+/**
+ * A percentile of the core's censored figures as the table shows it: the
+ * time, or "> T ms" when it falls among the runs that never got there.
+ * @param {{censored_after_ms: number | null} | undefined} c
+ * @param {number | null | undefined} v
+ * @returns {string}
+ */
+export function censoredText(c, v) {
+  if (typeof v === 'number') return String(Math.round(v * 1000) / 1000);
+  return c && typeof c.censored_after_ms === 'number' ? `> ${Math.round(c.censored_after_ms * 1000) / 1000}` : '–';
+}
+
+/**
+ * A share of runs as a percentage with one decimal ("30.8%").
+ * @param {number} f
+ * @returns {string}
+ */
+function percent(f) {
+  return `${Math.round(f * 1000) / 10}%`;
+}
+
+/**
  * The time metric that fits a scenario: the recovery after its last
  * fault when it has faults, else the time to the first leader (with no
  * fault there is nothing to recover from).
@@ -358,10 +390,11 @@ export async function createPanel(section, close) {
         status.textContent += ` ${stopped.length} of ${total} runs were stopped by a script error; the first, seed ${stopped[0].seed}: ${stopped[0].script_error}`;
         status.classList.add('exp-error');
       }
-      setRunning(false);
       showTable(results);
+      // "done" (data-state) once the charts are drawn too: the chart
+      // library loads on first use.
       await showCharts(results);
-      section.dataset.state = 'done';
+      setRunning(false);
     } catch (e) {
       runner.free();
       results = null;
@@ -398,21 +431,29 @@ export async function createPanel(section, close) {
   /** @param {Results} r */
   function showTable(r) {
     const m = metric.value;
+    const cens = CENSORED[m];
     const cell = (/** @type {unknown} */ v) => h('td', {}, v === null || v === undefined ? '–' : String(typeof v === 'number' ? Math.round(v * 1000) / 1000 : v));
-    const rows = groupReports(r).map((g, i) =>
-      h(
+    const rows = groupReports(r).map((g, i) => {
+      // Percentiles over every run: one that never got there counts as
+      // slower than it was watched ("> T").
+      const c = g[cens.key];
+      return h(
         'tr',
         { 'data-group': i },
         h('th', { scope: 'row', title: r.groups[i].label }, shortLabels(r)[i]),
         cell(g.runs),
         cell(g.election_messages?.mean),
         cell(g.theory),
-        cell(g[m]?.p50),
-        cell(g[m]?.p99),
-        cell(g[m]?.max),
+        h('td', { 'data-testid': 'exp-p50' }, censoredText(c, c?.p50)),
+        h('td', {}, censoredText(c, c?.p99)),
+        h('td', {}, censoredText(c, c?.max)),
         cell(m === 'recovery_ms' ? g.runs_not_recovered : g.runs_without_leader),
-      ),
-    );
+        h('td', { 'data-testid': 'exp-reached' }, c ? percent(c.fraction_reached) : '–'),
+      );
+    });
+    const watched = groupReports(r)
+      .map((g) => g[cens.key]?.censored_after_ms)
+      .filter((t) => typeof t === 'number');
     table.replaceChildren(
       h(
         'table',
@@ -424,12 +465,18 @@ export async function createPanel(section, close) {
           h(
             'tr',
             {},
-            ...['group', 'runs', 'election msgs (mean)', 'theory', 'p50', 'p99', 'max', m === 'recovery_ms' ? 'never recovered' : 'no leader'].map((t) =>
+            ...['group', 'runs', 'election msgs (mean)', 'theory', 'p50', 'p99', 'max', cens.never, cens.done].map((t) =>
               h('th', { scope: 'col' }, t),
             ),
           ),
         ),
         h('tbody', {}, ...rows),
+      ),
+      h(
+        'p',
+        { class: 'note', 'data-testid': 'exp-censored-note' },
+        `Percentiles count every run: a run that ${cens.never === 'no leader' ? 'never elected a leader' : 'never recovered'} took longer than it was watched, ` +
+          `so a percentile that falls among those runs reads "> T ms"${watched.length ? ` (here T = ${Math.min(...watched)} ms)` : ''}.`,
       ),
     );
   }
@@ -446,15 +493,34 @@ export async function createPanel(section, close) {
     const times = groupValues(r.records, r.perGroup, m);
     const by = r.field && r.field !== 'nodes' ? `, one curve per ${r.field}` : '';
     const timeLog = suitsLog(times);
-    drawChart(uPlot, charts, {
+    // A curve that levels off below 1 is the runs that never got there:
+    // each curve says how far it climbs.
+    const cens = CENSORED[m];
+    const reached = groupReports(r).map((g) => g[cens.key]);
+    /** The groups whose curve stops below 1. */
+    const short = reached.flatMap((c, i) => (c && c.reached < c.runs ? [i] : []));
+    const cdf = drawChart(uPlot, charts, {
       testid: 'exp-chart-time-cdf',
       title: `CDF: ${mName}${by}`,
       xLabel: timeLog ? 'ms (log scale)' : 'ms',
       yLabel: 'fraction of runs',
       xLog: timeLog,
       columns: cdfColumns(times),
-      series: series('step'),
+      series: labels.map((label, i) => ({
+        label: reached[i] ? `${label} (${percent(reached[i].fraction_reached)} ${cens.done})` : label,
+        colour: COLOURS[i % COLOURS.length],
+        style: 'step',
+      })),
+      notes: short.length
+        ? [
+            `A curve that stops below 1 leaves out the runs that never ${cens.done === 'recovered' ? 'recovered' : 'elected a leader'} ` +
+              `(within ${Math.min(...short.map((i) => reached[i].censored_after_ms ?? Infinity))} ms): ` +
+              short.map((i) => `${labels[i] || 'all'} stops at ${percent(reached[i].fraction_reached)}`).join(', ') +
+              '.',
+          ]
+        : [],
     });
+    cdf.figure.dataset.reached = reached.map((c) => (c ? String(c.fraction_reached) : '')).join(',');
     drawChart(uPlot, charts, {
       testid: 'exp-chart-time-hist',
       title: `Histogram: ${mName}${by}`,

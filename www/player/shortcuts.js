@@ -4,21 +4,26 @@
  * help overlay that lists them (a modal `<dialog>`: focus stays inside,
  * Escape or Close shuts it and focus goes back where it was).
  *
- * Shortcuts work wherever the focus is (a node, Restart or Partition
- * clicked last), except while typing in a text field, number field, select,
- * text area or editable text. Enter stays with buttons and links (it
- * presses them), the arrows, Home, End and Page keys with a focused slider
- * (they move it), and Space with a checkbox that has the keyboard's focus
- * (tabbed to: it ticks it); a clicked checkbox leaves Space to playback.
+ * Shortcuts work wherever the focus is (a node, Restart, Partition, a
+ * checkbox, a select or a radio button clicked or tabbed to last), except
+ * while typing in a text field, number field, text area or editable text.
+ * Enter stays with buttons and links (it presses them) and ticks a
+ * focused checkbox or radio button (Space, the browser's way, plays
+ * instead: issue 29, a clicked "Skip quiet time" box was ticked by Space
+ * and the changed setting remembered); the arrows, Home, End and Page keys
+ * stay with a focused slider (they move it), the up and down arrows, Home,
+ * End and Page keys with a select (they choose), and the arrows with a
+ * radio button.
  *
  * ## Keys
  *
  * **Keys** (`player/shortcuts.js`, `keyBelongsTo`) are playback's wherever
  * the focus is, except while typing in a text field (text-like inputs,
- * textarea, select, contenteditable); a focused button or link keeps only
- * Enter, a slider its arrows, Home, End and Page keys, and a checkbox Space
- * only when tabbed to (`:focus-visible`). Compare mode's keys use the same
- * rule.
+ * textarea, contenteditable); a focused button or link keeps only Enter,
+ * a slider its arrows, Home, End and Page keys, a select its up and down
+ * arrows, Home, End and Page keys, a radio button its arrows, and a
+ * checkbox nothing: Space plays there too, and Enter ticks it
+ * (`tickOnEnter`). Compare mode's keys use the same rule.
  * @module shortcuts
  */
 
@@ -83,6 +88,24 @@ const SLIDER_KEYS = new Set([
   'PageDown',
 ]);
 
+/** Keys a focused select uses itself (they choose an option; Enter opens
+ * it, `tickOnEnter`). */
+const SELECT_KEYS = new Set(['ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/** Keys a focused radio button uses itself (they move along its group). */
+const RADIO_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
+
+/**
+ * The element a key pressed on `target` goes to: inside a shadow root
+ * (the lab's editor), the element focused there.
+ * @param {EventTarget | null} target
+ * @returns {EventTarget | null}
+ */
+function focusedIn(target) {
+  while (target instanceof HTMLElement && target.shadowRoot?.activeElement) target = target.shadowRoot.activeElement;
+  return target;
+}
+
 /**
  * Whether a key pressed on `target` belongs to that element rather than
  * to the page.
@@ -93,22 +116,50 @@ const SLIDER_KEYS = new Set([
 export function keyBelongsTo(target, key) {
   // A key typed inside a shadow root (the lab's editor) reaches the page
   // from its host: the element focused inside decides.
-  while (target instanceof HTMLElement && target.shadowRoot?.activeElement) target = target.shadowRoot.activeElement;
+  target = focusedIn(target);
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLTextAreaElement) return true;
+  // A select chooses with its arrows; Space and letters are playback's
+  // (no type-ahead: "n" is Next change wherever the focus is).
+  if (target instanceof HTMLSelectElement) return SELECT_KEYS.has(key);
   if (target instanceof HTMLInputElement) {
     if (TEXT_INPUTS.has(target.type)) return true;
     if (target.type === 'range') return SLIDER_KEYS.has(key);
-    if (target.type === 'checkbox' || target.type === 'radio') {
-      // Tabbed to, Space ticks it (the keyboard's only way); clicked, the
-      // pointer ticks it and Space is playback's.
-      return key === ' ' && target.matches(':focus-visible');
-    }
+    if (target.type === 'radio') return RADIO_KEYS.has(key);
+    // Space is playback's, tabbed to or clicked; Enter ticks it.
+    if (target.type === 'checkbox') return false;
   }
   // Buttons and links (the node buttons too) press on Enter; Space is
   // playback's, whatever was clicked last.
   return key === 'Enter';
+}
+
+/**
+ * Enter on a focused checkbox or radio button ticks it, and on a select
+ * opens its list: Space, the browser's key for both, is playback's
+ * (`keyBelongsTo`). Returns whether it did (the key is then used up).
+ * @param {KeyboardEvent} e
+ * @returns {boolean}
+ */
+export function tickOnEnter(e) {
+  if (e.key !== 'Enter' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return false;
+  const target = focusedIn(e.target);
+  if (target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio') && !target.disabled) {
+    e.preventDefault();
+    target.click();
+    return true;
+  }
+  if (target instanceof HTMLSelectElement && !target.disabled && typeof target.showPicker === 'function') {
+    e.preventDefault();
+    try {
+      target.showPicker();
+    } catch {
+      // Not allowed here (no user activation): the arrows still choose.
+    }
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -259,6 +310,7 @@ export class Shortcuts {
       }
       return;
     }
+    if (tickOnEnter(e)) return;
     const action = actionOf(e);
     if (action === null || keyBelongsTo(e.target, e.key)) return;
     // An action that did nothing (Escape outside presentation mode) leaves

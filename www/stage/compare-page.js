@@ -513,7 +513,7 @@ export class PageComparison {
     if (!this.active || !runs) return;
     runs.dirty = false;
     // While playing, the table and the time readouts are written at most
-    // every READOUT_MS, taking turns (as in the single view, stage/page.js):
+    // every READOUT_MS, together (as in the single view, stage/page.js):
     // rewriting them every frame cost a layout of the table in every
     // frame; the drawings change every frame, and a pause writes all.
     const due = this.readouts.due(runs.playing, performance.now());

@@ -133,7 +133,9 @@ export async function startPage(wasm, firstName, options) {
       inspector.select(id, model);
       faults.choose(id);
       panes.tabs.select('node');
-      el('inspector-title').scrollIntoView({ block: 'nearest' });
+      // Its title at the top of the screen, the fields under it in view
+      // ('nearest' left them below the screen on a phone).
+      el('inspector-title').scrollIntoView({ block: 'start' });
     },
     toggle(id) {
       try {
@@ -443,8 +445,8 @@ export async function startPage(wasm, firstName, options) {
   // change costs the browser style and paint); the drawings change every
   // frame, and a pause or any other change writes everything at once.
   // The three groups of readouts (status; time, scrubber and speed;
-  // metrics) take turns, a third of READOUT_MS apart, so their style,
-  // layout and paint fall on different frames.
+  // metrics) are written in the same frame, so they show one moment
+  // (shared/readouts.js).
   const readouts = new Readouts(3, READOUT_MS);
   const render = () => {
     const snapshot = model.snapshot();

@@ -11,7 +11,7 @@
 import init, * as wasm from '../pkg/election_web.js';
 import { h, setText } from '../shared/dom.js';
 import { clearFieldErrors, showAtField } from '../panels/field-errors.js';
-import { HEADINGS, pendingRow, rowElement } from './table.js';
+import { headings, pendingRow, rowElement, whyRows } from './table.js';
 import { addScrollCue } from '../shared/scroll-cue.js';
 
 /** Most workers measuring at once. */
@@ -44,7 +44,13 @@ export async function createPanel(section, close) {
   const cancel = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', 'data-testid': 'tradeoffs-cancel', disabled: '' }, 'Cancel'));
   const form = /** @type {HTMLFormElement} */ (h('form', { class: 'tradeoffs-form' }, nodes.box, seeds.box, schedules.box, measure, cancel));
   const status = h('p', { class: 'note', role: 'status', 'data-testid': 'tradeoffs-status' });
-  const head = h('tr', {}, ...HEADINGS.map((t) => h('th', { scope: 'col' }, t)));
+  const head = h('tr');
+  /**
+   * The headings for what is being measured (the core's table).
+   * @param {import('./table.js').TableSpec} t
+   */
+  const showHeadings = (t) =>
+    head.replaceChildren(...headings(t).map((c) => h('th', c.title ? { scope: 'col', title: c.title } : { scope: 'col' }, c.text)));
   const body = h('tbody');
   const table = h('table', { class: 'tradeoffs-table', 'data-testid': 'tradeoffs-table' }, h('thead', {}, head), body);
   const wrap = h('div', { class: 'table-wrap', role: 'region', 'aria-label': 'The trade-off table', tabindex: '0' }, table);
@@ -86,7 +92,7 @@ export async function createPanel(section, close) {
       partition_schedules: /^\d+$/.test(schedules.input.value.trim()) ? Number(schedules.input.value.trim()) : schedules.input.value,
     });
     try {
-      wasm.tradeoffs_table(spec);
+      showHeadings(wasm.tradeoffs_table(spec));
     } catch (e) {
       const err = /** @type {{field?: string, detail?: string}} */ (e);
       const input = { nodes: nodes.input, seeds: seeds.input, partition_schedules: schedules.input }[err.field ?? ''];
@@ -106,7 +112,7 @@ export async function createPanel(section, close) {
       worker.onmessage = (/** @type {MessageEvent} */ event) => {
         const msg = event.data;
         if (msg.type === 'row') {
-          body.querySelector(`tr[data-algorithm="${msg.id}"]`)?.replaceWith(rowElement(msg.row));
+          body.querySelector(`tr[data-algorithm="${msg.id}"]`)?.replaceWith(rowElement(msg.row), ...whyRows(msg.row));
           done += 1;
           if (done === algorithms.length) {
             stop();

@@ -24,20 +24,67 @@ import { h } from '../shared/dom.js';
  * @property {number | null} failover_round_trips
  * @property {{safe: boolean, schedules: number, property: string | null, link: string | null}} partition
  * @property {{node: number, leader_changes: number, steady_leader_changes: number, leaderless_ms: number, steady_leaderless_ms: number, handled: boolean, link: string} | null} flaky
+ * @property {Disagreement[]} disagreements where the measurement differs
+ *   from the claim, each with the reason the algorithm's claim gives
  */
 
-/** The columns' headings. */
-export const HEADINGS = [
-  'Algorithm',
-  'Messages, first election',
-  'Growth: claimed, measured',
-  'Messages, failover',
-  'Growth',
-  'Round trips: first, failover',
-  'Latency, claimed',
-  'Safe under partition: claimed, measured',
-  'Flaky top node: claimed, measured',
-];
+/**
+ * A measured figure that differs from its claim (core `Disagreement`).
+ * @typedef {object} Disagreement
+ * @property {'first_growth' | 'failover_growth' | 'partition' | 'flaky'} column
+ * @property {string} claimed
+ * @property {string} measured
+ * @property {string | null} why
+ */
+
+/**
+ * What the table measured over (the core's `Table` without its rows):
+ * the sizes, the seeds and the flaky node's cycle.
+ * @typedef {object} TableSpec
+ * @property {number[]} nodes
+ * @property {[number, number]} seeds
+ * @property {number} flaky_period_ms
+ * @property {number} flaky_down_ms
+ * @property {number} flaky_for_ms
+ */
+
+/** What each column a measurement can disagree in is called. */
+const COLUMN_NAMES = {
+  first_growth: 'Messages of the first election',
+  failover_growth: 'Messages of the failover',
+  partition: 'Safe under partition',
+  flaky: 'Flaky top node',
+};
+
+/**
+ * The columns' headings: the sizes the messages were measured at, and
+ * what the flaky node does, from the core's table.
+ * @param {TableSpec} t
+ * @returns {{text: string, title?: string}[]}
+ */
+export function headings(t) {
+  const sizes = `${t.nodes.join(' / ')} nodes`;
+  const window = num((t.flaky_for_ms + t.flaky_period_ms) / 1000);
+  return [
+    { text: 'Algorithm' },
+    { text: `Messages, first election (${sizes})`, title: 'Election messages with every node starting at once, the mean over the seeds, at each size' },
+    { text: 'Growth: claimed, measured' },
+    { text: `Messages, failover (${sizes})`, title: 'Election messages after the leader crashed once the cluster settled, at each size' },
+    { text: 'Growth' },
+    { text: 'Round trips: first, failover' },
+    { text: 'Latency, claimed' },
+    { text: 'Safe under partition: claimed, measured' },
+    {
+      text: 'Flaky top node: claimed, measured',
+      title:
+        `The first leader crashes for ${num(t.flaky_down_ms)} ms of every ${num(t.flaky_period_ms)} ms for ${num(t.flaky_for_ms / 1000)} s; ` +
+        `leader changes and time without a leader over those ${window} s, against the same ${window} s with the node steady`,
+    },
+  ];
+}
+
+/** How many columns the table has. */
+export const COLUMNS = 9;
 
 /**
  * A number as the table shows it: whole when it is, else one decimal.
@@ -97,7 +144,8 @@ export function rowElement(row) {
     flaky.append(
       runLink(
         f.link,
-        `${f.handled ? 'yes' : 'no'}: ${num(f.leader_changes)} leader changes (${num(f.steady_leader_changes)} steady), ${num(f.leaderless_ms)} ms leaderless (${num(f.steady_leaderless_ms)})`,
+        `${f.handled ? 'yes' : 'no'}: ${num(f.leader_changes)} leader ${num(f.leader_changes) === '1' ? 'change' : 'changes'} and ${num(f.leaderless_ms)} ms without a leader, ` +
+          `against ${num(f.steady_leader_changes)} and ${num(f.steady_leaderless_ms)} ms with n${f.node} steady`,
         `n${f.node} crashes and recovers periodically`,
       ),
     );
@@ -121,6 +169,35 @@ export function rowElement(row) {
 }
 
 /**
+ * The reasons under an algorithm's row, one line per disagreement: where,
+ * what was claimed and measured, and why (the algorithm's claim's words);
+ * nothing when the measurement agrees with the claim.
+ * @param {Row} row
+ * @returns {HTMLTableRowElement[]}
+ */
+export function whyRows(row) {
+  if (!row.disagreements?.length) return [];
+  const items = row.disagreements.map((d) =>
+    h(
+      'li',
+      { 'data-column': d.column },
+      h('strong', {}, `${COLUMN_NAMES[d.column] ?? d.column}: `),
+      `claimed ${d.claimed}, measured ${d.measured}. `,
+      d.why ?? 'No reason is recorded for this difference.',
+    ),
+  );
+  return [
+    /** @type {HTMLTableRowElement} */ (
+      h(
+        'tr',
+        { class: 'tradeoffs-why', 'data-why-for': row.algorithm },
+        h('td', { colspan: String(COLUMNS), 'data-testid': 'tradeoffs-why' }, h('span', { class: 'why-head' }, `Why ${row.name} differs from the claim:`), h('ul', {}, ...items)),
+      )
+    ),
+  ];
+}
+
+/**
  * The row of an algorithm still being measured.
  * @param {string} id
  * @param {string} name
@@ -128,6 +205,6 @@ export function rowElement(row) {
  */
 export function pendingRow(id, name) {
   return /** @type {HTMLTableRowElement} */ (
-    h('tr', { 'data-algorithm': id, class: 'pending' }, h('th', { scope: 'row' }, name), h('td', { colspan: String(HEADINGS.length - 1) }, 'measuring…'))
+    h('tr', { 'data-algorithm': id, class: 'pending' }, h('th', { scope: 'row' }, name), h('td', { colspan: String(COLUMNS - 1) }, 'measuring…'))
   );
 }

@@ -109,6 +109,11 @@ pub struct RunSummary {
     /// Election-purpose messages sent in that window: the election cost of
     /// the last failure (core/engine/src/metrics.rs, module docs: `recovery`).
     pub recovery_election_messages: Option<u64>,
+    /// When the last fault was applied, ms; null with none. `recovery_ms`
+    /// counts from here (or from the start), so a run that never recovered
+    /// was watched for `end_ms - last_fault_ms` without recovering (an
+    /// experiment counts it as censored there: core/tools/src/stats.rs).
+    pub last_fault_ms: Option<f64>,
     /// When the last fault that removed this run's leader was applied, ms
     /// (core/engine/src/metrics.rs, module docs: `failover`); null if no
     /// fault removed a leader.
@@ -378,6 +383,7 @@ fn summarize(sim: &dyn Simulation, end_us: Micros, settled: bool, truncated: boo
         leaderless_ms: to_ms(m.leaderless_us),
         recovery_ms: m.recovery().map(|(t, _)| to_ms(t)),
         recovery_election_messages: m.recovery().map(|(_, c)| c),
+        last_fault_ms: m.last_fault_us.map(to_ms),
         leader_removed_ms: m.leader_removed_us.map(to_ms),
         failover_ms: m.failover().map(|(t, _)| to_ms(t)),
         failover_election_messages: m.failover().map(|(_, c)| c),

@@ -34,6 +34,55 @@ fn a_live_fault_is_the_same_as_a_scheduled_one() {
 }
 
 #[test]
+fn a_fault_made_at_a_moment_keeps_that_moment() {
+    // Issue 29: the page opens at 0 ms before any node has started.
+    // Crashing n3 there rebuilt the run to every event of 0 ms, so the
+    // same "0 ms" went from no leader and 0 messages to leader n7 and 31
+    // messages. The moment stays the one acted on, plus the fault.
+    let text = r#"{"algorithm":"bully","nodes":8,"seed":1}"#;
+    let mut p = session(text);
+    p.inject_fault(r#"{"crash": 3}"#).unwrap();
+    assert_eq!(p.now_us(), 0);
+    assert_eq!(p.sim().metrics().sent, 0, "no node has started yet");
+    assert_eq!(p.sim().metrics().events, 1, "the crash alone");
+    assert!(p.sim().leaders().is_empty());
+    let alive: Vec<bool> = p.sim().node_views().iter().map(|v| v.alive).collect();
+    assert_eq!(alive, [true, true, true, false, true, true, true, true]);
+    // Played on, it is the run with n3 dead from the start.
+    p.run_until(19_041);
+    assert_eq!(moment(p.sim()), fresh(p.scenario(), 19_041));
+
+    // Part way through an instant (two of the eight starts stepped), the
+    // rest of it stays ahead.
+    let mut q = session(text);
+    assert!(q.step() && q.step());
+    q.inject_fault(r#"{"crash": 5}"#).unwrap();
+    assert_eq!((q.now_us(), q.sim().metrics().events), (0, 3));
+    q.run_until(0);
+    assert_eq!(moment(q.sim()), fresh(q.scenario(), 0));
+
+    // After every event of its time, as before: the fresh run's moment,
+    // with a leader and without one (the leaderless time counted to now),
+    // and what the fault sets off at once (a flaky node's first crash).
+    let mut r = session(text);
+    r.seek(5_000);
+    r.inject_fault(r#"{"crash": 7}"#).unwrap();
+    assert_eq!(moment(r.sim()), fresh(r.scenario(), 5_000));
+    let mut ring = session(r#"{"algorithm":"chang-roberts","nodes":6,"seed":3,"start":"all"}"#);
+    ring.seek(20_000);
+    assert!(ring.sim().leaders().is_empty());
+    ring.inject_fault(r#"{"crash": 0}"#).unwrap();
+    assert_eq!(moment(ring.sim()), fresh(ring.scenario(), 20_000));
+    r.inject_fault(r#"{"flaky": 4, "period_ms": 400, "down_ms": 100, "for_ms": 1000}"#)
+        .unwrap();
+    assert!(
+        !r.sim().node_views()[4].alive,
+        "a flaky node goes down at once"
+    );
+    assert_eq!(moment(r.sim()), fresh(r.scenario(), 5_000));
+}
+
+#[test]
 fn bad_faults_name_the_field_and_change_nothing() {
     let mut p = session(r#"{"nodes":4}"#);
     p.seek(5_000);

@@ -249,6 +249,48 @@ mod tests {
         }
     }
 
+    /// Narration is read by people following a lesson, often aloud in a
+    /// class: formulas are said in words and numbers, never in the
+    /// notation of a paper ("n·H_n", "n(n+1)/2", "O(n)", issue 29).
+    #[test]
+    fn narration_is_written_as_a_person_reads_it() {
+        const NOTATION: &[&str] = &[
+            "·", "^", "O(", "n(", "n-1", "n - 1", "n+1", "n + 1", "2n", "log2", "log₂", "²",
+        ];
+        // "(n" opens a formula, "(n4)" names a node; "H_n" is a
+        // subscript, "WATCH_EVENT" a message kind.
+        let formula_paren = |text: &str| {
+            text.match_indices("(n")
+                .any(|(i, _)| !text[i + 2..].starts_with(|c: char| c.is_ascii_digit()))
+        };
+        let subscript = |text: &str| {
+            let c: Vec<char> = text.chars().collect();
+            c.windows(4).any(|w| {
+                w[0].is_alphabetic()
+                    && w[1] == '_'
+                    && w[2].is_alphanumeric()
+                    && !w[3].is_alphanumeric()
+            })
+        };
+        for p in ALL {
+            let lesson = p.lesson().unwrap();
+            let texts = std::iter::once(&lesson.title)
+                .chain(lesson.summary.iter())
+                .chain(lesson.steps.iter().map(|s| &s.text));
+            for text in texts {
+                for n in NOTATION {
+                    assert!(
+                        !text.contains(n),
+                        "{}: {n:?} in the narration {text:?}",
+                        p.name
+                    );
+                }
+                assert!(!formula_paren(text), "{}: a formula in {text:?}", p.name);
+                assert!(!subscript(text), "{}: a subscript in {text:?}", p.name);
+            }
+        }
+    }
+
     /// `scenarios/presets/<name>.json` is the lesson's scenario (the steps'
     /// faults included), so `election run --scenario` runs what the
     /// lesson runs. With `UPDATE_PRESETS=1` the test writes the files

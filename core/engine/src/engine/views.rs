@@ -9,8 +9,13 @@ impl<P: Protocol> Engine<P> {
         self.network.cuts.iter().copied().collect()
     }
 
-    /// A view of every node.
+    /// A view of every node. An extra node (the service or the resource,
+    /// ids from `n` on) is a service from the start: it announces its
+    /// role only when its start event runs, and a crashed node's slot
+    /// falls back to follower, but what it is never changes, so a page
+    /// at 0 ms or with it crashed draws it as what it is.
     pub fn node_views(&self) -> Vec<NodeView> {
+        let participants = self.config.n as usize;
         self.slots
             .iter()
             .enumerate()
@@ -20,7 +25,11 @@ impl<P: Protocol> Engine<P> {
                 alive: s.state.is_some(),
                 paused: s.paused_until.is_some(),
                 slow_us: s.slow_us,
-                role: s.role,
+                role: if id >= participants {
+                    Role::Service
+                } else {
+                    s.role
+                },
                 term: s.term,
                 leader: s.leader,
                 local_us: s.clock.local(self.now),

@@ -51,6 +51,15 @@ pub struct RunRecord {
     /// when none did, so built-in algorithms' records are unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script_error: Option<String>,
+    /// When the run ended, ms: how long a run without a first leader was
+    /// watched for. Absent from records written before it was added
+    /// (a shard report), which then say only that they never got there.
+    #[serde(default)]
+    pub end_ms: Option<f64>,
+    /// When the last fault was applied, ms (`None` with none): a run that
+    /// never recovered was watched for `end_ms - last_fault_ms`.
+    #[serde(default)]
+    pub last_fault_ms: Option<f64>,
 }
 
 impl RunRecord {
@@ -76,6 +85,23 @@ impl RunRecord {
             truncated: s.truncated,
             trace_hash: s.trace_hash,
             script_error: s.script_error.map(|e| e.to_string()),
+            end_ms: Some(s.end_ms),
+            last_fault_ms: s.last_fault_ms,
         }
+    }
+
+    /// The time to the first leader, or how long the run was watched
+    /// without one ([`crate::stats::Censored::of`]).
+    pub fn first_leader_or_watched(&self) -> Result<f64, Option<f64>> {
+        self.first_leader_ms.ok_or(self.end_ms)
+    }
+
+    /// The time to recover after the last fault, or how long the run was
+    /// watched after it without recovering.
+    pub fn recovery_or_watched(&self) -> Result<f64, Option<f64>> {
+        self.recovery_ms.ok_or_else(|| {
+            self.end_ms
+                .map(|end| end - self.last_fault_ms.unwrap_or(0.0))
+        })
     }
 }

@@ -10,7 +10,7 @@ use super::seeds::SeedRange;
 use super::{Experiment, ExperimentError};
 use crate::Scenario;
 use crate::algorithms;
-use crate::stats::Stats;
+use crate::stats::{Censored, Stats};
 use crate::vec_map::VecMap;
 use serde::Serialize;
 
@@ -41,6 +41,15 @@ pub struct SweepReport {
     pub recovery_ms: Option<Stats>,
     /// Runs that never settled after their last fault.
     pub runs_not_recovered: u64,
+    /// The time to recover over every run, those that never recovered
+    /// counted as slower than they were watched (censored): percentiles
+    /// that fall among them are `null`, meaning more than
+    /// `censored_after_ms`, and `fraction_reached` is the share of runs
+    /// that recovered. What the text table and the page show.
+    pub recovery_censored: Censored,
+    /// The time to the first leader over every run, likewise (a run
+    /// without a leader is censored at its end).
+    pub first_leader_censored: Censored,
     /// Runs that ended without exactly one leader.
     pub runs_without_single_leader_at_end: u64,
     /// Mean messages sent per run, by kind.
@@ -122,6 +131,18 @@ impl SweepReport {
             runs_without_leader: runs - first.len() as u64,
             recovery_ms: Stats::of(&recovery),
             runs_not_recovered: runs - recovery.len() as u64,
+            recovery_censored: Censored::of(
+                &records
+                    .iter()
+                    .map(RunRecord::recovery_or_watched)
+                    .collect::<Vec<_>>(),
+            ),
+            first_leader_censored: Censored::of(
+                &records
+                    .iter()
+                    .map(RunRecord::first_leader_or_watched)
+                    .collect::<Vec<_>>(),
+            ),
             runs_without_single_leader_at_end: count(records, |r| r.leader.is_none()),
             by_kind_mean,
             violations: records.iter().map(|r| r.violations).sum(),

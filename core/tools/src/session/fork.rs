@@ -96,15 +96,61 @@ impl Session {
         let (scenario, dropped) =
             with_live_fault(self.scenario(), self.base_faults, now, fault_json)?;
         let forked = now < self.timeline.reached_us();
+        let seen = self.sim.metrics().events;
+        // Part way through an instant: events of `now` still to come (the
+        // page's first moment, before any start; after a Step).
+        let part_way = self.sim.next_time_us() == Some(now);
         self.sim = algorithms::build(&scenario, true);
         self.timeline = Timeline::new(self.sim.as_ref());
-        self.timeline.seek(self.sim.as_mut(), now);
+        if part_way {
+            self.replay_part_way(now, seen);
+        } else {
+            self.timeline.seek(self.sim.as_mut(), now);
+        }
         self.end = EndSearch::default();
         self.last_fork = forked.then(|| Fork {
             at_ms: to_ms(now),
             dropped,
         });
         Ok(())
+    }
+
+    /// Brings the rebuilt run to where the old one stood, part way
+    /// through the instant `now` (`seen` events processed in all), with
+    /// the fault made now in place: every event before `now`; then, at
+    /// `now`, the scenario's faults there (queued before every other
+    /// event of their time, Engine::new in core/engine/src/engine/mod.rs;
+    /// the new one last of them); then as many of that moment's other
+    /// events as the old run had processed. So the moment shown is the
+    /// one the user acted on plus the fault, never a later one: a node
+    /// crashed at 0 ms on a page that has not started (no event run yet)
+    /// shows the cluster still waiting to start, not the state after
+    /// every node's start at 0 ms. (What a fault schedules for its own
+    /// instant, a flaky node's first crash, then waits for the rest of
+    /// the instant too.) Where the old run had finished its instant, the
+    /// rebuilt one runs every event of `now`, as a fresh run to `now`.
+    fn replay_part_way(&mut self, now: Micros, seen: u64) {
+        if now > 0 {
+            self.timeline.seek(self.sim.as_mut(), now - 1);
+        }
+        let faults_now = self
+            .scenario()
+            .faults
+            .iter()
+            .filter(|f| f.at_us == now)
+            .count();
+        for _ in 0..faults_now {
+            self.sim.step();
+        }
+        // The fault is one event more than the old run had seen.
+        while self.sim.metrics().events <= seen && self.sim.next_time_us() == Some(now) {
+            self.sim.step();
+        }
+        if self.sim.next_time_us() != Some(now) {
+            // The instant is over after all: time counted up to it.
+            self.sim.run_until(now);
+        }
+        self.timeline.saw(self.sim.as_ref());
     }
 
     /// What the last injected fault dropped, if it forked the history.

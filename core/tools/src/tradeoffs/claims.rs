@@ -4,7 +4,7 @@
 //! entry carries its claim ([`crate::algorithms::Entry::tradeoff`]); the
 //! measured table ([`super::measure`]) is printed beside it.
 
-pub use election_algorithms::claims::Claim;
+pub use election_algorithms::claims::{Claim, Column, Why};
 
 /// The claim for algorithm `id` (None for an id the table does not name).
 pub fn claim(id: &str) -> Option<Claim> {

@@ -74,7 +74,7 @@ use crate::scenario::Scenario;
 use crate::share;
 use crate::sim::{RunSummary, Simulation};
 use crate::trace::Event;
-use claims::Claim;
+use claims::{Claim, Column};
 use growth::Growth;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -176,6 +176,82 @@ pub struct Row {
     pub partition: Partition,
     /// A flaky top node.
     pub flaky: Option<Flaky>,
+    /// The measured figures that differ from the claim, each with the
+    /// reason the algorithm's claim gives ([`Claim::why`]).
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// A measured figure that differs from its claim, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Disagreement {
+    /// Where in the table.
+    pub column: Column,
+    /// The claim, as written.
+    pub claimed: String,
+    /// The measurement, as the table writes it.
+    pub measured: String,
+    /// Why they differ, from the algorithm's claim; `None` where it
+    /// records no reason.
+    pub why: Option<&'static str>,
+}
+
+/// Where the measurement differs from `claim`: a growth law other than
+/// the claimed one, a partition verdict or a flaky-node verdict other
+/// than the claimed one.
+fn disagreements(
+    claim: Option<&Claim>,
+    growth: [(Column, Option<Fit>); 2],
+    partition: &Partition,
+    flaky: Option<&Flaky>,
+) -> Vec<Disagreement> {
+    let Some(claim) = claim else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut differs = |column: Column, law: Option<Growth>, claimed: String, measured: String| {
+        out.push(Disagreement {
+            column,
+            claimed,
+            measured,
+            why: column.why(claim, law),
+        });
+    };
+    for (column, fit) in growth {
+        if let (Some(law), Some(f)) = (claim.growth, fit) {
+            if f.growth != law {
+                differs(
+                    column,
+                    Some(f.growth),
+                    format!("{} (grows like {})", claim.messages, law.name()),
+                    format!("grows like {} (slope {:.2})", f.growth.name(), f.exponent),
+                );
+            }
+        }
+    }
+    if claim.partition_safe != partition.safe {
+        let measured = match &partition.property {
+            Some(p) if !partition.safe => format!("not safe ({p})"),
+            _ => format!("safe ({} schedules)", partition.schedules),
+        };
+        differs(
+            Column::Partition,
+            None,
+            claim.partition.to_string(),
+            measured,
+        );
+    }
+    if let (Some(handled), Some(f)) = (claim.flaky_handled, flaky) {
+        if f.handled != handled {
+            let word = |h: bool| if h { "handled" } else { "not handled" };
+            differs(
+                Column::Flaky,
+                None,
+                word(handled).to_string(),
+                word(f.handled).to_string(),
+            );
+        }
+    }
+    out
 }
 
 /// The whole table.
@@ -187,6 +263,13 @@ pub struct Table {
     pub seeds: [u64; 2],
     /// One-way delay of the measuring network, ms.
     pub delay_ms: f64,
+    /// The flaky top node's cycle: down `flaky_down_ms` of every
+    /// `flaky_period_ms`, for `flaky_for_ms` ([`FLAKY_PERIOD_MS`]).
+    pub flaky_period_ms: f64,
+    /// See `flaky_period_ms`.
+    pub flaky_down_ms: f64,
+    /// See `flaky_period_ms`.
+    pub flaky_for_ms: f64,
     /// One row per algorithm, in registry order.
     pub rows: Vec<Row>,
 }
@@ -252,6 +335,9 @@ pub fn table(spec: &Spec, rows: Vec<Row>) -> Table {
         nodes: spec.nodes.clone(),
         seeds: [spec.seeds.from, spec.seeds.to],
         delay_ms: DELAY_MS,
+        flaky_period_ms: FLAKY_PERIOD_MS,
+        flaky_down_ms: FLAKY_DOWN_MS,
+        flaky_for_ms: FLAKY_FOR_MS,
         rows,
     }
 }
@@ -344,17 +430,30 @@ pub fn measure_row(spec: &Spec, id: &str) -> Row {
     };
     let first_growth = fit_of(&|m| Some(m.first));
     let failover_growth = fit_of(&|m| m.failover);
+    let claim = claims::claim(id);
+    let partition = partition(id, spec.partition_schedules);
+    let flaky = smallest.and_then(|n| flaky(id, n, &seeds));
+    let disagreements = disagreements(
+        claim.as_ref(),
+        [
+            (Column::FirstGrowth, first_growth),
+            (Column::FailoverGrowth, failover_growth),
+        ],
+        &partition,
+        flaky.as_ref(),
+    );
     Row {
         algorithm: id.to_string(),
         name: name.to_string(),
-        claim: claims::claim(id),
+        claim,
         messages,
         first_growth,
         failover_growth,
         first_round_trips: mean(&first_rt),
         failover_round_trips: mean(&failover_rt),
-        partition: partition(id, spec.partition_schedules),
-        flaky: smallest.and_then(|n| flaky(id, n, &seeds)),
+        partition,
+        flaky,
+        disagreements,
     }
 }
 

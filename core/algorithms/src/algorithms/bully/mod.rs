@@ -67,6 +67,7 @@ pub const ENTRY: Entry = Entry {
         partition_safe: false,
         partition: "no",
         flaky_handled: Some(false),
+        why: &[],
     }),
 };
 

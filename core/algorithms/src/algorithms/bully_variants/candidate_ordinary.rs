@@ -100,6 +100,7 @@ pub const ENTRY: Entry = Entry {
         partition_safe: false,
         partition: "no",
         flaky_handled: None,
+        why: &[],
     }),
 };
 

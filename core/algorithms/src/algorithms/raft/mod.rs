@@ -100,7 +100,7 @@ pub use messages::Msg;
 
 use super::extras::{Node, Participant, write_token_of_msg_write};
 use super::{Entry, Layout, Observers, engine};
-use crate::claims::CONSENSUS;
+use crate::claims::{CONSENSUS, CONSENSUS_FAILOVER, CONSENSUS_FIRST, Claim};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
@@ -129,7 +129,10 @@ pub const ENTRY: Entry = Entry {
     claims: Raft::SAFETY,
     builder: Some(engine::<Raft>),
     theory: None,
-    tradeoff: Some(CONSENSUS),
+    tradeoff: Some(Claim {
+        why: &[CONSENSUS_FIRST, CONSENSUS_FAILOVER],
+        ..CONSENSUS
+    }),
 };
 
 /// Most log entries one `APPEND_ENTRIES` carries.

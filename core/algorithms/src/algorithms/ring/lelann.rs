@@ -50,7 +50,7 @@
 use super::watchdog::{self, Around};
 use crate::algorithms::detector::{arm_leader_timeout, heartbeat_round};
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::RING;
+use crate::claims::{Claim, Column, Growth, RING, Why};
 use crate::protocol::{
     Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
 };
@@ -74,7 +74,21 @@ pub const ENTRY: Entry = Entry {
     claims: LeLann::SAFETY,
     builder: Some(engine::<LeLann>),
     theory: Some(theory),
-    tradeoff: Some(RING),
+    tradeoff: Some(Claim {
+        why: &[
+            Why {
+                column: Column::FirstGrowth,
+                measured: Some(Growth::Quadratic),
+                text: "The ring's O(n) is for one initiator. With every node starting, each of the n collected-id lists goes all the way round (n squared ELECTION) and every initiator announces (n squared COORDINATOR).",
+            },
+            Why {
+                column: Column::FailoverGrowth,
+                measured: Some(Growth::Quadratic),
+                text: "After the leader fails, every node that times out before another's ELECTION reaches it starts one of its own, and nothing is suppressed: each list goes all the way round. The bigger the ring, the longer a lap and the more initiators, so the failover grows like n squared too.",
+            },
+        ],
+        ..RING
+    }),
 };
 
 /// LeLann 1977 (collect-ids ring): the initial election's messages.

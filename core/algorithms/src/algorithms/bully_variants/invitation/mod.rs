@@ -141,7 +141,7 @@ mod tests;
 pub use messages::{Group, Msg};
 
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::{Claim, Growth};
+use crate::claims::{Claim, Column, Growth, Why};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::vec_map::VecMap;
 
@@ -178,6 +178,18 @@ pub const ENTRY: Entry = Entry {
         partition_safe: true,
         partition: "yes, by allowing several leaders (one per group)",
         flaky_handled: None,
+        why: &[
+            Why {
+                column: Column::FirstGrowth,
+                measured: Some(Growth::Quadratic),
+                text: "O(n) is one merge. Finding the groups to merge has every coordinator ask every other node whether it coordinates, and with every node starting in a group of its own that is n(n - 1) questions, so the first election grows like n squared.",
+            },
+            Why {
+                column: Column::FailoverGrowth,
+                measured: Some(Growth::Quadratic),
+                text: "When the coordinator fails, each member forms a group of its own, and the search that merges them again has every coordinator ask every other node: n squared, as at the start.",
+            },
+        ],
     }),
 };
 /// Invitation timers.

@@ -102,7 +102,7 @@ mod tests;
 pub use messages::{Beat, Line, Msg};
 
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::{Claim, Growth};
+use crate::claims::{Claim, Column, Growth, Why};
 use crate::protocol::{Ctx, NodeId, Protocol};
 
 /// Message kind names.
@@ -137,6 +137,11 @@ pub const ENTRY: Entry = Entry {
         partition_safe: false,
         partition: "no",
         flaky_handled: None,
+        why: &[Why {
+            column: Column::FirstGrowth,
+            measured: Some(Growth::Quadratic),
+            text: "O(n) is the failover: the next in line takes over with a handful of messages. The first election, with every node starting, is the Bully-style election it falls back on, so it costs Bully's n squared.",
+        }],
     }),
 };
 

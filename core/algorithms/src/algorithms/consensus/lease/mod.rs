@@ -89,7 +89,7 @@ pub use messages::Msg;
 use crate::algorithms::extras::Node;
 use crate::algorithms::service::LeaseRecord;
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::CONSENSUS;
+use crate::claims::{CONSENSUS, Claim, SERVICE_FAILOVER};
 use crate::protocol::{Ctx, NodeId, Protocol, Role};
 
 /// Message kind names.
@@ -108,7 +108,10 @@ pub const ENTRY: Entry = Entry {
     claims: Lease::SAFETY,
     builder: Some(engine::<Lease>),
     theory: None,
-    tradeoff: Some(CONSENSUS),
+    tradeoff: Some(Claim {
+        why: &[SERVICE_FAILOVER],
+        ..CONSENSUS
+    }),
 };
 
 /// Lease timers.

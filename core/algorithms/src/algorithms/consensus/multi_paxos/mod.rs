@@ -107,7 +107,7 @@ pub use messages::Msg;
 
 use crate::algorithms::extras::{Node, Participant, write_token_of_msg_write};
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::CONSENSUS;
+use crate::claims::{CONSENSUS, CONSENSUS_FAILOVER, Claim, Column, Growth, Why};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::time::Micros;
 use std::collections::VecDeque;
@@ -135,7 +135,17 @@ pub const ENTRY: Entry = Entry {
     claims: MultiPaxos::SAFETY,
     builder: Some(engine::<MultiPaxos>),
     theory: None,
-    tradeoff: Some(CONSENSUS),
+    tradeoff: Some(Claim {
+        why: &[
+            Why {
+                column: Column::FirstGrowth,
+                measured: Some(Growth::Quadratic),
+                text: "O(n) per round is one proposer's round (2(n - 1) messages, core/tests/multi_paxos.rs). Here every node proposes at once, so the first election costs about n squared; a pre-empted proposer backs off a random wait, and the highest ballot usually wins the first round.",
+            },
+            CONSENSUS_FAILOVER,
+        ],
+        ..CONSENSUS
+    }),
 };
 
 /// Heartbeat rounds a leader remembers the start time of (for the lease).

@@ -85,7 +85,7 @@ pub use messages::Msg;
 use crate::algorithms::extras::Node;
 use crate::algorithms::service::{ServiceTimer, SessionId, Znode};
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::CONSENSUS;
+use crate::claims::{CONSENSUS, Claim, SERVICE_FAILOVER};
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::scenario::WatchMode;
 
@@ -121,7 +121,10 @@ pub const ENTRY: Entry = Entry {
     claims: ZooKeeper::SAFETY,
     builder: Some(engine::<ZooKeeper>),
     theory: None,
-    tradeoff: Some(CONSENSUS),
+    tradeoff: Some(Claim {
+        why: &[SERVICE_FAILOVER],
+        ..CONSENSUS
+    }),
 };
 
 /// ZooKeeper recipe timers.

@@ -92,7 +92,10 @@ mod tests;
 pub use messages::{Dir, Msg};
 
 use crate::algorithms::{Entry, Layout, Observers, engine};
-use crate::claims::{Claim, Growth, RING};
+use crate::claims::{Claim, Column, Growth, RING, Why};
+
+/// Why Hirschberg-Sinclair measures n rather than n log n.
+const HS_WHY: &str = "O(n log n) is the worst case. On an ascending ring most candidates lose in the first phases, so at these sizes the cost grows like n; the slope stays above 1, and the bound 8n(1 + log2 n) holds (core/tests/hirschberg_sinclair.rs).";
 use crate::protocol::{Ctx, NodeId, Protocol};
 use crate::scenario::Scenario;
 
@@ -116,6 +119,18 @@ pub const ENTRY: Entry = Entry {
         family: "ring (bidirectional, phases)",
         messages: "O(n log n)",
         growth: Some(Growth::NLogN),
+        why: &[
+            Why {
+                column: Column::FirstGrowth,
+                measured: Some(Growth::Linear),
+                text: HS_WHY,
+            },
+            Why {
+                column: Column::FailoverGrowth,
+                measured: Some(Growth::Linear),
+                text: HS_WHY,
+            },
+        ],
         ..RING
     }),
 };
