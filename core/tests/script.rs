@@ -305,6 +305,59 @@ fn consensus_claims_are_checked_per_term() {
 }
 
 #[test]
+fn a_correct_step_down_is_never_a_violation() {
+    // Issue 29, item 17: n0 leads term 1, then n1 leads term 2 and says
+    // so; n0 adopts term 2 in the order the Raft exercise's hint gives
+    // (ctx.set_term, then ctx.become_follower()). A higher term makes a
+    // leader a follower at once (Raft's rule), so n0 is never leader of
+    // term 2 and the checks see no second leader of it.
+    let source = r#"
+        fn claims() { "consensus" }
+        fn on_start(ctx) {
+            ctx.set_term(0);
+            ctx.become_follower();
+            if ctx.id == 0 { ctx.set_timer("first", 5); }
+            if ctx.id == 1 { ctx.set_timer("second", 20); }
+        }
+        fn on_timer(ctx, name) {
+            let t = if name == "first" { 1 } else { 2 };
+            ctx.set_term(t);
+            ctx.become_candidate();
+            ctx.become_leader();
+            ctx.broadcast(#{ kind: "LEADER", term: t });
+        }
+        fn on_message(ctx, from, msg) {
+            if msg.term > ctx.term {
+                ctx.set_term(msg.term);
+                ctx.log(`role after set_term: ${ctx.role}`);
+                ctx.become_follower();
+            }
+            if msg.term == ctx.term { ctx.become_follower(from); }
+        }
+    "#;
+    let scenario = scripted(source, json!({"nodes": 3, "until_ms": 100}));
+    let s = sim::run(&scenario);
+    assert!(s.script_error.is_none(), "{:?}", s.script_error);
+    assert_eq!(s.violations, vec![], "a correct step-down");
+    assert_eq!(s.leaders, vec![1]);
+    // n0 reads its new role at once.
+    let mut sim = algorithms::build(&scenario, true);
+    sim.run_to_end();
+    let notes: Vec<String> = sim
+        .trace()
+        .iter()
+        .filter_map(|e| match &e.event {
+            election_core::trace::Event::Note { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        notes.iter().any(|n| n == "role after set_term: follower"),
+        "{notes:?}"
+    );
+}
+
+#[test]
 fn a_scripted_run_is_the_same_twice_and_recording_changes_nothing() {
     for id in ["chang-roberts", "bully"] {
         let scenario = scripted(

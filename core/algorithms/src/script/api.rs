@@ -365,11 +365,23 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
             if term < 0 {
                 return Err(format!("ctx.set_term({term}): a term is 0 or more"));
             }
-            c.term = Some(term as u64);
-            c.out.push(Command::Role {
-                role: c.role,
-                term: c.term,
-            });
+            let term = term as u64;
+            // Raft's rule (Ongaro and Ousterhout 2014, figure 2, "Rules
+            // for Servers"): a leader or candidate that learns of a higher
+            // term steps down. Announcing its old role in the new term
+            // would make it leader of a term it never won, a
+            // `one_leader_per_term` violation for a correct step-down.
+            let steps_down = matches!(c.role, Role::Leader | Role::Candidate)
+                && c.term.is_some_and(|now| term > now);
+            c.term = Some(term);
+            if steps_down {
+                set_role(c, Role::Follower, None);
+            } else {
+                c.out.push(Command::Role {
+                    role: c.role,
+                    term: c.term,
+                });
+            }
             Ok(())
         })
     });
