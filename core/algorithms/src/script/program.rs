@@ -95,6 +95,8 @@ pub struct Program {
     /// The line of each handler's `fn` (and of `fn claims`), for errors
     /// the interpreter gives no position.
     lines: [Option<u32>; 4],
+    /// The line of every function's `fn`, by name (for [`Program::only_loop`]).
+    fn_lines: Vec<(String, u32)>,
     /// What the script claims (`fn claims()`), for the property checks.
     pub claims: Safety,
 }
@@ -352,12 +354,17 @@ impl Program {
             line_of(HANDLERS[2].0),
             line_of("claims"),
         ];
+        let fn_lines = ast
+            .iter_functions()
+            .filter_map(|f| line_of(f.name).map(|l| (f.name.to_string(), l)))
+            .collect();
         let mut program = Program {
             engine,
             ast,
             shared,
             defined,
             lines,
+            fn_lines,
             claims: Safety::OneLeaderPerComponent,
         };
         if claims_fn {
@@ -396,6 +403,45 @@ impl Program {
                     "claims() must return \"classical\", \"consensus\" or \"several_leaders\", got {other:?}"
                 ),
             }),
+        }
+    }
+
+    /// The line of the one loop (`loop`, `while`, `do`, `for`) in handler
+    /// `i`'s body, if it has exactly one: from the handler's `fn` line to
+    /// the next function's.
+    fn only_loop(&self, i: usize) -> Option<u32> {
+        let from = self.lines[i]?;
+        let to = self
+            .ast
+            .iter_functions()
+            .filter_map(|f| {
+                self.fn_lines
+                    .iter()
+                    .find(|(n, _)| n == f.name)
+                    .map(|(_, l)| *l)
+            })
+            .filter(|&l| l > from)
+            .min()
+            .unwrap_or(u32::MAX);
+        let mut loops = Vec::new();
+        self.ast.walk(&mut |path: &[rhai::ASTNode]| {
+            if let Some(rhai::ASTNode::Stmt(
+                rhai::Stmt::While(_, pos) | rhai::Stmt::Do(_, _, pos) | rhai::Stmt::For(_, pos),
+            )) = path.last()
+            {
+                if let Some(line) = pos.line().map(|l| l as u32) {
+                    if line > from && line < to {
+                        loops.push(line);
+                    }
+                }
+            }
+            true
+        });
+        loops.sort_unstable();
+        loops.dedup();
+        match loops[..] {
+            [line] => Some(line),
+            _ => None,
         }
     }
 
@@ -476,7 +522,16 @@ impl Program {
                 node.term = call.term;
                 ctx.commands_mut().extend(call.out);
             }
-            Err(e) => node.error = Some(handler_error(name, *e, self.lines[i])),
+            Err(e) => {
+                // The interpreter's own budget stop has no position (a
+                // loop that reads no variable, `loop { }`): the handler's
+                // only loop, when it has one, is what ran.
+                let fallback = match *e {
+                    EvalAltResult::ErrorTooManyOperations(_) => self.only_loop(i).or(self.lines[i]),
+                    _ => self.lines[i],
+                };
+                node.error = Some(handler_error(name, *e, fallback));
+            }
         }
     }
 }
