@@ -63,10 +63,14 @@
  *   Highlighting (`rhai-mode.js`) is a stream tokenizer: keywords, strings,
  *   numbers, nested block comments, the name after `fn`, `this`, properties.
  * - **Errors at their line.** While typing, a linter (400 ms after the last
- *   key) asks `script_check(text)`; after a run stops on an error, the run's
- *   `script_error` (node, handler, line, column, time) is shown beside the
- *   editor in words and, while the editor holds the script that ran, at its
- *   line. A column the core does not know underlines the whole line. A
+ *   key) asks `script_check(text)`. A run is deterministic, so the error
+ *   that will stop it is known at Run: on every new run or revision (Run,
+ *   a link, the finder's counterexample, a live fault, Restart) the lab
+ *   asks `script_error_ahead()` (found with the run's end, on a side run)
+ *   and shows it beside the editor in words ("This script stops at 150 ms:
+ *   n0's on_timer, line 81: ...") and, while the editor holds the script
+ *   that ran, at its line; a run without one clears it. The status line is
+ *   rewritten then too: the views' scenario, and where it stops. A column the core does not know underlines the whole line. A
  *   script that does not compile is not run (the page keeps its run); a
  *   scenario error (a script too long for its link names `script`) is said
  *   the same way.

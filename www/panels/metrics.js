@@ -174,7 +174,7 @@ export class MetricsPanel {
         if (!el || value === undefined) continue;
         setText(el, value < 0 ? (item.none ?? 'none') : String(value));
         const unit = this.units.get(item.field);
-        if (unit && unit.hidden !== value < 0) unit.hidden = value < 0;
+        if (unit) setText(unit, value < 0 ? '' : ` ${item.unit}`);
       }
     }
     const writes = this.groups.get('writes');
