@@ -58,7 +58,8 @@ fn an_endless_loop_ends_with_the_named_error_and_exit_code_2() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "one message: {stderr}");
     assert!(
-        stderr.starts_with("error: script error (node n0, in on_timer, line 4, at 10 ms): ran past the operation budget"),
+        // The loop's line, where the budget ran out (issue 29, item 15).
+        stderr.starts_with("error: script error (node n0, in on_timer, line 6, column 12, at 10 ms): ran past the operation budget"),
         "{stderr}"
     );
     // The JSON still comes out, with the error as an object.
@@ -69,7 +70,7 @@ fn an_endless_loop_ends_with_the_named_error_and_exit_code_2() {
         (
             &Value::from(0),
             &Value::from("on_timer"),
-            &Value::from(4),
+            &Value::from(6),
             &Value::from(10.0)
         )
     );

@@ -6,7 +6,7 @@
 
 use election_core::ScenarioExt;
 use election_core::script::templates;
-use election_core::sim::{self, RunSummary};
+use election_core::sim::{self, Observe, RunSummary};
 use election_core::{Scenario, algorithms};
 use serde_json::{Value, json};
 
@@ -443,4 +443,39 @@ fn a_script_travels_in_a_share_link_within_its_limit() {
     let e = Scenario::from_value(&json!({"algorithm": "script", "script": noise})).unwrap_err();
     assert_eq!(e.field, "script");
     assert!(e.message.contains("share link"), "{}", e.message);
+}
+
+#[test]
+fn the_error_that_stops_a_run_is_known_before_playback_reaches_it() {
+    // Issue 29, item 13: the lab said a runtime error only when playback
+    // reached it. The run is deterministic: the session's end search
+    // learns it, with or without `until_ms`, without moving the session.
+    let misspelt = "fn on_start(ctx) {\n    ctx.set_timer(\"tick\", 150);\n}\nfn on_timer(ctx, name) {\n    ctx.brodcast(#{ kind: \"PING\" });\n}\n";
+    for until in [None, Some(1000)] {
+        let mut fields = json!({"nodes": 3});
+        if let Some(ms) = until {
+            fields["until_ms"] = json!(ms);
+        }
+        let mut session = election_core::session::Session::new(&scripted(misspelt, fields));
+        let e = session
+            .script_error_ahead()
+            .cloned()
+            .expect("the error ahead");
+        assert_eq!(session.now_us(), 0, "{until:?}");
+        assert_eq!(
+            (e.node, e.handler.as_deref(), e.line, e.at_ms),
+            (Some(0), Some("on_timer"), Some(5), Some(150.0)),
+            "{until:?}"
+        );
+        assert!(e.message.contains("brodcast"), "{}", e.message);
+        // The run ends there, and playing to it finds the same error.
+        assert_eq!(session.end_us(), 150_000, "{until:?}");
+        session.run_to_end();
+        assert_eq!(session.sim().script_error(), Some(&e));
+    }
+    let mut fine = election_core::session::Session::new(&scripted(
+        template("chang-roberts"),
+        json!({"nodes": 4}),
+    ));
+    assert_eq!(fine.script_error_ahead(), None);
 }
