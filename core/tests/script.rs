@@ -6,7 +6,7 @@
 
 use election_core::ScenarioExt;
 use election_core::script::templates;
-use election_core::sim::{self, Observe, RunSummary};
+use election_core::sim::{self, RunSummary};
 use election_core::{Scenario, algorithms};
 use serde_json::{Value, json};
 
