@@ -331,7 +331,7 @@ test('a runtime error is said at Run, and a good run clears it, through To end a
   await run(page);
   // Said at Run, before playback reaches it: the run is deterministic.
   assert.equal(Number(await testId(page, 'sim-time')), 0);
-  assert.match(await labError(page), /^This script stops at 150 ms: n0's on_timer, line 6: Function not found: brodcast/);
+  assert.match(await labError(page), /^This script stops at 150 ms: n0's on_timer, line 6, column 9: Function not found: brodcast/);
   await page.waitForSelector('[data-testid=lab-code] .cm-lintRange-error');
   assert.deepEqual(await errorLines(page), [6]);
   // The status line says this run, and that it stops.
