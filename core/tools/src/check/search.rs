@@ -16,7 +16,10 @@
 //!
 //! A level's candidates are [`SEEDS_PER_SIZE`] seeds (the failing seed and
 //! those after it) times the start sets (the shrunk scenario's, every
-//! node, nobody). A level no smaller than the shrunk scenario is skipped,
+//! node, nobody), on the failing schedule's own network (the plain
+//! shrink's simpler one, fixed latency and no loss, can make a race rarer;
+//! the shrink after the search simplifies it again where the failure
+//! stays). A level no smaller than the shrunk scenario is skipped,
 //! and the shrunk scenario's own level counts only an earlier violation.
 //! The first level with a failure ends the search; its earliest failure
 //! is shrunk again by the plain passes. At most [`MAX_SEARCH_RUNS`] runs,
@@ -27,7 +30,7 @@ use super::nodes::remove_node;
 use super::shrink::Shrinker;
 use super::verdict::{self, Finding};
 use crate::ScenarioExt;
-use crate::scenario::{Scenario, StartSet};
+use crate::scenario::{NetworkSpec, Scenario, StartSet};
 use crate::time::Micros;
 
 /// Seeds tried per level (number of nodes and faults).
@@ -105,9 +108,10 @@ fn cut_to(s: &Scenario, n: u32) -> Option<Scenario> {
     Some(c)
 }
 
-/// Runs the search on a shrinker whose plain passes are done; adopts and
-/// shrinks again the smallest failure it finds.
-pub(super) fn across(s: &mut Shrinker<'_>) -> Search {
+/// Runs the search on a shrinker whose plain passes are done, with
+/// `network` the failing schedule's own; adopts and shrinks again the
+/// smallest failure it finds.
+pub(super) fn across(s: &mut Shrinker<'_>, network: &NetworkSpec) -> Search {
     let start = s.best.clone();
     let seed0 = start.seed;
     let mut starts = vec![start.start.clone()];
@@ -146,6 +150,7 @@ pub(super) fn across(s: &mut Shrinker<'_>) -> Search {
                     }
                     let mut c = cut.clone();
                     c.faults.clone_from(&faults);
+                    c.network.clone_from(network);
                     c.seed = seed0.wrapping_add(k);
                     // The cut scenario's own start set, renumbered.
                     if *set != start.start {
