@@ -24,7 +24,7 @@ const HASHING_SEED: [u64; 4] = [0x454c_4543, 0x5449_4f4e, 0x504c_4159, 0x4752_4f
 pub const MAX_OPERATIONS: u64 = 1_000_000;
 /// Operations past [`MAX_OPERATIONS`] before the interpreter's own limit
 /// stops a handler. The budget itself is enforced at the first variable
-/// read past it (`on_var` in [`interpreter`]), an error that keeps the
+/// read past it (`on_var` in `interpreter`), an error that keeps the
 /// position of the line that was running; the interpreter's limit, whose
 /// error carries only the position of the outermost call (so the
 /// handler's own line), stops only a loop that reads no variable at all.
