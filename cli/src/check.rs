@@ -185,14 +185,15 @@ fn text(seeds: SeedRange, spec: &CheckSpec, failures: u64, c: Option<&Counterexa
     );
     if let Some(c) = c {
         out.push_str(&format!(
-            "\nfirst failure: seed {}, {} at {} ms: {}\nshrunk to {} and {} ({} runs); replay with `election run --scenario FILE`:\n{}\npage link (opens at the violation): {}\n",
+            "\nfirst failure: seed {}, {} at {} ms: {}\nshrunk to {} and {} (the scenario's seed {}; {}); replay with `election run --scenario FILE`:\n{}\npage link (opens at the violation): {}\n",
             c.seed,
             c.property,
             election_core::time::to_ms(c.at_us),
             c.detail,
             count(u64::from(c.scenario.nodes), "node"),
             count(c.scenario.faults.len() as u64, "fault"),
-            c.shrink_runs,
+            c.scenario.seed,
+            c.tried(),
             c.scenario.to_json_pretty(),
             c.link()
         ));

@@ -54,8 +54,11 @@ pub struct RunArgs {
 pub struct Link {
     /// URL fragment with the full scenario: `#s=1.<data>`.
     pub fragment: String,
-    /// Readable query string for the basic fields: `?algorithm=...`.
-    pub query: String,
+    /// Readable query string for the basic fields: `?algorithm=...`;
+    /// none for a script, which only the `#s=` link carries (the page
+    /// refuses `algorithm=script` without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
 }
 
 impl Link {
@@ -63,7 +66,10 @@ impl Link {
     pub fn of(scenario: &Scenario) -> Self {
         Self {
             fragment: format!("#s={}", share::encode(scenario)),
-            query: format!("?{}", to_query(scenario)),
+            query: scenario
+                .script
+                .is_none()
+                .then(|| format!("?{}", to_query(scenario))),
         }
     }
 }
@@ -150,10 +156,11 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
     };
     out.push_str(&summary_text(&summary, when));
     if let Some(link) = link {
-        out.push_str(&format!(
-            "\nshare link  {}\nquery       {}\n",
-            link.fragment, link.query
-        ));
+        out.push_str(&format!("\nshare link  {}\n", link.fragment));
+        match &link.query {
+            Some(query) => out.push_str(&format!("query       {query}\n")),
+            None => out.push_str("            (the script travels in the share link only: add it to the page's address)\n"),
+        }
     }
     stopped_by_script(out, &summary)
 }

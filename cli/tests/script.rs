@@ -58,7 +58,8 @@ fn an_endless_loop_ends_with_the_named_error_and_exit_code_2() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "one message: {stderr}");
     assert!(
-        stderr.starts_with("error: script error (node n0, in on_timer, line 4, at 10 ms): ran past the operation budget"),
+        // The loop's line, where the budget ran out (issue 29, item 15).
+        stderr.starts_with("error: script error (node n0, in on_timer, line 6, column 12, at 10 ms): ran past the operation budget"),
         "{stderr}"
     );
     // The JSON still comes out, with the error as an object.
@@ -69,7 +70,7 @@ fn an_endless_loop_ends_with_the_named_error_and_exit_code_2() {
         (
             &Value::from(0),
             &Value::from("on_timer"),
-            &Value::from(4),
+            &Value::from(6),
             &Value::from(10.0)
         )
     );
@@ -329,4 +330,128 @@ fn a_sweep_counts_the_runs_a_script_error_stopped_and_exits_2() {
     assert!(!csv.contains("script_error"), "{csv}");
     let v = ok_json(&[&builtin[..], &["--json"]].concat());
     assert!(v.get("script_errors").is_none() && v.get("first_script_error").is_none());
+}
+
+/// A fixture script of `tests/scripts/` (the Raft exercise solved, and
+/// with a bug).
+fn fixture(name: &str) -> String {
+    format!("{}/../tests/scripts/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_solved_raft_exercise_passes_check_its_step_down_is_no_violation() {
+    // Issue 29, item 17: the exercise's hint adopts a higher term with
+    // ctx.set_term, then ctx.become_follower(); done so, a leader was
+    // leader of the new term for an instant, and 25 of these 100 seeds
+    // failed one_leader_per_term.
+    let file = fixture("raft.rhai");
+    let v = ok_json(&["check", "--script", &file, "--seeds", "1..100", "--json"]);
+    assert_eq!(v["failures"], 0, "{v}");
+    assert_eq!(v["counterexample"], Value::Null);
+    // The exercise's own scenario: one leader, a new one after the crash.
+    let run = ok_json(&[
+        "run",
+        "--script",
+        &file,
+        "--nodes",
+        "5",
+        "--start",
+        "none",
+        "--fault",
+        r#"{"at_ms": 800, "crash": "leader"}"#,
+        "--json",
+    ]);
+    assert!(run["violations"].as_array().unwrap().is_empty(), "{run}");
+    assert!(run["leader"].is_u64(), "{run}");
+}
+
+#[test]
+fn a_double_vote_shrinks_to_at_most_3_nodes_and_1_fault_for_every_seed_range() {
+    // Issue 29, item 19: seeds 3001..3100 shrank to 6 nodes, a partition
+    // and term 33; other seeds to 2 nodes and no fault.
+    let file = fixture("raft-double-vote.rhai");
+    let all = "crash,recover,pause,clock,partition,heal,slow,flaky,cut,network";
+    let mut first_report = None;
+    // Partitions only: the plain shrink's fixed latency made two
+    // candidates at once rare, and the search stopped at 3 nodes until it
+    // ran on the schedule's own network.
+    for (seeds, kinds) in [
+        ("3001..3100", all),
+        ("1..100", all),
+        ("3001..3100", "partition"),
+    ] {
+        let out = election(&[
+            "check", "--script", &file, "--seeds", seeds, "--faults", kinds, "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{seeds}: a failure was found");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        first_report.get_or_insert(out.stdout.clone());
+        let c = &v["counterexample"];
+        let scenario = &c["scenario"];
+        let nodes = scenario["nodes"].as_u64().unwrap();
+        let faults = scenario["faults"].as_array().unwrap().len();
+        eprintln!(
+            "{seeds} {kinds}: {} failed; {} at {} ms, {nodes} nodes, {faults} faults, scenario seed {}; {}",
+            v["failures"], c["property"], c["at_ms"], scenario["seed"], c["tried"]
+        );
+        assert!(nodes <= 3 && faults <= 1, "{seeds} {kinds}: {c}");
+        // In fact the smallest: two nodes, no fault.
+        assert_eq!((nodes, faults), (2, 0), "{seeds} {kinds}: {c}");
+        assert!(c["tried"].as_str().unwrap().contains("40 seeds"), "{c}");
+        // The counterexample replays: its property at its time.
+        let replay = scenario_file("cx.json", scenario.to_string().as_bytes());
+        let run = ok_json(&["run", "--scenario", arg(&replay), "--json"]);
+        let first = run["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["property"] == c["property"])
+            .unwrap_or_else(|| panic!("{seeds}: {run}"));
+        assert_eq!(first["at_ms"], c["at_ms"], "{seeds}");
+    }
+    // Deterministic: the same input, the same counterexample, on one
+    // thread as on every core (the loop's first run).
+    let once = election(&[
+        "check",
+        "--script",
+        &file,
+        "--seeds",
+        "3001..3100",
+        "--faults",
+        all,
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(Some(once.stdout), first_report);
+    // The readable report says what was tried.
+    let out = election(&["check", "--script", &file, "--seeds", "3001..3100"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("shrunk to 2 nodes and 0 faults (the scenario's seed ")
+            && text.contains(
+                "; tried 1..2 nodes, 40 seeds and 2 start sets (every node, nobody) each: "
+            ),
+        "{text}"
+    );
+}
+
+#[test]
+fn run_link_of_a_script_prints_the_share_link_not_a_query_the_page_refuses() {
+    // Issue 29, item 18: `?algorithm=script...` cannot carry the script.
+    let file = fixture("raft.rhai");
+    let text = ok(&["run", "--script", &file, "--link"]);
+    assert!(text.contains("share link  #s=1."), "{text}");
+    assert!(!text.contains("?algorithm=script"), "{text}");
+    let v = ok_json(&["run", "--script", &file, "--link", "--json"]);
+    assert!(v["link"]["fragment"].as_str().unwrap().starts_with("#s=1."));
+    assert!(v["link"].get("query").is_none(), "{}", v["link"]);
+    // A built-in still gets both.
+    let v = ok_json(&["run", "--algorithm", "bully", "--link", "--json"]);
+    assert!(
+        v["link"]["query"]
+            .as_str()
+            .unwrap()
+            .starts_with("?algorithm=bully")
+    );
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, launchBrowser } from './helpers.js';
 import { openPlayground, pageAddress, readouts, ready, settle, testId, waitFrames } from './page.js';
+import { readFileSync } from 'node:fs';
 import { REPO_ROOT, cliCheck, cliRun } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -187,10 +188,11 @@ test('an endless loop stops the run with an error naming the node, the handler a
   await run(page);
   await toEnd(page);
   const message = await labError(page);
-  assert.match(message, /^n0's on_timer stopped the run at 5 ms, line 5: ran past the operation budget/);
+  // The loop's own line (issue 29, item 15), not the handler's.
+  assert.match(message, /^This script stops at 5 ms: n0's on_timer, line 6: ran past the operation budget/);
   assert.equal(Number(await testId(page, 'sim-time')), 5);
   await page.waitForSelector('[data-testid=lab-code] .cm-lintRange-error');
-  assert.deepEqual(await errorLines(page), [5]);
+  assert.deepEqual(await errorLines(page), [6]);
   // The page keeps working: Restart, then a built-in algorithm again.
   await page.click('#restart');
   await page.selectOption('#algorithm', 'chang-roberts');
@@ -304,4 +306,92 @@ test('"Find a failure" shrinks a broken script\'s failure to a counterexample wh
   assert.equal(await testId(again.page, 'violations'), '1');
   assert.deepEqual([...errors, ...again.errors], []);
   await again.page.close();
+});
+
+/** The Raft exercise solved with a double vote (tests/scripts/). */
+const DOUBLE_VOTE = join(REPO_ROOT, 'tests', 'scripts', 'raft-double-vote.rhai');
+
+/** A script that calls a function it misspelt, on n0's first timer. */
+const MISSPELT = `fn on_start(ctx) {
+    ctx.set_timer("tick", 150);
+}
+
+fn on_timer(ctx, name) {
+    ctx.brodcast(#{ kind: "PING" });
+}
+`;
+
+/** The same, spelt right. */
+const SPELT = MISSPELT.replace('brodcast', 'broadcast');
+
+test('a runtime error is said at Run, and a good run clears it, through To end and Restart (issue 29, items 11 to 13)', async () => {
+  const { page, errors } = await openPlayground(browser, '/?lab=1&nodes=3&seed=4');
+  await page.waitForSelector('[data-testid=lab-code]');
+  await setScript(page, MISSPELT);
+  await run(page);
+  // Said at Run, before playback reaches it: the run is deterministic.
+  assert.equal(Number(await testId(page, 'sim-time')), 0);
+  assert.match(await labError(page), /^This script stops at 150 ms: n0's on_timer, line 6, column 9: Function not found: brodcast/);
+  await page.waitForSelector('[data-testid=lab-code] .cm-lintRange-error');
+  assert.deepEqual(await errorLines(page), [6]);
+  // The status line says this run, and that it stops.
+  assert.match(await testId(page, 'lab-status'), /^Running in the views below: 3 nodes, [^.]*seed 4, no faults\. It stops at 150 ms on the error above\.$/);
+  await toEnd(page);
+  assert.equal(Number(await testId(page, 'sim-time')), 150);
+  assert.match(await testId(page, 'lab-error'), /^This script stops at 150 ms/);
+
+  // A correct script: the old error goes, and stays gone.
+  await setScript(page, SPELT);
+  await run(page);
+  await page.waitForFunction(() => /** @type {HTMLElement} */ (document.querySelector('[data-testid=lab-error]')).hidden);
+  await toEnd(page);
+  assert.equal(await page.$eval('[data-testid=lab-error]', (b) => /** @type {HTMLElement} */ (b).hidden), true);
+  await page.click('#restart');
+  await settle(page);
+  assert.equal(await page.$eval('[data-testid=lab-error]', (b) => /** @type {HTMLElement} */ (b).hidden), true);
+  assert.match(await testId(page, 'lab-status'), /^Running in the views below: 3 nodes, [^.]*seed 4, no faults\. Press Play, Step or To end\.$/);
+  // No error underlined either.
+  assert.deepEqual(await errorLines(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Find a failure on a double vote gives election check\'s counterexample of at most 3 nodes and 1 fault, and the status line follows it (items 12, 19)', async () => {
+  const source = readFileSync(DOUBLE_VOTE, 'utf8');
+  const expected = cliCheck(['--script', DOUBLE_VOTE, '--seeds', '3001..3100']).counterexample;
+  assert.ok(expected.scenario.nodes <= 3 && expected.scenario.faults.length <= 1, JSON.stringify(expected.scenario));
+  const { page, errors } = await openPlayground(browser, '/?lab=1&nodes=8');
+  await page.waitForSelector('[data-testid=lab-code]');
+  await setScript(page, source);
+  await page.click('[data-testid=lab-find-failure]');
+  await page.waitForSelector('[data-testid=finder][data-loaded=true]');
+  assert.match(await testId(page, 'lab-status'), /^Running in the views below: 8 nodes, /);
+  await page.fill('[data-testid=finder-seeds]', '3001..3100');
+  await page.click('[data-testid=finder-run]');
+  await page.waitForSelector('[data-testid=finder][data-state=done]', { timeout: 120000 });
+  const found = await page.$eval('[data-testid=finder]', (d) => /** @type {HTMLElement} */ (d).dataset);
+  assert.equal(found.property, expected.property);
+  assert.deepEqual(JSON.parse(found.scenario ?? ''), expected.scenario);
+  assert.equal(found.link, expected.link);
+  assert.match(await testId(page, 'finder-status'), new RegExp(`\\(the scenario's seed ${expected.scenario.seed}; shrunk in \\d+ runs; tried 1\\.\\.2 nodes, 40 seeds`));
+  // The lab's status line now describes the counterexample the page opened.
+  const nodes = expected.scenario.nodes;
+  await page.waitForFunction((n) => (document.querySelector('[data-testid=lab-status]')?.textContent ?? '').startsWith(`Running in the views below: ${n} nodes, `), nodes);
+  assert.match(await testId(page, 'lab-status'), new RegExp(`, seed ${expected.scenario.seed}, no faults\\. Press Play, Step or To end\\.$`));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Raft exercise says the times it runs with, and the Now panel says no fault without a unit (item 16)', async () => {
+  const { page, errors } = await openPlayground(browser, '/?template=raft-exercise');
+  await page.waitForSelector('[data-testid=lab-code]');
+  assert.equal(await testId(page, 'lab-meant'), 'Meant to run with: 5 nodes, nobody starting (a timeout starts it), crash the leader at 800 ms.');
+  assert.match(await editorText(page), /"crash": "leader" at 800 ms/);
+  assert.doesNotMatch(await editorText(page), /500 ms/);
+  await run(page);
+  await settle(page);
+  const last = await page.$eval('[data-testid=metric-last-fault-ms]', (el) => /** @type {HTMLElement} */ (el.parentElement).textContent?.trim());
+  assert.equal(last, 'no fault (from the start)');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -532,6 +532,15 @@ impl Playground {
     pub fn script_error(&self) -> Result<JsValue, JsValue> {
         js::to_js(&self.sim().script_error())
     }
+
+    /// The script error that will stop this scripted run (the same
+    /// object), `null` when none does, wherever the playground is now:
+    /// found with the run's end, on a side run if the end is not known
+    /// yet (then this call runs it: the lab asks at Run, so a
+    /// deterministic error is said before playback reaches it).
+    pub fn script_error_ahead(&mut self) -> Result<JsValue, JsValue> {
+        js::to_js(&self.session.script_error_ahead())
+    }
 }
 
 #[cfg(test)]

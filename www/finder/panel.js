@@ -4,7 +4,9 @@
  * of the ticked kinds over a seed range, checked in Web Workers with
  * progress and Cancel; the lowest failing seed is shrunk to a minimal
  * scenario and opened in the single view at the moment of the
- * violation, with a line saying what failed. The same search as
+ * violation, with a line saying what failed and what the shrink tried
+ * (the smallest failure of the property across seeds and start sets,
+ * core/tools/src/check/search.rs). The same search as
  * `election check`: the request is the core's, and so are the schedules,
  * the checks and the shrinking (wasm `FailureFinder`); this module reads
  * the form, hands out run indices and shows what came back.
@@ -28,6 +30,8 @@ const LIVENESS = 'leader_after_faults';
  * @property {number} at_ms
  * @property {any} scenario
  * @property {string} link `?at=<ms>#s=1.<data>`
+ * @property {number} runs the shrink's and the search's runs
+ * @property {string} tried what the shrink and the search tried, in words
  */
 
 /**
@@ -162,7 +166,8 @@ export function createFinder() {
     const faults = c.scenario.faults.length;
     say(
       `${propertyName(c.property)} (${c.property}) at ${c.at_ms} ms: ${c.detail}. ` +
-        `Seed ${c.seed} shrunk to ${nodes} node${nodes === 1 ? '' : 's'} and ${faults} fault${faults === 1 ? '' : 's'}; opened at the violation.`,
+        `Seed ${c.seed} shrunk to ${nodes} node${nodes === 1 ? '' : 's'} and ${faults} fault${faults === 1 ? '' : 's'} ` +
+        `(the scenario's seed ${c.scenario.seed}; ${c.tried}); opened at the violation.`,
     );
     root.dataset.property = c.property;
     root.dataset.scenario = JSON.stringify(c.scenario);

@@ -63,10 +63,14 @@
  *   Highlighting (`rhai-mode.js`) is a stream tokenizer: keywords, strings,
  *   numbers, nested block comments, the name after `fn`, `this`, properties.
  * - **Errors at their line.** While typing, a linter (400 ms after the last
- *   key) asks `script_check(text)`; after a run stops on an error, the run's
- *   `script_error` (node, handler, line, column, time) is shown beside the
- *   editor in words and, while the editor holds the script that ran, at its
- *   line. A column the core does not know underlines the whole line. A
+ *   key) asks `script_check(text)`. A run is deterministic, so the error
+ *   that will stop it is known at Run: on every new run or revision (Run,
+ *   a link, the finder's counterexample, a live fault, Restart) the lab
+ *   asks `script_error_ahead()` (found with the run's end, on a side run)
+ *   and shows it beside the editor in words ("This script stops at 150 ms:
+ *   n0's on_timer, line 81: ...") and, while the editor holds the script
+ *   that ran, at its line; a run without one clears it. The status line is
+ *   rewritten then too: the views' scenario, and where it stops. A column the core does not know underlines the whole line. A
  *   script that does not compile is not run (the page keeps its run); a
  *   scenario error (a script too long for its link names `script`) is said
  *   the same way.
@@ -144,15 +148,19 @@ function where(e) {
 }
 
 /**
- * A run's script error in words: which node, in which handler, when.
+ * A run's script error in words: when the script stops, which node, in
+ * which handler, at which line, and why ("This script stops at 150 ms:
+ * n0's on_timer, line 81: Function not found: brodcast"). The run is
+ * deterministic, so this is said at Run, before playback reaches it.
  * @param {ScriptError} e
  * @returns {string}
  */
 export function describeRunError(e) {
-  const who = e.node === null ? 'The script' : `n${e.node}'s ${e.handler ?? 'handler'}`;
   const when = e.at_ms === null ? '' : ` at ${e.at_ms} ms`;
+  const who = e.node === null ? (e.handler ?? '') : `n${e.node}'s ${e.handler ?? 'handler'}`;
   const at = where(e);
-  return `${who} stopped the run${when}${at ? `, ${at}` : ''}: ${e.message}`;
+  const place = [who, at].filter((p) => p !== '').join(', ');
+  return `This script stops${when}: ${place ? `${place}: ` : ''}${e.message}`;
 }
 
 /**
@@ -169,7 +177,8 @@ function scenarioWords(s) {
   else if (Array.isArray(s.start)) parts.push(`${s.start.map((/** @type {number} */ i) => `n${i}`).join(', ')} starting`);
   for (const f of s.faults ?? []) {
     const [kind, target] = Object.entries(f).find(([k]) => k !== 'at_ms') ?? ['fault', ''];
-    parts.push(`${kind} ${target === 'leader' ? 'the leader' : `n${target}`} at ${f.at_ms} ms`);
+    const whom = target === 'leader' ? ' the leader' : typeof target === 'number' ? ` n${target}` : '';
+    parts.push(`${kind}${whom} at ${f.at_ms} ms`);
   }
   return parts.join(', ');
 }
@@ -372,32 +381,56 @@ export async function createLab(section, close) {
     showError('');
     runError = null;
     page.load(pg);
-    const s = JSON.parse(pg.scenario_json());
-    setText(status, `Running in the views below: ${scenarioWords(s)}, seed ${pg.seed()}${s.faults.length ? '' : ', no faults'}. Press Play, Step or To end.`);
-    editor.recheck();
+    // The new run's status line and, the run being deterministic, the
+    // error that will stop it (said now, not when playback reaches it).
+    watch();
   };
 
-  // ---- the page's run: a script from a link, and the error that stops a run
+  // ---- the page's run: a script from a link, the error that stops it, the status line
   let seenRevision = -1;
-  let scriptRun = false;
+  /**
+   * Says what the views run now: the scenario in words, and where the
+   * script stops if it does (`script` null: not a script).
+   * @param {any} pg the page's playground
+   * @param {string | null} script
+   * @param {ScriptError | null} e
+   */
+  const sayStatus = (pg, script, e) => {
+    if (script === null) {
+      setText(status, '');
+      return;
+    }
+    const s = JSON.parse(pg.scenario_json());
+    const scene = `${scenarioWords(s)}, seed ${pg.seed()}${s.faults.length ? '' : ', no faults'}`;
+    const next = e ? `It stops at ${e.at_ms} ms on the error above.` : 'Press Play, Step or To end.';
+    setText(status, `Running in the views below: ${scene}. ${next}`);
+  };
+  /**
+   * On each new run or revision (Run, a link, the finder's
+   * counterexample, Back, a live fault, Restart): the script in the
+   * editor, the error that stops this run or none (an old one is
+   * cleared), the status line.
+   */
   const watch = () => {
     const model = page.model;
-    if (model.revision !== seenRevision) {
-      seenRevision = model.revision;
-      const script = pageScript();
-      scriptRun = script !== null;
-      if (script !== null) adoptPageScript(script);
-      if (runError && runError.script !== script) runError = null;
-    }
-    if (!scriptRun || runError) return;
+    if (model.revision === seenRevision) return;
+    seenRevision = model.revision;
+    const script = pageScript();
+    if (script !== null) adoptPageScript(script);
     const pg = /** @type {any} */ (model.playground);
-    const e = /** @type {ScriptError | null} */ (typeof pg.script_error === 'function' ? pg.script_error() : null);
-    if (e) {
-      runError = { script: /** @type {string} */ (pageScript()), error: e };
+    const e = /** @type {ScriptError | null} */ (
+      script !== null && typeof pg.script_error_ahead === 'function' ? pg.script_error_ahead() : null
+    );
+    const had = runError !== null;
+    runError = e && script !== null ? { script, error: e } : null;
+    if (runError) {
       const stale = runError.script !== editor.text() ? ' (in the script that ran; the editor\'s text has changed since)' : '';
-      showError(`${describeRunError(e)}${stale}`);
-      editor.recheck();
+      showError(`${describeRunError(runError.error)}${stale}`);
+    } else if (had) {
+      showError('');
     }
+    sayStatus(pg, script, e);
+    editor.recheck();
   };
   page.model.onChange(watch);
 

@@ -95,6 +95,8 @@ export class MetricsPanel {
     this.col = columns(fields);
     /** @private @type {Map<string, HTMLElement>} */
     this.values = new Map();
+    /** @private @type {Map<string, HTMLElement>} the unit after each value that has one */
+    this.units = new Map();
     /** @private @type {Map<string, HTMLElement>} */
     this.groups = new Map();
     /** @private */
@@ -129,7 +131,14 @@ export class MetricsPanel {
         value.dataset.testid = item.testid;
         value.textContent = '0';
         dd.append(value);
-        if (item.unit) dd.append(` ${item.unit}`);
+        if (item.unit) {
+          // The unit follows a number only: "no fault (from the start)"
+          // takes none (it read "... (from the start) ms").
+          const unit = document.createElement('span');
+          unit.textContent = ` ${item.unit}`;
+          dd.append(unit);
+          this.units.set(item.field, unit);
+        }
         dl.append(dt, dd);
         this.values.set(item.field, value);
       }
@@ -164,6 +173,8 @@ export class MetricsPanel {
         const value = v[item.field];
         if (!el || value === undefined) continue;
         setText(el, value < 0 ? (item.none ?? 'none') : String(value));
+        const unit = this.units.get(item.field);
+        if (unit) setText(unit, value < 0 ? '' : ` ${item.unit}`);
       }
     }
     const writes = this.groups.get('writes');

@@ -365,11 +365,23 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
             if term < 0 {
                 return Err(format!("ctx.set_term({term}): a term is 0 or more"));
             }
-            c.term = Some(term as u64);
-            c.out.push(Command::Role {
-                role: c.role,
-                term: c.term,
-            });
+            let term = term as u64;
+            // Raft's rule (Ongaro and Ousterhout 2014, figure 2, "Rules
+            // for Servers"): a leader or candidate that learns of a higher
+            // term steps down. Announcing its old role in the new term
+            // would make it leader of a term it never won, a
+            // `one_leader_per_term` violation for a correct step-down.
+            let steps_down = matches!(c.role, Role::Leader | Role::Candidate)
+                && c.term.is_some_and(|now| term > now);
+            c.term = Some(term);
+            if steps_down {
+                set_role(c, Role::Follower, None);
+            } else {
+                c.out.push(Command::Role {
+                    role: c.role,
+                    term: c.term,
+                });
+            }
             Ok(())
         })
     });
@@ -389,4 +401,40 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
             })
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every name `ctx` has is in the students' reference, docs/lab.md
+    /// (issue 29, item 18: `set_timer_us`, `ctx.heartbeat_us` and the
+    /// no-argument `become_follower()` were only in ARCHITECTURE.md).
+    #[test]
+    fn docs_lab_lists_every_ctx_name() {
+        let source = include_str!("api.rs");
+        let docs = include_str!("../../../../docs/lab.md");
+        let mut names = Vec::new();
+        for call in ["register_get(\"", "register_set(\"", "register_fn(\""] {
+            for part in source.split(call).skip(1) {
+                let name = &part[..part.find('"').unwrap()];
+                if call == "register_fn(\"" && part.contains("|c: &mut NodeCtx") {
+                    names.push(format!("ctx.{name}("));
+                } else if call != "register_fn(\"" {
+                    names.push(format!("ctx.{name}"));
+                }
+            }
+        }
+        assert!(names.len() > 30, "{names:?}");
+        let missing: Vec<&String> = names
+            .iter()
+            .filter(|n| !docs.contains(n.as_str()))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "docs/lab.md does not mention {missing:?}"
+        );
+        // Both forms of become_follower, with their meaning.
+        assert!(
+            docs.contains("`ctx.become_follower()`") && docs.contains("`ctx.become_follower(id)`")
+        );
+    }
 }

@@ -42,9 +42,13 @@
 //! | messages | `ctx.send(to, msg)`, `ctx.send_next(msg)`, `ctx.broadcast(msg)` (every other participant); `msg` is an object map with a string `kind` (1 to 40 letters, digits, `_`, `-`, `.`), counted under that kind; `background: true` counts it as background |
 //! | timers | `ctx.set_timer(name, ms)`, `ctx.set_timer_us(name, us)` (re-arming replaces), `ctx.cancel_timer(name)` |
 //! | randomness | `ctx.random(lo, hi)` (an integer in `lo..=hi`), `ctx.random_timeout_us()` (a failure-detection timeout from `election_timeout_ms`, drawn as the built-ins draw it); both from the engine's own seeded generator, in handler order |
-//! | roles | `ctx.become_leader()`, `ctx.become_follower(leader)`, `ctx.become_follower()` (leader unknown), `ctx.become_candidate()` (also counts one election), `ctx.election_started()` (counts one without candidacy), `ctx.set_term(t)`, `ctx.vote(term, candidate)` |
+//! | roles | `ctx.become_leader()`, `ctx.become_follower(leader)`, `ctx.become_follower()` (leader unknown), `ctx.become_candidate()` (also counts one election), `ctx.election_started()` (counts one without candidacy), `ctx.set_term(t)` (a higher term makes a leader or candidate a follower at once, Raft's rule, so a correct step-down is never a violation), `ctx.vote(term, candidate)` |
 //! | log | `ctx.log(text)`, also `print` and `debug`: notes in the event log (recorded runs only, outside the hash, as built-ins' notes) |
 //! | claims | optional `fn claims()`: `"classical"` (default: one leader per partition group, split brain reported), `"consensus"` (one leader per term, terms never decrease, one vote per term), `"several_leaders"` |
+//!
+//! The students' reference of all of it, with units and examples, is
+//! docs/lab.md (The contract); a unit test in `api.rs` checks that it
+//! names every `ctx` member.
 //!
 //! Timer classes (the page's countdown arcs) come from the timer's name,
 //! first match, ignoring case: `heartbeat`/`ping` heartbeat, `renew` lease
@@ -90,8 +94,15 @@
 //! clock stays, `run_to_end` ends there). The summary's `script_error`
 //! carries it; `election run` prints the summary and then the one message
 //! on stderr with exit code 2. Rhai gives a limit error the position of the
-//! outermost call, so inside the handler itself it has none: the error
-//! then names the handler's own line. A script that does not compile is a
+//! outermost call, so inside the handler itself it has none: the budget is
+//! therefore enforced at the first variable read past it (an ordinary
+//! error that keeps the line running, `program.rs`), a loop that reads
+//! nothing is named by the handler's only loop, and a size limit names the
+//! handler's own line and says which limit and what counts towards it. A
+//! handler with the wrong parameters is said as such ("on_message takes 3
+//! parameters (ctx, from, msg), not 2 (ctx, msg)"), before the strict
+//! variables' "Undefined variable: from", and a decimal number as "no
+//! decimal numbers". A script that does not compile is a
 //! scenario error naming `script` (message `line L, column C: ...`, and
 //! `script_at`). The failure finder counts a script error as a failure of
 //! its own, `script_error`, shrunk like any other. `election compare` prints

@@ -22,6 +22,16 @@ const HASHING_SEED: [u64; 4] = [0x454c_4543, 0x5449_4f4e, 0x504c_4159, 0x4752_4f
 /// call, an expression each count): about 20 to 100 ms of script, so a
 /// runaway loop stops with a named error well within a second.
 pub const MAX_OPERATIONS: u64 = 1_000_000;
+/// Operations past [`MAX_OPERATIONS`] before the interpreter's own limit
+/// stops a handler. The budget itself is enforced at the first variable
+/// read past it (`on_var` in `interpreter`), an error that keeps the
+/// position of the line that was running; the interpreter's limit, whose
+/// error carries only the position of the outermost call (so the
+/// handler's own line), stops only a loop that reads no variable at all.
+pub const BUDGET_SLACK: u64 = 10_000;
+/// The value of the run-time error that stops a handler at the operation
+/// budget (recognised in [`innermost`]).
+const BUDGET_STOP: &str = "\u{0}operation budget";
 /// Deepest function-call nesting (recursion).
 pub const MAX_CALL_LEVELS: usize = 32;
 /// Deepest expression nesting, at the top level and inside functions.
@@ -85,6 +95,8 @@ pub struct Program {
     /// The line of each handler's `fn` (and of `fn claims`), for errors
     /// the interpreter gives no position.
     lines: [Option<u32>; 4],
+    /// The line of every function's `fn`, by name (for [`Program::only_loop`]).
+    fn_lines: Vec<(String, u32)>,
     /// What the script claims (`fn claims()`), for the property checks.
     pub claims: Safety,
 }
@@ -105,7 +117,7 @@ fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
     let mut engine = rhai::Engine::new_raw();
     LIBRARY.with(|m| engine.register_global_module(m.clone()));
     engine
-        .set_max_operations(MAX_OPERATIONS)
+        .set_max_operations(MAX_OPERATIONS + BUDGET_SLACK)
         .set_max_call_levels(MAX_CALL_LEVELS)
         .set_max_expr_depths(MAX_EXPR_DEPTHS.0, MAX_EXPR_DEPTHS.1)
         .set_max_string_size(MAX_STRING_SIZE)
@@ -115,6 +127,19 @@ fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
         .set_max_functions(MAX_FUNCTIONS)
         .set_strict_variables(true);
     engine.disable_symbol("eval");
+    // The operation budget, checked at each variable read: past it the
+    // read fails with an ordinary run-time error, which (unlike the
+    // interpreter's own limit) keeps the position of the line running.
+    // (`on_var` and the operation count, feature `internals`, are marked
+    // volatile in Rhai; the version is pinned.)
+    #[allow(deprecated)]
+    engine.on_var(|_, _, context| {
+        if context.global_runtime_state().num_operations() > MAX_OPERATIONS {
+            Err(EvalAltResult::ErrorRuntime(BUDGET_STOP.into(), Position::NONE).into())
+        } else {
+            Ok(None)
+        }
+    });
     let printed = Rc::clone(shared);
     engine.on_print(move |text| printed.log(text));
     let debugged = Rc::clone(shared);
@@ -150,19 +175,44 @@ fn innermost(err: EvalAltResult) -> (String, Position) {
     if pos.is_none() {
         pos = outer;
     }
+    let budget = format!(
+        "ran past the operation budget ({MAX_OPERATIONS} operations in one handler call): an endless loop?"
+    );
     let message = match &err {
-        EvalAltResult::ErrorTooManyOperations(_) => format!(
-            "ran past the operation budget ({MAX_OPERATIONS} operations in one handler call): an endless loop?"
-        ),
-        EvalAltResult::ErrorDataTooLarge(what, _) => format!(
-            "{what} too large: the state grew past a memory limit (strings of {MAX_STRING_SIZE} bytes, arrays and maps of {MAX_ARRAY_SIZE} items)"
-        ),
+        EvalAltResult::ErrorTooManyOperations(_) => budget,
+        EvalAltResult::ErrorRuntime(v, _)
+            if v.clone().into_string().ok().as_deref() == Some(BUDGET_STOP) =>
+        {
+            budget
+        }
+        EvalAltResult::ErrorDataTooLarge(what, _) => too_large(what),
         EvalAltResult::ErrorStackOverflow(_) => {
             format!("function calls nested deeper than {MAX_CALL_LEVELS}: an endless recursion?")
         }
         _ => err.to_string(),
     };
     (message, pos)
+}
+
+/// Which size limit a value passed, and what counts towards it (the
+/// interpreter checks a whole value at once: an array's strings, nested
+/// arrays and maps all count for the array).
+fn too_large(what: &str) -> String {
+    if what.starts_with("Length of string") {
+        format!(
+            "too much text in one value: a string, or all the strings in one array or map counted together, may hold {MAX_STRING_SIZE} bytes (1,000 strings of 17 characters are 17,000 bytes); keep numbers (node ids, terms) instead of text, or fewer items"
+        )
+    } else if what.starts_with("Size of array") {
+        format!(
+            "an array grew past {MAX_ARRAY_SIZE} items (the items of arrays and maps nested in it counted together)"
+        )
+    } else if what.starts_with("Size of object map") {
+        format!(
+            "an object map grew past {MAX_MAP_SIZE} properties (the properties of maps nested in it counted together)"
+        )
+    } else {
+        format!("{what} too large: a value grew past a size limit")
+    }
 }
 
 /// A handler error as the run reports it (the engine adds the node and
@@ -184,79 +234,137 @@ fn handler_error(handler: &str, err: EvalAltResult, fallback_line: Option<u32>) 
     }
 }
 
+/// A compile error: no node, handler or time.
+fn compile_error(message: String, pos: Position) -> ScriptError {
+    let (line, column) = line_column(pos);
+    ScriptError {
+        node: None,
+        handler: None,
+        line,
+        column,
+        at_ms: None,
+        message,
+    }
+}
+
+/// The line of `fn name(` in `source`, from 1.
+fn line_of_fn(source: &str, name: &str) -> Option<u32> {
+    let head = format!("fn {name}");
+    source
+        .lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix(&head)
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        })
+        .map(|i| i as u32 + 1)
+}
+
+/// Which of [`HANDLERS`] `ast` defines and whether it has `fn claims`; an
+/// error at the handler's line when one takes the wrong number of
+/// parameters.
+fn arity_error(
+    ast: &AST,
+    line_of: &dyn Fn(&str) -> Option<u32>,
+) -> Result<([bool; 3], bool), ScriptError> {
+    let mut defined = [false; 3];
+    let mut claims_fn = false;
+    for f in ast.iter_functions() {
+        if f.name == "claims" {
+            claims_fn = true;
+        }
+        if let Some(i) = HANDLERS.iter().position(|(name, _)| *name == f.name) {
+            let want = HANDLERS[i].1;
+            if f.params.len() != want {
+                let params = ["ctx", "ctx, from, msg", "ctx, name"][i];
+                let got: Vec<&str> = f.params.to_vec();
+                return Err(ScriptError {
+                    line: line_of(f.name),
+                    ..compile_error(
+                        format!(
+                            "{} takes {want} parameter{} ({params}), not {} ({})",
+                            f.name,
+                            if want == 1 { "" } else { "s" },
+                            f.params.len(),
+                            got.join(", ")
+                        ),
+                        Position::NONE,
+                    )
+                });
+            }
+            defined[i] = true;
+        }
+    }
+    Ok((defined, claims_fn))
+}
+
+/// A clearer message for a decimal number (`0.5`), which a build without
+/// floats reads as a property of an integer ("Expecting name of a
+/// property"): the digits before the error's column end in a `.`.
+fn float_hint(source: &str, pos: Position) -> Option<String> {
+    let (line, column) = (pos.line()?, pos.position()?);
+    let text = source.lines().nth(line.checked_sub(1)?)?;
+    let before: String = text.chars().take(column.saturating_sub(1)).collect();
+    let before = before.trim_end();
+    let dot = before.strip_suffix('.')?;
+    if !dot.ends_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(
+        "scripts have no decimal numbers (no floats: their results differ between machines); use whole numbers, e.g. microseconds: ctx.set_timer_us(name, 500) for half a millisecond".into(),
+    )
+}
+
 impl Program {
     /// Compiles `source`: a syntax error, a handler with the wrong number
     /// of parameters, no handler at all or a bad `fn claims()` is a
     /// [`ScriptError`] without node or time.
     pub fn compile(source: &str) -> Result<Program, ScriptError> {
         let shared = Rc::new(Shared::default());
-        let engine = interpreter(&shared);
-        let compile_error = |message: String, pos: Position| {
-            let (line, column) = line_column(pos);
-            ScriptError {
-                node: None,
-                handler: None,
-                line,
-                column,
-                at_ms: None,
-                message,
+        let mut engine = interpreter(&shared);
+        let line_of = |name: &str| line_of_fn(source, name);
+        let ast = match engine.compile(source) {
+            Ok(ast) => ast,
+            Err(e) => {
+                // A handler with the wrong parameters uses a name it does
+                // not have, which strict variables report first
+                // ("Undefined variable: from"): say what is wrong with the
+                // handler instead, when that is it.
+                engine.set_strict_variables(false);
+                let arity = engine
+                    .compile(source)
+                    .ok()
+                    .and_then(|loose| arity_error(&loose, &line_of).err());
+                return Err(arity.unwrap_or_else(|| {
+                    let message = float_hint(source, e.1).unwrap_or_else(|| e.0.to_string());
+                    compile_error(message, e.1)
+                }));
             }
         };
-        let ast = engine
-            .compile(source)
-            .map_err(|e| compile_error(e.0.to_string(), e.1))?;
-        let mut defined = [false; 3];
-        let mut claims_fn = false;
-        for f in ast.iter_functions() {
-            if f.name == "claims" {
-                claims_fn = true;
-            }
-            if let Some(i) = HANDLERS.iter().position(|(name, _)| *name == f.name) {
-                let want = HANDLERS[i].1;
-                if f.params.len() != want {
-                    let params = ["ctx", "ctx, from, msg", "ctx, name"][i];
-                    return Err(compile_error(
-                        format!(
-                            "{} takes {want} parameter{} ({params}), not {}",
-                            f.name,
-                            if want == 1 { "" } else { "s" },
-                            f.params.len()
-                        ),
-                        Position::NONE,
-                    ));
-                }
-                defined[i] = true;
-            }
-        }
+        let (defined, claims_fn) = arity_error(&ast, &line_of)?;
         if !defined.iter().any(|&d| d) {
             return Err(compile_error(
                 "the script defines none of fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)".into(),
                 Position::NONE,
             ));
         }
-        let line_of = |name: &str| {
-            let head = format!("fn {name}");
-            source
-                .lines()
-                .position(|l| {
-                    l.trim_start()
-                        .strip_prefix(&head)
-                        .is_some_and(|rest| rest.trim_start().starts_with('('))
-                })
-                .map(|i| i as u32 + 1)
-        };
         let lines = [
             line_of(HANDLERS[0].0),
             line_of(HANDLERS[1].0),
             line_of(HANDLERS[2].0),
             line_of("claims"),
         ];
+        let fn_lines = ast
+            .iter_functions()
+            .filter_map(|f| line_of(f.name).map(|l| (f.name.to_string(), l)))
+            .collect();
         let mut program = Program {
             engine,
             ast,
             shared,
             defined,
             lines,
+            fn_lines,
             claims: Safety::OneLeaderPerComponent,
         };
         if claims_fn {
@@ -295,6 +403,45 @@ impl Program {
                     "claims() must return \"classical\", \"consensus\" or \"several_leaders\", got {other:?}"
                 ),
             }),
+        }
+    }
+
+    /// The line of the one loop (`loop`, `while`, `do`, `for`) in handler
+    /// `i`'s body, if it has exactly one: from the handler's `fn` line to
+    /// the next function's.
+    fn only_loop(&self, i: usize) -> Option<u32> {
+        let from = self.lines[i]?;
+        let to = self
+            .ast
+            .iter_functions()
+            .filter_map(|f| {
+                self.fn_lines
+                    .iter()
+                    .find(|(n, _)| n == f.name)
+                    .map(|(_, l)| *l)
+            })
+            .filter(|&l| l > from)
+            .min()
+            .unwrap_or(u32::MAX);
+        let mut loops = Vec::new();
+        self.ast.walk(&mut |path: &[rhai::ASTNode]| {
+            if let Some(rhai::ASTNode::Stmt(
+                rhai::Stmt::While(_, pos) | rhai::Stmt::Do(_, _, pos) | rhai::Stmt::For(_, pos),
+            )) = path.last()
+            {
+                if let Some(line) = pos.line().map(|l| l as u32) {
+                    if line > from && line < to {
+                        loops.push(line);
+                    }
+                }
+            }
+            true
+        });
+        loops.sort_unstable();
+        loops.dedup();
+        match loops[..] {
+            [line] => Some(line),
+            _ => None,
         }
     }
 
@@ -375,7 +522,16 @@ impl Program {
                 node.term = call.term;
                 ctx.commands_mut().extend(call.out);
             }
-            Err(e) => node.error = Some(handler_error(name, *e, self.lines[i])),
+            Err(e) => {
+                // The interpreter's own budget stop has no position (a
+                // loop that reads no variable, `loop { }`): the handler's
+                // only loop, when it has one, is what ran.
+                let fallback = match *e {
+                    EvalAltResult::ErrorTooManyOperations(_) => self.only_loop(i).or(self.lines[i]),
+                    _ => self.lines[i],
+                };
+                node.error = Some(handler_error(name, *e, fallback));
+            }
         }
     }
 }

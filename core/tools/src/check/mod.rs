@@ -10,6 +10,8 @@
 //! - [`verdict`]: what one run broke, as the finder counts it;
 //! - [`shrink`]: fewer faults, fewer nodes, earlier and shorter faults, a
 //!   simpler network, to a fixed point;
+//! - [`search`]: then a smaller failure of the same property across seeds
+//!   and start sets (fewest nodes, fewest faults, earliest violation);
 //! - [`spec`]: what to search ([`CheckSpec`]) and the fault kinds.
 //!
 //! Everything is a function of the spec and the seed: the CLI runs the
@@ -54,8 +56,8 @@
 //!   passes repeat to a fixed point, at most 4,000 runs
 //!   (`MAX_SHRINK_RUNS`). Candidates are tried in a fixed order, so the
 //!   result is a function of the spec and the seed.
-//! - **The counterexample**: seed, property, sentence, time, the minimal
-//!   scenario (epilogue included; `election run --scenario` replays it) and
+//! - **The counterexample**: seed, property, sentence, time, what the
+//!   shrink and the search tried, the minimal scenario (epilogue included; `election run --scenario` replays it) and
 //!   its page link `?at=<ms>#s=1.<data>`, the page's own share-link form,
 //!   which opens it paused at the violation.
 //!
@@ -68,6 +70,7 @@
 
 mod nodes;
 pub mod schedule;
+pub mod search;
 pub mod shrink;
 pub mod spec;
 pub mod verdict;
@@ -94,8 +97,11 @@ pub struct Counterexample {
     pub at_us: Micros,
     /// The minimal scenario (replayable with `election run --scenario`).
     pub scenario: Scenario,
-    /// Candidate runs the shrinking took.
+    /// Candidate runs the plain shrinking took (the first pass and the
+    /// one after the search, if it found something).
     pub shrink_runs: u64,
+    /// What the search across seeds and start sets tried.
+    pub search: search::Search,
 }
 
 impl Counterexample {
@@ -110,9 +116,22 @@ impl Counterexample {
         )
     }
 
+    /// What the shrinking tried, in a sentence: `shrunk in 31 runs; tried
+    /// 1..5 nodes, 40 seeds and 2 start sets (every node, nobody) each:
+    /// 412 runs; found a smaller failure`.
+    pub fn tried(&self) -> String {
+        format!(
+            "shrunk in {} runs; {}",
+            self.shrink_runs,
+            self.search.words()
+        )
+    }
+
     /// The JSON the CLI prints as `counterexample` and the page reads:
-    /// `seed`, `property`, `detail`, `at_ms`, `scenario` (the canonical
-    /// scenario object) and `link`.
+    /// `seed` (whose schedule failed first), `property`, `detail`,
+    /// `at_ms`, `scenario` (the canonical scenario object, whose own
+    /// `seed` the search may have changed), `link`, `runs` (the shrink's
+    /// and the search's) and `tried` ([`Counterexample::tried`]).
     pub fn to_json(&self) -> serde_json::Value {
         #[derive(Serialize)]
         struct Out<'a> {
@@ -122,6 +141,8 @@ impl Counterexample {
             at_ms: f64,
             scenario: serde_json::Value,
             link: String,
+            runs: u64,
+            tried: String,
         }
         serde_json::to_value(Out {
             seed: self.seed,
@@ -130,6 +151,8 @@ impl Counterexample {
             at_ms: to_ms(self.at_us),
             scenario: self.scenario.to_json(),
             link: self.link(),
+            runs: self.shrink_runs + self.search.runs,
+            tried: self.tried(),
         })
         .unwrap_or_default()
     }

@@ -15,10 +15,14 @@
 //!
 //! Deterministic: the candidates are tried in a fixed order, and each is
 //! one run. At most [`MAX_SHRINK_RUNS`] runs; past them the smallest
-//! scenario found so far is the answer.
+//! scenario found so far is the answer. A plain shrink keeps the seed, so
+//! it can get stuck where another seed shows the same failure on fewer
+//! nodes: [`super::search`] then looks across seeds and start sets, and
+//! what it finds is shrunk again.
 
 use super::Counterexample;
 use super::nodes::remove_node;
+use super::search;
 use super::spec::CheckSpec;
 use super::verdict::{self, Finding};
 use crate::ScenarioExt;
@@ -29,15 +33,31 @@ use crate::time::{Micros, ms};
 pub const MAX_SHRINK_RUNS: u64 = 4000;
 
 /// The shrinking state: the smallest failing core schedule so far.
-struct Shrinker<'a> {
-    spec: &'a CheckSpec,
-    property: String,
-    best: Scenario,
-    found: Finding,
-    runs: u64,
+pub(super) struct Shrinker<'a> {
+    pub spec: &'a CheckSpec,
+    pub property: String,
+    /// The smallest failing schedule so far, without its epilogue.
+    pub best: Scenario,
+    /// What `best` breaks, and when.
+    pub found: Finding,
+    /// Runs the plain passes took.
+    pub runs: u64,
 }
 
 impl Shrinker<'_> {
+    /// The plain passes, repeated to a fixed point (or the run budget).
+    pub fn plain(&mut self) {
+        loop {
+            let mut changed = self.fewer_faults();
+            changed |= self.fewer_nodes();
+            changed |= self.earlier_and_shorter();
+            changed |= self.simpler_network();
+            if !changed || self.runs >= MAX_SHRINK_RUNS {
+                break;
+            }
+        }
+    }
+
     /// Tries `candidate` (a schedule without its epilogue): kept when it
     /// is valid and still fails the property.
     fn try_keep(&mut self, candidate: Scenario) -> bool {
@@ -186,8 +206,15 @@ impl Shrinker<'_> {
 }
 
 /// Shrinks `core` (the failing schedule of `seed`, without its
-/// epilogue), whose run fails `found`.
+/// epilogue), whose run fails `found`: the plain passes, then the search
+/// across seeds and start sets for a smaller failure of the same property
+/// (fewest nodes, then fewest faults, then the earliest violation), which
+/// is shrunk again.
 pub fn shrink(spec: &CheckSpec, seed: u64, core: Scenario, found: &Finding) -> Counterexample {
+    // The schedule's own network, for the search: the plain shrink makes
+    // it simpler (fixed latency), which can make a failure rarer on other
+    // seeds (two candidates whose timeouts must fall within one latency).
+    let network = core.network.clone();
     let mut s = Shrinker {
         spec,
         property: found.property.clone(),
@@ -195,15 +222,8 @@ pub fn shrink(spec: &CheckSpec, seed: u64, core: Scenario, found: &Finding) -> C
         found: found.clone(),
         runs: 0,
     };
-    loop {
-        let mut changed = s.fewer_faults();
-        changed |= s.fewer_nodes();
-        changed |= s.earlier_and_shorter();
-        changed |= s.simpler_network();
-        if !changed || s.runs >= MAX_SHRINK_RUNS {
-            break;
-        }
-    }
+    s.plain();
+    let search = search::across(&mut s, &network);
     Counterexample {
         seed,
         property: s.property,
@@ -211,5 +231,6 @@ pub fn shrink(spec: &CheckSpec, seed: u64, core: Scenario, found: &Finding) -> C
         at_us: s.found.at_us,
         scenario: spec.full(&s.best),
         shrink_runs: s.runs,
+        search,
     }
 }

@@ -3,11 +3,16 @@
 //! run that does not record and does not move the session, in pieces if
 //! the caller wants (a thousand nodes all starting an election take over
 //! a hundred milliseconds of wasm to run to their end, which the page
-//! spreads over its frames), and cached.
+//! spreads over its frames), and cached. A scripted run's end search also
+//! learns the script error that stops it, if one does (a scripted run is
+//! searched even with `until_ms`, where the error may come first), so the
+//! lab can say at Run where the script will stop
+//! ([`Session::script_error_ahead`]).
 
 use super::Session;
 use crate::Scenario;
 use crate::algorithms;
+use crate::script::ScriptError;
 use crate::sim::Simulation;
 use crate::time::Micros;
 
@@ -18,6 +23,9 @@ pub(super) struct EndSearch {
     end_us: Option<Micros>,
     /// The side run, kept between pieces of the search.
     side: Option<Box<dyn Simulation>>,
+    /// The script error that stops the run, once the end is known from a
+    /// run to it.
+    error: Option<ScriptError>,
 }
 
 impl EndSearch {
@@ -29,8 +37,10 @@ impl EndSearch {
             return self.end_us;
         }
         if let Some(until) = scenario.until_us {
-            self.end_us = Some(until);
-            return self.end_us;
+            if scenario.script.is_none() {
+                self.end_us = Some(until);
+                return self.end_us;
+            }
         }
         if max_events == 0 {
             return None;
@@ -39,6 +49,7 @@ impl EndSearch {
             .side
             .get_or_insert_with(|| algorithms::build(scenario, false));
         let end = run.run_to_end_within(max_events)?;
+        self.error = run.script_error().cloned();
         self.side = None;
         self.end_us = Some(end);
         Some(end)
@@ -64,6 +75,14 @@ impl Session {
         self.end.within(self.sim.scenario(), max_events)
     }
 
+    /// The script error that stops this scripted run, wherever the
+    /// session is now: found with the end (running the side run to it if
+    /// the end is not known yet). `None` for a run no error stops.
+    pub fn script_error_ahead(&mut self) -> Option<&ScriptError> {
+        self.end_us();
+        self.end.error.as_ref()
+    }
+
     /// Whether a side run looking for the end is kept between pieces of
     /// the search (for tests: none before the search starts or after it
     /// ends).
@@ -82,6 +101,7 @@ impl Session {
         if fresh && self.end_us_within(0).is_none() && !self.seeking_end() {
             let end = self.timeline.run_to_end(self.sim.as_mut());
             self.end.end_us = Some(end);
+            self.end.error = self.sim.script_error().cloned();
             return end;
         }
         let planned = self.end_us();
@@ -91,6 +111,7 @@ impl Session {
         let end = self.sim.run_to_end();
         self.timeline.saw(self.sim.as_ref());
         self.end.end_us = Some(end);
+        self.end.error = self.sim.script_error().cloned();
         end
     }
 }
