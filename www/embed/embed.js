@@ -21,43 +21,15 @@ import { load, singleState } from './load.js';
 import { fullHref, SingleStatus } from './readouts.js';
 import { embedRoot, EmbedStage } from '../stage/embed-stage.js';
 import { modelClock, Transport } from '../stage/transport.js';
-import { openRun } from '../shared/player-wasm.js';
 import { MAX_SPEED, MIN_SPEED, Model } from '../player/model.js';
 import { playModel } from '../player/player.js';
-import { presetPlayground } from '../panels/presets.js';
-import { isLessonLink, lessonWasm, shownLesson } from '../panels/lessons.js';
+import { LessonLine, openEmbedded } from './lesson-line.js';
 import { compareParam, EMBED_PARAMS, readAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, legendLists } from '../cluster/legend.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
 import { CaptionView } from '../ask/captions.js';
-
-/**
- * The line an embedded lesson shows for moment `nowMs`: its title before
- * the first step, then the step's narration.
- * @param {import('../panels/presets.js').ShownLesson} lesson
- * @param {number} nowMs
- * @returns {string}
- */
-function lessonStepLine(lesson, nowMs) {
-  let current = -1;
-  lesson.steps.forEach((step, i) => {
-    if (step.at_ms <= nowMs) current = i;
-  });
-  if (current < 0) return lesson.title;
-  return `Step ${current + 1} of ${lesson.steps.length}: ${lesson.steps[current].text}`;
-}
-
-/**
- * The full playground's address of an embedded lesson: the same link,
- * without the embed's parameters.
- * @param {string} link `#l=1.<data>`
- * @returns {string}
- */
-function lessonFullHref(link) {
-  return new URL(`${window.location.pathname}${link}`, window.location.href).href;
-}
 
 /**
  * Builds the embed into the page and runs it; stage/start.js loads this module
@@ -73,26 +45,10 @@ export async function startEmbed(wasm) {
   const compareText = compareParam(request.query);
   // `compare=a,b`: the compare embed (its own figure, the same stage).
   if (compareText !== null) return startCompareEmbed(request, options, compareText, problems);
-  /** @type {import('../player/model.js').Playground} */
-  let pg;
-  /** A `#l=` lesson's steps, shown one at a time under the view. @type {import('../panels/presets.js').ShownLesson | null} */
-  let lesson = null;
-  try {
-    if (isLessonLink(request.fragment)) {
-      const text = lessonWasm(wasm).lesson_from_link(request.fragment);
-      pg = await openRun((w) => new w.Playground(lessonWasm(w).lesson_scenario(text)));
-      lesson = shownLesson(text);
-    } else {
-      pg = await openRun((w) => presetPlayground(w, request) ?? w.Playground.from_url(request.query, request.fragment));
-    }
-  } catch (e) {
-    problems.unshift(`${messageOf(e)}. Showing the default scenario instead.`);
-    pg = await openRun((w) => w.Playground.from_url('', ''));
-  }
+  const { pg, lesson } = await openEmbedded(wasm, request, problems);
+  const line = new LessonLine(lesson, request.fragment);
   /** The preset the run came from, kept in the full-playground link (its narration). */
   let preset = request.fragment.includes('s=') || lesson ? null : new URLSearchParams(request.query).get('preset');
-  /** The lesson's link, for the full playground (its steps there too). */
-  let lessonLink = lesson ? request.fragment : null;
   const model = new Model(wasm, pg);
   const transport = new Transport(modelClock(model), { fromMs: options.fromMs, to: options.to }, options.loop);
   transport.checkRange(problems, { what: 'this run', whose: "the run's" });
@@ -110,8 +66,7 @@ export async function startEmbed(wasm) {
           model.setPlaying(false);
           Object.assign(transport.range, range);
           preset = made;
-          lesson = null;
-          lessonLink = null;
+          line.clear();
           model.replace(pg);
           transport.pickSpeed(options.speed, RANGE_PLAY_MS);
           transport.goTo(range.fromMs);
@@ -128,8 +83,7 @@ export async function startEmbed(wasm) {
   // The core's live caption under the drawing (ask/captions.js).
   const caption = new CaptionView({ into: root });
   // A lesson's step for the current moment, in a line under the view.
-  const stepLine = h('p', { class: 'embed-lesson', 'data-testid': 'embed-lesson', 'aria-live': 'polite' });
-  if (lesson) root.append(stepLine);
+  if (lesson) root.append(line.element);
   // `controls=…,legend`: the message kinds and timers under the view.
   const lists = shows.has('legend') ? legendLists() : null;
   const legend = lists ? new ClusterLegend(lists.kinds, lists.timers) : null;
@@ -162,8 +116,7 @@ export async function startEmbed(wasm) {
     stage.bar.status.dataset.leader = s.leader === undefined ? 'none' : String(s.leader);
     root.dataset.playing = String(model.playing);
     stage.api.update(model.playground);
-    if (lesson) setText(stepLine, lessonStepLine(lesson, s.nowMs));
-    stepLine.hidden = lesson === null;
+    line.render(s.nowMs);
   };
   model.onChange(render);
   transport.pickSpeed(options.speed, RANGE_PLAY_MS);
@@ -173,5 +126,5 @@ export async function startEmbed(wasm) {
     showProblems([`Something went wrong: ${messageOf(e)}`]);
   };
   const part = playModel(model, failed, { advance: (realMs, budgetMs) => transport.advance(realMs, budgetMs), busy: () => false });
-  stage.start({ at: request.at, problems, render, href: () => (lessonLink ? lessonFullHref(lessonLink) : fullHref(model.playground, preset)), part });
+  stage.start({ at: request.at, problems, render, href: () => line.href() ?? fullHref(model.playground, preset), part });
 }
