@@ -24,6 +24,7 @@ import { pendingTimers, sameTimers } from './timer-arcs.js';
 import { CANVAS, FAINT, INK, MUTED, PAPER } from '../shared/palette.js';
 import { TIMER_CLASSES } from '../shared/names.js';
 import { playClock } from '../shared/play-clock.js';
+import { retireFirstPicture } from '../first/handoff.js';
 
 /**
  * The cluster's drawing model, for tests: what a view's layers show.
@@ -242,6 +243,7 @@ export class ClusterLayers {
     ctx.clearRect(0, 0, this.still.width, this.still.height);
     ctx.setTransform(this.size.dpr, 0, 0, this.size.dpr, 0, 0);
     const nodes = drawStill(ctx, this.geometry, s, marks);
+    retireFirstPicture(this.still);
     // The drawing model only for a test, as the worker reports it.
     if (playClock.hand) this.stillDrawn(0, nodes, false);
   }
@@ -345,6 +347,9 @@ export class ClusterLayers {
    */
   stillDrawn(ms, nodes, cost = true) {
     if (cost) this.onStillCost(ms);
+    // The worker's drawing is on the screen from the next frame on: the
+    // first picture over it (first/picture.js) can go.
+    if (cost) retireFirstPicture(this.still);
     if (nodes) /** @type {any} */ (this.still).__drawnNodes = nodes;
   }
 

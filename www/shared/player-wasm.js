@@ -84,7 +84,7 @@
  */
 
 import { ALGORITHM_MODULE, DEFAULT_MODULE, LOADERS, PRESET_MODULE } from '../pkg/modules.js';
-import { base64Bytes } from './base64.js';
+import { linkScenario } from './share-link.js';
 
 /**
  * What a module's wasm-bindgen `init` is given.
@@ -114,10 +114,6 @@ const loading = new Map();
 const loaded = new Map();
 /** The module of the last run made (`openRun` tries it first). */
 let current = DEFAULT_MODULE;
-
-/** The most scenario text a share link is inflated to here: the core's
- * `MAX_SCENARIO_BYTES`, 64 KiB. */
-const MAX_LINK_BYTES = 64 * 1024;
 
 /** A module that could not load (the network gone, a file missing). */
 export class ModuleLoadError extends Error {
@@ -163,9 +159,8 @@ export function moduleForAddress(search) {
 /**
  * The module an address asks for (`moduleForAddress`), or else the one
  * its `#s=` share link's scenario needs, or else the default one. The
- * link (`s=1.<base64url of the raw-deflated scenario JSON>`, core
- * src/share.rs) is only peeked at for its `algorithm` here, with the
- * browser's own inflate (`DecompressionStream`): loading a module to have
+ * link is only peeked at for its `algorithm` here, with the browser's
+ * own inflate (shared/share-link.js): loading a module to have
  * the core read it loaded the default module first, then the one needed,
  * twice the download on a phone opening a shared Raft link. The core
  * reads the link in full, and says what is wrong with it; anything this
@@ -178,33 +173,9 @@ export function moduleForAddress(search) {
 export async function moduleForLink(search, fragment) {
   const asked = moduleForAddress(search);
   if (asked) return asked;
-  const link = new URLSearchParams(fragment.replace(/^#/, '')).get('s');
-  const data = link?.startsWith('1.') ? link.slice(2) : null;
-  if (!data || typeof DecompressionStream === 'undefined') return DEFAULT_MODULE;
-  try {
-    const stream = new Blob([base64Bytes(data, true)]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-    // No further than the core reads a scenario (a hostile link may
-    // inflate a thousandfold).
-    const reader = stream.getReader();
-    const utf8 = new TextDecoder();
-    let text = '';
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_LINK_BYTES) {
-        await reader.cancel();
-        return DEFAULT_MODULE;
-      }
-      text += utf8.decode(value, { stream: true });
-    }
-    const scenario = JSON.parse(text + utf8.decode());
-    const algorithm = typeof scenario?.algorithm === 'string' ? scenario.algorithm : '';
-    return ALGORITHM_MODULE[algorithm] ?? DEFAULT_MODULE;
-  } catch {
-    return DEFAULT_MODULE;
-  }
+  const scenario = await linkScenario(fragment);
+  const algorithm = typeof scenario?.algorithm === 'string' ? scenario.algorithm : '';
+  return ALGORITHM_MODULE[algorithm] ?? DEFAULT_MODULE;
 }
 
 /**

@@ -11,7 +11,9 @@
 //     gets offline/register.js and offline/offline.css;
 //  3. the pages rewritten to load the bundles, with the version; index.html
 //     gets the inline script that preloads the wasm player module its
-//     address needs (preload.mjs), allowed by its hash in the page's CSP;
+//     address needs (preload.mjs) and, at the end of its body, the one that
+//     draws the first picture before any module or wasm loads
+//     (first-picture.mjs), each allowed by its hash in the page's CSP;
 //  4. sw.js (offline/sw.js with the version and the list of files);
 //  5. a .gz and a .br beside every file.
 // Every name under assets/ carries a hash of its content; only the pages
@@ -71,7 +73,10 @@
 //    static chunk, and `<meta name="election-version">`, the build's
 //    version: a hash of every file under `assets/` and of the pages'
 //    sources. `index.html`'s `<!-- wasm-preload -->` line becomes the
-//    preload script (below). The build fails, naming it, when a page refers to
+//    preload script (below), its `<!-- first-picture -->` line the first
+//    picture (first-picture.mjs: the address's scenario at time 0, drawn
+//    by www/first/picture.js with a table of the wasm's, checked against
+//    the core here). The build fails, naming it, when a page refers to
 //    a local
 //    file `dist/` does not have or uses an absolute path.
 // 4. **`sw.js`**: `www/offline/sw.js` bundled with the version and the list
@@ -88,6 +93,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { assetUrlPlugin, hashedName, referencedFiles } from './asset-urls.mjs';
 import { checkLocalRefs, pageInputs, rewritePage } from './pages.mjs';
+import { firstPictureScript, firstPictureTable } from './first-picture.mjs';
 import { preloadScript } from './preload.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -97,8 +103,8 @@ const ASSETS = join(OUT, 'assets');
 
 /** The HTML entry pages, and what the build adds to each. */
 const PAGES = [
-  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'], wasmPreload: true },
-  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [], wasmPreload: false },
+  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'], wasmPreload: true, firstPicture: true },
+  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [], wasmPreload: false, firstPicture: false },
 ];
 /** The service worker: a fixed name at the root, so its scope is the site. */
 const SERVICE_WORKER = 'sw.js';
@@ -234,6 +240,8 @@ const version = createHash('sha256');
 for (const f of assetFiles) version.update(`${f}\0`).update(readFileSync(join(ASSETS, f))).update('\0');
 for (const p of pages) version.update(`${p.file}\0${p.html}\0`);
 const VERSION = version.digest('hex').slice(0, 16);
+// The first picture's script, with its table checked against the wasm.
+const firstPicture = PAGES.some((p) => p.firstPicture) ? await firstPictureScript(ROOT, await firstPictureTable()) : null;
 for (const p of pages) {
   const out = join(OUT, p.file);
   const toAssets = relative(dirname(out), ASSETS);
@@ -244,14 +252,17 @@ for (const p of pages) {
     script: js ? url(js.file) : null,
     style: css ? url(css.file) : null,
     preload: js ? js.imports.map(url) : [],
-    inlineScript: p.wasmPreload
-      ? preloadScript({
-          algorithmModule: players(modules.ALGORITHM_MODULE),
-          presetModule: players(modules.PRESET_MODULE),
-          defaultModule: modules.DEFAULT_MODULE,
-          files: Object.fromEntries(Object.entries(moduleFiles).map(([n, f]) => [n, { wasm: url(f.wasm), glue: url(f.glue) }])),
-        })
-      : null,
+    inline: {
+      'wasm-preload': p.wasmPreload
+        ? preloadScript({
+            algorithmModule: players(modules.ALGORITHM_MODULE),
+            presetModule: players(modules.PRESET_MODULE),
+            defaultModule: modules.DEFAULT_MODULE,
+            files: Object.fromEntries(Object.entries(moduleFiles).map(([n, f]) => [n, { wasm: url(f.wasm), glue: url(f.glue) }])),
+          })
+        : null,
+      'first-picture': p.firstPicture ? firstPicture : null,
+    },
     version: VERSION,
     hashed: (ref) => {
       const name = names.get(resolve(dirname(join(ROOT, p.file)), ref.replace(/[?#].*$/, '')));

@@ -33,14 +33,14 @@ export function pageInputs(html, file) {
 /**
  * The page with its scripts and style sheets replaced by the bundles.
  * @param {string} html
- * @param {{script: string | null, style: string | null, preload: string[], inlineScript: string | null, version: string,
+ * @param {{script: string | null, style: string | null, preload: string[], inline: Record<string, string | null>, version: string,
  *   hashed: (ref: string) => string | null}} out
  *   URLs relative to the page: the JavaScript bundle, the CSS bundle, the
  *   chunks the bundle imports statically (as modulepreload hints, so
- *   they load beside it rather than after it); the inline script that
- *   takes the place of the page's `<!-- wasm-preload -->` line (null: the
- *   line goes), allowed by its hash in the page's Content-Security-Policy;
- *   the build's version,
+ *   they load beside it rather than after it); the inline scripts, by the
+ *   name of the `<!-- name -->` line each takes the place of (null: the
+ *   line goes; `wasm-preload`, `first-picture`), each allowed by its hash
+ *   in the page's Content-Security-Policy; the build's version,
  *   written as `<meta name="election-version">`; and the URL of the
  *   hashed copy of a file the page names (`src`, `href`), or null
  * @returns {string}
@@ -68,16 +68,18 @@ export function rewritePage(html, out) {
     const name = out.hashed(ref);
     return name ? `${attr}="${name}"` : all;
   });
-  const marker = /([ \t]*)<!-- wasm-preload -->\n/;
-  if (out.inlineScript !== null) {
-    if (!marker.test(page)) throw new Error('the page has no <!-- wasm-preload --> line for the preload script');
-    const text = out.inlineScript;
+  // The inline scripts, each where its marker line is, allowed by hash.
+  for (const [name, text] of Object.entries(out.inline)) {
+    const marker = new RegExp(`([ \\t]*)<!-- ${name} -->\\n`);
+    if (text === null) {
+      page = page.replace(marker, '');
+      continue;
+    }
+    if (!marker.test(page)) throw new Error(`the page has no <!-- ${name} --> line for its inline script`);
     page = page.replace(marker, (m, pad) => `${pad}<script>${text}</script>\n`);
     const csp = /(<meta http-equiv="Content-Security-Policy" content="[^"]*\bscript-src [^;"]*)/;
-    if (!csp.test(page)) throw new Error('the page has no Content-Security-Policy with script-src to allow the preload script in');
+    if (!csp.test(page)) throw new Error(`the page has no Content-Security-Policy with script-src to allow the ${name} script in`);
     page = page.replace(csp, (m) => `${m} ${scriptHash(text)}`);
-  } else {
-    page = page.replace(marker, '');
   }
   const meta = /([ \t]*)<meta charset="utf-8">\n/i;
   if (!meta.test(page)) throw new Error('the page has no <meta charset="utf-8"> line to put the version after');
