@@ -80,6 +80,8 @@ function draw(s) {
   cluster.parentElement?.classList.toggle('centre-taken', nodes.length > state.participants);
   const prompt = document.getElementById('start-prompt');
   if (prompt) prompt.hidden = false;
+  // For the benchmarks (scripts/bench/browser/bench-anchor.js).
+  performance.mark('playground-first-picture');
 }
 
 /** Shows the caption the build knows for this address (`/`, a preset). */

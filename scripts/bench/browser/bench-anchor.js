@@ -91,7 +91,8 @@ const ours = (dir, path) => ({
   dir,
   path,
   init: [stampReady],
-  pictureAt: () => performance.getEntriesByName('playground-first-draw')[0]?.startTime,
+  pictureAt: () =>
+    (performance.getEntriesByName('playground-first-picture')[0] ?? performance.getEntriesByName('playground-first-draw')[0])?.startTime,
   readyAt: () => /** @type {any} */ (window).__readyAt,
 });
 

@@ -5,7 +5,9 @@
 // each shift printed with its time, its score and its sources (the node,
 // its box before and after), then the sum as Lighthouse's cumulative
 // layout shift counts it (the largest session window: shifts less than
-// 1 s apart, at most 5 s long). A tool for finding what moves, not a
+// 1 s apart, at most 5 s long). Also the page's first layout task (from
+// a Chromium trace, CPU 1x unless PROFILE=slow): its duration and the
+// layout objects it laid out. A tool for finding what moves, not a
 // test: the figure to hold is Lighthouse's (bench-anchor.js).
 //
 //   node scripts/gzip-server ... ; BASE_URL=http://127.0.0.1:8230 node scripts/bench/browser/layout-shifts.js [PATH]
@@ -94,8 +96,24 @@ async function main() {
         if (!profile) throw new Error(`unknown PROFILE ${process.env.PROFILE}`);
         await emulate(await context.newCDPSession(page), profile, new Map());
       }
+      await browser.startTracing(page, { categories: ['devtools.timeline'] });
       await page.goto(url);
       await page.waitForSelector('body[data-ready=true]', { timeout: 60_000 });
+      const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+      // The page's layouts (not about:blank's), by start; `tdur` is the
+      // time on a CPU, which the machine's load does not inflate.
+      const layouts = trace.traceEvents
+        .filter((/** @type {any} */ e) => e.name === 'Layout' && e.ph === 'X' && (e.args?.beginData?.totalObjects ?? 0) > 10)
+        .sort((/** @type {any} */ a, /** @type {any} */ b) => a.ts - b.ts);
+      const first = layouts[0];
+      if (first) {
+        const ms = (/** @type {number} */ us) => (us / 1000).toFixed(1);
+        console.log(
+          `${key}: first layout ${ms(first.tdur ?? first.dur)} ms on a CPU (${ms(first.dur)} ms wall), ` +
+            `${first.args.beginData.totalObjects} layout objects; ${layouts.length} layouts to ready, ` +
+            `${ms(layouts.reduce((a, e) => a + (e.tdur ?? e.dur), 0))} ms on a CPU in all`,
+        );
+      }
       await page.waitForTimeout(WAIT_MS);
       const shifts = /** @type {{at: number, value: number, input: boolean, sources: string[]}[]} */ (await page.evaluate(() => /** @type {any} */ (window).__shifts));
       console.log(`${key} ${v.width}x${v.height}: ${shifts.length} shifts, CLS ${cls(shifts).toFixed(4)}`);

@@ -14,7 +14,8 @@
 //     address needs (preload.mjs) and, at the end of its body, the one that
 //     draws the first picture before any module or wasm loads
 //     (first-picture.mjs), each allowed by its hash in the page's CSP;
-//  4. sw.js (offline/sw.js with the version and the list of files);
+//  4. sw.js (offline/sw.js with the version, the list of files and the
+//     shell it precaches);
 //  5. a .gz and a .br beside every file.
 // Every name under assets/ carries a hash of its content; only the pages
 // and sw.js keep their names. Every URL is relative. The same sources
@@ -79,9 +80,10 @@
 //    the core here). The build fails, naming it, when a page refers to
 //    a local
 //    file `dist/` does not have or uses an absolute path.
-// 4. **`sw.js`**: `www/offline/sw.js` bundled with the version and the list
-//    of files to precache (every page and asset, not the `.gz`/`.br`)
-//    defined in (esbuild `define` of `__SITE__`).
+// 4. **`sw.js`**: `www/offline/sw.js` bundled with the version, the list
+//    of the site's files (every page and asset, not the `.gz`/`.br`) and
+//    the shell it precaches (the pages, their bundles and static chunks,
+//    the cluster worker) defined in (esbuild `define` of `__SITE__`).
 // 5. **`.gz` and `.br`** beside every file, for hosts that serve
 //    precompressed files (`gzipSync` level 9, `brotliCompressSync` quality
 //    11).
@@ -278,15 +280,25 @@ for (const [from, to] of LICENCES) {
   cpSync(join(ROOT, from), join(OUT, to));
 }
 
-// 4. The service worker, with the version and the files to precache
-// (relative to it).
+// 4. The service worker, with the version, the site's files (relative to
+// it) and the shell it precaches: the pages, their bundles and the chunks
+// they import statically, and the cluster worker (every first render
+// draws with it). The rest (the wasm modules, panels, other workers,
+// vendored files) is cached when first used (www/offline/sw.js).
 const precache = [...pages.map((p) => p.file), ...assetFiles.map((f) => `assets/${f}`)];
+const clusterWorker = names.get(join(WWW, 'cluster', 'worker.js'));
+if (!clusterWorker) throw new Error('no built cluster worker (www/cluster/worker.js) for the shell');
+const shell = [
+  ...pages.map((p) => p.file),
+  ...[...outputs.values()].flatMap((o) => [o.file, ...o.imports]).map((f) => `assets/${f}`),
+  `assets/${clusterWorker}`,
+];
 await esbuild.build({
   ...COMMON,
   entryPoints: [join(WWW, 'offline', 'sw.js')],
   format: 'iife',
   outfile: join(OUT, SERVICE_WORKER),
-  define: { __SITE__: JSON.stringify({ version: VERSION, files: precache }) },
+  define: { __SITE__: JSON.stringify({ version: VERSION, files: precache, shell: [...new Set(shell)] }) },
 });
 
 // 5. Precompressed copies for hosts that serve them.
