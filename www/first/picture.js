@@ -136,3 +136,6 @@ keepEarlyPlay();
 const asked = firstScenario(TABLE, window.location.search, window.location.hash);
 if (asked instanceof Promise) asked.then((s) => s && draw(s));
 else if (asked) draw(asked);
+// Its work done (a link's drawing aside), it takes itself out of the
+// document, which then holds no inline script (tests/browser/hostile.test.js).
+document.currentScript?.remove();

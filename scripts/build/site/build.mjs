@@ -22,6 +22,7 @@
 // give the same dist/, byte for byte.
 //
 //   node scripts/build/site/build.mjs [OUT_DIR]   (default dist)
+//   SITE_MINIFY=0 ...   the same, not minified (for profiling what ships)
 //
 // ## The site build in detail
 //
@@ -105,8 +106,8 @@ const ASSETS = join(OUT, 'assets');
 
 /** The HTML entry pages, and what the build adds to each. */
 const PAGES = [
-  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'], wasmPreload: true, firstPicture: true },
-  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [], wasmPreload: false, firstPicture: false },
+  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'], wasmPreload: true, firstPicture: true, inlineStyle: true },
+  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [], wasmPreload: false, firstPicture: false, inlineStyle: false },
 ];
 /** The service worker: a fixed name at the root, so its scope is the site. */
 const SERVICE_WORKER = 'sw.js';
@@ -120,7 +121,7 @@ const LICENCES = [
 const COMMON = /** @type {const} */ ({
   absWorkingDir: ROOT,
   bundle: true,
-  minify: true,
+  minify: process.env.SITE_MINIFY !== '0',
   target: 'es2022',
   charset: 'utf8',
   legalComments: 'eof',
@@ -252,7 +253,10 @@ for (const p of pages) {
   const css = outputs.get(`${p.name}.css`);
   const html = rewritePage(p.html, {
     script: js ? url(js.file) : null,
+    // The preload script loads index.html's bundle after the first paint.
+    scriptLoaded: p.wasmPreload,
     style: css ? url(css.file) : null,
+    styleText: css && p.inlineStyle ? readFileSync(join(ASSETS, css.file), 'utf8').trim() : null,
     preload: js ? js.imports.map(url) : [],
     inline: {
       'wasm-preload': p.wasmPreload
@@ -261,6 +265,7 @@ for (const p of pages) {
             presetModule: players(modules.PRESET_MODULE),
             defaultModule: modules.DEFAULT_MODULE,
             files: Object.fromEntries(Object.entries(moduleFiles).map(([n, f]) => [n, { wasm: url(f.wasm), glue: url(f.glue) }])),
+            page: { script: url(/** @type {{file: string}} */ (js).file), chunks: (js?.imports ?? []).map(url) },
           })
         : null,
       'first-picture': p.firstPicture ? firstPicture : null,
@@ -288,9 +293,10 @@ for (const [from, to] of LICENCES) {
 const precache = [...pages.map((p) => p.file), ...assetFiles.map((f) => `assets/${f}`)];
 const clusterWorker = names.get(join(WWW, 'cluster', 'worker.js'));
 if (!clusterWorker) throw new Error('no built cluster worker (www/cluster/worker.js) for the shell');
+const inlined = new Set(PAGES.filter((p) => p.inlineStyle).map((p) => `${p.name}.css`));
 const shell = [
   ...pages.map((p) => p.file),
-  ...[...outputs.values()].flatMap((o) => [o.file, ...o.imports]).map((f) => `assets/${f}`),
+  ...[...outputs.entries()].filter(([entry]) => !inlined.has(entry)).flatMap(([, o]) => [o.file, ...o.imports]).map((f) => `assets/${f}`),
   `assets/${clusterWorker}`,
 ];
 await esbuild.build({

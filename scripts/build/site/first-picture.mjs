@@ -261,7 +261,7 @@ export async function firstPictureScript(root, table) {
     absWorkingDir: root,
     entryPoints: [join(root, 'www', 'first', 'picture.js')],
     bundle: true,
-    minify: true,
+    minify: process.env.SITE_MINIFY !== '0',
     format: 'iife',
     target: 'es2022',
     charset: 'utf8',
