@@ -59,9 +59,12 @@ test('the default page loads only the Bully family player module before it is re
   const { page, errors, early } = await openRecording('/');
   assert.deepEqual(wasmModules(early), ['election_player_bully'], `wasm before ready: ${early.filter((u) => u.includes('.wasm'))}`);
   assert.equal(await page.inputValue('#algorithm'), 'bully');
-  // The preload script is allowed by its hash and leaves once it has run.
+  // The inline scripts (the preload script and the first picture) and the
+  // inline style sheet are allowed by their hashes; the scripts leave once
+  // they have run.
   const csp = (await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content')) ?? '';
-  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]+=*';/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'( 'sha256-[A-Za-z0-9+/]+=*'){2};/);
+  assert.match(csp, /style-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/);
   assert.equal(await page.$$eval('script:not([src])', (xs) => xs.length), 0);
   assert.equal(await page.$$eval('link[rel=preload][href*="election_player_bully_bg"]', (xs) => xs.length), 1);
