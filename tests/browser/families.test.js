@@ -19,7 +19,7 @@ after(async () => {
   await browser?.close();
 });
 
-/** The wasm modules a list of request URLs fetched, by module name (`election_player_bully`, `election_web`). */
+/** The wasm modules a list of request URLs fetched, by module name (`election_player_bully`, `election_lab`). */
 const wasmModules = (/** @type {string[]} */ urls) =>
   [...new Set(urls.map((u) => /\/(election_\w+?)_bg(?:-[0-9a-f]+)?\.wasm/.exec(u)?.[1]).filter(Boolean))].sort();
 
@@ -119,11 +119,11 @@ test('a #s= link of a Raft scenario opens it, loading the Raft module only', asy
   await page.close();
 });
 
-test('a script scenario link opens in the single view on the tools module', async () => {
+test('a script scenario link opens in the single view on the lab\'s module', async () => {
   const scenario = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/corpus/script-bully-clean.json'), 'utf8'));
   assert.equal(scenario.algorithm, 'script');
   const { page, errors, early } = await openRecording(`/?at=end#s=${encodeShare(scenario)}`);
-  assert.deepEqual(wasmModules(early), ['election_web'], 'the tools module only');
+  assert.deepEqual(wasmModules(early), ['election_lab'], 'the lab\'s module only');
   assert.equal(await page.isVisible('[data-testid="error"]'), false);
   await assertMatches(page, cliRunScenario(scenario), 'the script link');
   assert.deepEqual(errors, []);

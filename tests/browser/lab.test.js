@@ -262,7 +262,7 @@ test('the first render loads none of the lab\'s code; opening the lab does', asy
   const first = [...loaded];
   assert.ok(first.length > 0);
   for (const { url, body } of first) {
-    assert.doesNotMatch(url, /codemirror|\/lab\/(panel|editor|rhai-mode|drafts)\.js|election_web\.js/, url);
+    assert.doesNotMatch(url, /codemirror|\/lab\/(panel|editor|rhai-mode|drafts)\.js|election_(web|lab|compare|sweeps)\.js/, url);
     // CodeMirror's own class names appear in no file the first render loads.
     assert.ok(!body.includes('cm-lintRange'), `${url} holds CodeMirror`);
   }

@@ -122,7 +122,7 @@ test('a plain visit keeps the shell and its family\'s module, nothing it did not
   await waitCached(page, /election_player_bully_bg-[0-9a-f]+\.wasm$/);
   const kept = await cachedFiles(page);
   assert.ok(kept.some((f) => f.endsWith('/index.html')), `the page is kept: ${kept}`);
-  const unused = kept.filter((f) => /election_web_bg-|election_player_(?!bully_bg)|uPlot|codemirror|experiments-worker|finder-worker|tradeoffs-worker/.test(f));
+  const unused = kept.filter((f) => /election_(web|compare|sweeps|lab)_bg-|election_player_(?!bully_bg)|uPlot|codemirror|experiments-worker|finder-worker|tradeoffs-worker/.test(f));
   assert.deepEqual(unused, [], 'nothing the visit did not use is downloaded for the cache');
   assert.deepEqual(errors, []);
   await context.close();

@@ -13,8 +13,7 @@
  * @module experiments/panel
  */
 
-import { pageReady } from '../shared/lazy-panel.js';
-import init, * as wasm from '../pkg/election_web.js';
+import { sweepsFor } from '../shared/panel-wasm.js';
 import { COLOURS, drawChart, loadChartLibrary } from './charts.js';
 import { h } from '../shared/dom.js';
 import { saveText } from '../shared/download.js';
@@ -90,7 +89,7 @@ function addressScenario() {
 
 /**
  * @typedef {object} Results
- * @property {wasm.ExperimentRunner} runner
+ * @property {import('../pkg/election_sweeps.js').ExperimentRunner} runner
  * @property {string} recordsJson every record, in run order, as one JSON array
  * @property {import('./series.js').RunRecord[]} records
  * @property {{algorithm: string, nodes: number, value: string | null, label: string}[]} groups
@@ -100,15 +99,21 @@ function addressScenario() {
  * @property {{algorithm: string, formula: string, points: [number, number][]}[]} theory
  */
 
+/** The panel's wasm: the sweeps module (shared/panel-wasm.js), started by
+ * experiments/open.js before the panel is made; the tools module while
+ * the experiment is a scripted run's. @type {import('../shared/panel-wasm.js').SweepsWasm} */
+let wasm;
+
 /**
  * Builds the panel inside `section`.
  * @param {HTMLElement} section
  * @param {() => void} close
+ * @param {import('../shared/panel-wasm.js').Sweeps} sweeps the sweeps module,
+ *   started, with its compiled module for the workers
  * @returns {Promise<{focus: () => void}>}
  */
-export async function createPanel(section, close) {
-  await pageReady();
-  await init();
+export async function createPanel(section, close, sweeps) {
+  wasm = sweeps.wasm;
   const algorithms = /** @type {{id: string, name: string}[]} */ (wasm.algorithms());
   const presets = /** @type {{name: string, title: string, summary: string, metric: string, spec_json: string}[]} */ (
     wasm.experiment_presets()
@@ -246,7 +251,7 @@ export async function createPanel(section, close) {
     charts,
   );
 
-  const pool = new WorkerPool(Number(workers.value));
+  const pool = new WorkerPool(Number(workers.value), sweeps);
   /** @type {Results | null} */
   let results = null;
 
@@ -314,6 +319,9 @@ export async function createPanel(section, close) {
     let spec;
     try {
       spec = specJson();
+      // A script runs only in the tools module (shared/panel-wasm.js).
+      pool.wasm = await sweepsFor(JSON.parse(spec).scenario?.algorithm === 'script');
+      wasm = pool.wasm.wasm;
       runner = new wasm.ExperimentRunner(spec);
     } catch (e) {
       status.textContent = messageOf(e);

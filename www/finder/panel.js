@@ -11,7 +11,12 @@
  * @module finder/panel
  */
 
-import * as wasm from '../pkg/election_web.js';
+import { sweepsFor } from '../shared/panel-wasm.js';
+
+/** The finder's wasm: the sweeps module (shared/panel-wasm.js), started by
+ * finder/open.js before the finder is made; the tools module while the
+ * search is a scripted run's. @type {import('../shared/panel-wasm.js').SweepsWasm} */
+let wasm;
 import { messageOf, setText } from '../shared/dom.js';
 import { propertyLabel } from '../shared/names.js';
 import { pageScenarioJson } from '../shared/page-scenario.js';
@@ -63,8 +68,13 @@ function openLink(link) {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
-/** Fills the finder's form and wires its buttons. */
-export function createFinder() {
+/**
+ * Fills the finder's form and wires its buttons.
+ * @param {import('../shared/panel-wasm.js').Sweeps} sweeps the sweeps module,
+ *   started, with its compiled module for the workers
+ */
+export function createFinder(sweeps) {
+  wasm = sweeps.wasm;
   const root = part('finder');
   const form = /** @type {HTMLFormElement} */ (part('finder-form'));
   const algorithm = /** @type {HTMLSelectElement} */ (part('finder-algorithm'));
@@ -117,7 +127,7 @@ export function createFinder() {
     boxes.push(box);
   }
 
-  const pool = new FinderPool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2)));
+  const pool = new FinderPool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2)), sweeps);
   /** @type {Counterexample | null} */
   let found = null;
 
@@ -181,6 +191,10 @@ export function createFinder() {
     let total;
     try {
       text = request();
+      // A script runs only in the tools module (shared/panel-wasm.js).
+      const asked = JSON.parse(text);
+      pool.wasm = await sweepsFor(asked.algorithm === 'script' || asked.scenario?.algorithm === 'script');
+      wasm = pool.wasm.wasm;
       const finder = new wasm.FailureFinder(text);
       total = finder.run_count();
       finder.free();

@@ -61,8 +61,11 @@ function draw(s) {
   picture.setAttribute('aria-hidden', 'true');
   picture.width = Math.round(width * dpr);
   picture.height = Math.round(height * dpr);
-  picture.style.setProperty('width', `${width}px`);
-  picture.style.setProperty('height', `${height}px`);
+  // The cluster canvas's own box (fractional px, as its backing is
+  // stretched to it), so the picture is scaled as the canvas will be.
+  const box = cluster.getBoundingClientRect();
+  picture.style.setProperty('width', `${box.width}px`);
+  picture.style.setProperty('height', `${box.height}px`);
   const ctx = picture.getContext('2d');
   if (!ctx) return;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);

@@ -8,7 +8,7 @@
  * @module tradeoffs/panel
  */
 
-import init, * as wasm from '../pkg/election_web.js';
+import { startWorker } from '../shared/panel-wasm.js';
 import { h, setText } from '../shared/dom.js';
 import { clearFieldErrors, showAtField } from '../panels/field-errors.js';
 import { HEADINGS, pendingRow, rowElement } from './table.js';
@@ -21,10 +21,13 @@ const MAX_WORKERS = 4;
  * Builds the panel inside `section`.
  * @param {HTMLElement} section
  * @param {() => void} close
+ * @param {import('../shared/panel-wasm.js').Sweeps} sweeps the sweeps module
+ *   (shared/panel-wasm.js), started by tradeoffs/open.js, with its compiled
+ *   module for the workers
  * @returns {Promise<{focus: () => void}>}
  */
-export async function createPanel(section, close) {
-  await init();
+export async function createPanel(section, close, sweeps) {
+  const { wasm } = sweeps;
   const algorithms = /** @type {{id: string, name: string}[]} */ (wasm.algorithms());
   const title = h('h2', { id: 'tradeoffs-title', tabindex: -1 }, 'Trade-offs, measured');
   const closeButton = h('button', { type: 'button', 'data-testid': 'tradeoffs-close' }, 'Close trade-offs');
@@ -102,7 +105,7 @@ export async function createPanel(section, close) {
     measure.disabled = true;
     cancel.disabled = false;
     for (let w = 0; w < count; w += 1) {
-      const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `tradeoffs-${w}` });
+      const worker = startWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `tradeoffs-${w}` }), sweeps);
       worker.onmessage = (/** @type {MessageEvent} */ event) => {
         const msg = event.data;
         if (msg.type === 'row') {

@@ -221,7 +221,7 @@ for (const [out, meta] of Object.entries(built.metafile.outputs)) {
 
 // The wasm player modules' files, for the preload script: each module's
 // wasm and the chunk of its glue (a dynamic import of www/pkg/modules.js).
-/** @type {{TOOLS: string, DEFAULT_MODULE: string, ALGORITHM_MODULE: Record<string, string>, PRESET_MODULE: Record<string, string>, LOADERS: Record<string, unknown>}} */
+/** @type {{TOOLS: string, PANELS: Record<string, string>, DEFAULT_MODULE: string, ALGORITHM_MODULE: Record<string, string>, PRESET_MODULE: Record<string, string>, LOADERS: Record<string, unknown>}} */
 const modules = await import(pathToFileURL(join(WWW, 'pkg', 'modules.js')).href);
 /** @type {Record<string, {wasm: string, glue: string}>} module name -> file names in assets/ */
 const moduleFiles = {};
@@ -232,9 +232,10 @@ for (const name of Object.keys(modules.LOADERS)) {
   if (!wasm || !glue) throw new Error(`no built wasm or glue chunk for ${name} (www/pkg/modules.js)`);
   moduleFiles[name] = { wasm, glue: basename(glue) };
 }
-/** Only player modules are preloaded (a script's tools module loads on first use). */
+/** Only player modules are preloaded (a script's lab module loads on first use). */
+const panelModules = new Set([modules.TOOLS, ...Object.values(modules.PANELS)]);
 const players = (/** @type {Record<string, string>} */ table) =>
-  Object.fromEntries(Object.entries(table).filter(([, m]) => m !== modules.TOOLS));
+  Object.fromEntries(Object.entries(table).filter(([, m]) => !panelModules.has(m)));
 
 // 3. The pages, loading the bundles. The version is a hash of every
 // precached file but the pages' version lines.
@@ -264,6 +265,7 @@ for (const p of pages) {
             algorithmModule: players(modules.ALGORITHM_MODULE),
             presetModule: players(modules.PRESET_MODULE),
             defaultModule: modules.DEFAULT_MODULE,
+            compareModule: modules.PANELS.compare,
             files: Object.fromEntries(Object.entries(moduleFiles).map(([n, f]) => [n, { wasm: url(f.wasm), glue: url(f.glue) }])),
             page: { script: url(/** @type {{file: string}} */ (js).file), chunks: (js?.imports ?? []).map(url) },
           })

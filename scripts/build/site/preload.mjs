@@ -4,7 +4,8 @@
 // first picture, www/first/picture.js) is done: a static `<link
 // rel=preload>` can name one module only, and the page has one per
 // algorithm family. The script runs while the HTML is parsed: it
-// reads `algorithm=`, else `preset=`, from the address with the table the
+// reads `compare=` (the compare module), else `algorithm=`, else
+// `preset=`, from the address with the table the
 // wasm build wrote (www/pkg/modules.js; the same rule as
 // www/shared/player-wasm.js moduleForAddress); after the first paint it
 // adds a preload of that module's wasm and a modulepreload of its glue
@@ -51,13 +52,19 @@ import { createHash } from 'node:crypto';
 /**
  * The script's text.
  * @param {{algorithmModule: Record<string, string>, presetModule: Record<string, string>, defaultModule: string,
- *   files: Record<string, {wasm: string, glue: string}>, page: {script: string, chunks: string[]}}} table module names;
+ *   compareModule: string, files: Record<string, {wasm: string, glue: string}>, page: {script: string, chunks: string[]}}} table
+ *   module names (`compareModule`: the one a `compare=` address opens with);
  *   each player module's wasm and glue chunk as URLs relative to the page; the page's bundle and the chunks it
  *   imports statically
  * @returns {string}
  */
 export function preloadScript(table) {
-  const players = new Set([...Object.values(table.algorithmModule), ...Object.values(table.presetModule), table.defaultModule]);
+  const players = new Set([
+    ...Object.values(table.algorithmModule),
+    ...Object.values(table.presetModule),
+    table.defaultModule,
+    table.compareModule,
+  ]);
   /** @type {Record<string, [string, string]>} */
   const files = {};
   for (const name of [...players].sort()) {
@@ -65,12 +72,12 @@ export function preloadScript(table) {
     if (!f) throw new Error(`preload: no built wasm or glue chunk for the module ${name}`);
     files[name] = [f.wasm, f.glue];
   }
-  const data = JSON.stringify({ a: table.algorithmModule, p: table.presetModule, d: table.defaultModule, f: files, m: table.page });
+  const data = JSON.stringify({ a: table.algorithmModule, p: table.presetModule, d: table.defaultModule, c: table.compareModule, f: files, m: table.page });
   if (/<\/script|<!--/i.test(data)) throw new Error('the table cannot be inlined as is');
   return (
     `(()=>{const t=${data},q=new URLSearchParams(location.search),` +
     `k=(m,v)=>(v=(q.get(v)||'').trim())&&Object.hasOwn(t[m],v)?t[m][v]:null,` +
-    `n=k('a','algorithm')||k('p','preset'),` +
+    `n=q.has('compare')?t.c:k('a','algorithm')||k('p','preset'),` +
     `s=new URLSearchParams(location.hash.slice(1)).has('s'),` +
     `f=t.f[n||t.d]||t.f[t.d],` +
     `l=(r,h,w)=>{const e=document.createElement('link');e.rel=r;e.href=h;` +
