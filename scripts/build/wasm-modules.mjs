@@ -14,8 +14,9 @@
 // It also writes www/pkg/election_player.d.ts, the API every player module
 // shares (the page's JSDoc types name it), after checking that the player
 // modules' declarations are the same but for their names; and
-// www/pkg/lab-templates.js, the lab's shipped scripts and the algorithms
-// (the lab shows its editor before its module is in).
+// www/pkg/panel-data.js, what the panels show before their module is in
+// (the algorithms, the lab's scripts, the experiment presets, the fault
+// kinds).
 //
 //   PANELS=compare=NAME,sweeps=NAME,lab=NAME node scripts/build/wasm-modules.mjs PKG_DIR TOOLS_NAME PLAYER_NAME...
 //
@@ -133,21 +134,27 @@ ${loaders}
 };
 `,
 );
-// What the lab shows before its module is in (www/lab/panel.js): the
-// shipped scripts and the algorithms to compare with, as the core lists them.
-const labPkg = (await loadWasm(dir, panels.lab)).pkg;
+// What the panels show before their module is in (www/lab/panel.js,
+// experiments/panel.js, finder/panel.js, tradeoffs/panel.js), as the core
+// lists it.
 writeFileSync(
-  path.join(dir, 'lab-templates.js'),
+  path.join(dir, 'panel-data.js'),
   `// @ts-check
-// The lab's shipped scripts and the built-in algorithms, as the wasm lists them
-// (script_templates(), algorithms()): written by scripts/build/wasm-modules.mjs
-// so the lab shows its editor before its wasm module is in. Do not edit.
+// What the panels show before their wasm module is in, as the wasm lists it
+// (algorithms(), script_templates(), experiment_presets(), fault_kinds()):
+// written by scripts/build/wasm-modules.mjs. Do not edit.
 
-/** @type {{id: string, name: string, kind: 'template' | 'exercise', description: string, scenario: string, source: string}[]} */
-export const SCRIPT_TEMPLATES = ${json(labPkg.script_templates())};
-
-/** @type {{id: string, name: string}[]} */
+/** The built-in algorithms, in the page's order. @type {{id: string, name: string}[]} */
 export const ALGORITHMS = ${json(tools.algorithms().map((/** @type {{id: string, name: string}} */ a) => ({ id: a.id, name: a.name })))};
+
+/** The lab's shipped scripts. @type {{id: string, name: string, kind: 'template' | 'exercise', description: string, scenario: string, source: string}[]} */
+export const SCRIPT_TEMPLATES = ${json(tools.script_templates())};
+
+/** The Experiments panel's presets. @type {{name: string, title: string, summary: string, metric: string, spec_json: string}[]} */
+export const EXPERIMENT_PRESETS = ${json(tools.experiment_presets())};
+
+/** The fault kinds a failure search may schedule. @type {string[]} */
+export const FAULT_KINDS = ${json(tools.fault_kinds())};
 `,
 );
 console.error(`[wasm-modules] ${path.join(dir, 'modules.js')}: ${players.length} player modules, the panels' ${Object.values(panels).join(', ')}; default ${defaultModule}`);

@@ -16,8 +16,13 @@ if (button && section) {
   lazyPanel(
     button,
     section,
+    // The panel shows as soon as its code is in; its wasm module loads
+    // beside it (Run waits for it).
     (s, close) =>
-      Promise.all([import('./panel.js'), pageReady().then(sweepsWasm)]).then(([m, sweeps]) => m.createPanel(s, close, sweeps)),
+      pageReady().then(() => {
+        const sweeps = sweepsWasm();
+        return import('./panel.js').then((m) => m.createPanel(s, close, sweeps));
+      }),
     'the experiments',
   );
 }

@@ -46,9 +46,10 @@ export class Cancelled extends Error {
 export class WorkerPool {
   /**
    * @param {number} size how many workers
-   * @param {import('../shared/panel-wasm.js').Sweeps} wasm the compiled
-   *   module handed to each worker (shared/panel-wasm.js `startWorker`);
-   *   the panel sets another for a scripted run's experiment
+   * @param {import('../shared/panel-wasm.js').Sweeps | null} wasm the
+   *   compiled module handed to each worker (shared/panel-wasm.js
+   *   `startWorker`); the panel sets it before a run (another for a
+   *   scripted run's experiment)
    */
   constructor(size, wasm) {
     this.size = Math.max(1, Math.floor(size));
@@ -95,6 +96,7 @@ export class WorkerPool {
         w.postMessage({ type: 'run', from, to: next });
       };
       for (let i = 0; i < count; i += 1) {
+        if (!this.wasm) throw new Error('the experiments\' wasm module is not in');
         const w = startWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `experiment-${i}` }), this.wasm);
         w.onmessage = (event) => {
           const msg = event.data;

@@ -16,10 +16,15 @@ if (details) {
   let loaded = null;
   details.addEventListener('toggle', () => {
     if (!details.open || loaded) return;
+    // The form shows as soon as its code is in; the wasm sweeps module
+    // loads beside it (a search waits for it).
     loaded = pageReady()
-      .then(() => Promise.all([sweepsWasm(), import('./panel.js')]))
-      .then(([sweeps, m]) => {
-        m.createFinder(sweeps);
+      .then(() => {
+        sweepsWasm().catch(() => {});
+        return import('./panel.js');
+      })
+      .then((m) => {
+        m.createFinder();
         details.dataset.loaded = 'true';
       })
       .catch((e) => {

@@ -12,11 +12,8 @@
  */
 
 import { sweepsFor } from '../shared/panel-wasm.js';
+import { ALGORITHMS, FAULT_KINDS } from '../pkg/panel-data.js';
 
-/** The finder's wasm: the sweeps module (shared/panel-wasm.js), started by
- * finder/open.js before the finder is made; the tools module while the
- * search is a scripted run's. @type {import('../shared/panel-wasm.js').SweepsWasm} */
-let wasm;
 import { messageOf, setText } from '../shared/dom.js';
 import { propertyLabel } from '../shared/names.js';
 import { pageScenarioJson } from '../shared/page-scenario.js';
@@ -69,12 +66,11 @@ function openLink(link) {
 }
 
 /**
- * Fills the finder's form and wires its buttons.
- * @param {import('../shared/panel-wasm.js').Sweeps} sweeps the sweeps module,
- *   started, with its compiled module for the workers
+ * Fills the finder's form (from what the build wrote, www/pkg/panel-data.js)
+ * and wires its buttons; a search waits for its wasm module, which
+ * finder/open.js has started loading.
  */
-export function createFinder(sweeps) {
-  wasm = sweeps.wasm;
+export function createFinder() {
   const root = part('finder');
   const form = /** @type {HTMLFormElement} */ (part('finder-form'));
   const algorithm = /** @type {HTMLSelectElement} */ (part('finder-algorithm'));
@@ -91,7 +87,7 @@ export function createFinder(sweeps) {
 
   const current = pageScenarioJson();
   const pageAlgorithm = current ? JSON.parse(current).algorithm : '';
-  for (const a of /** @type {{id: string, name: string}[]} */ (wasm.algorithms())) {
+  for (const a of ALGORITHMS) {
     algorithm.append(new Option(a.name, a.id, false, a.id === pageAlgorithm));
   }
   // A script on the page (the lab's, or a link's) is one more algorithm
@@ -115,7 +111,7 @@ export function createFinder(sweeps) {
   root.addEventListener('toggle', syncScript);
   /** @type {HTMLInputElement[]} */
   const boxes = [];
-  for (const name of wasm.fault_kinds()) {
+  for (const name of FAULT_KINDS) {
     const box = document.createElement('input');
     box.type = 'checkbox';
     box.value = name;
@@ -127,7 +123,7 @@ export function createFinder(sweeps) {
     boxes.push(box);
   }
 
-  const pool = new FinderPool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2)), sweeps);
+  const pool = new FinderPool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2)), null);
   /** @type {Counterexample | null} */
   let found = null;
 
@@ -194,8 +190,7 @@ export function createFinder(sweeps) {
       // A script runs only in the tools module (shared/panel-wasm.js).
       const asked = JSON.parse(text);
       pool.wasm = await sweepsFor(asked.algorithm === 'script' || asked.scenario?.algorithm === 'script');
-      wasm = pool.wasm.wasm;
-      const finder = new wasm.FailureFinder(text);
+      const finder = new pool.wasm.wasm.FailureFinder(text);
       total = finder.run_count();
       finder.free();
     } catch (e) {

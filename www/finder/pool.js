@@ -31,9 +31,10 @@ export { Cancelled };
 export class FinderPool {
   /**
    * @param {number} size how many workers
-   * @param {import('../shared/panel-wasm.js').Sweeps} wasm the compiled
-   *   module handed to each worker (shared/panel-wasm.js `startWorker`);
-   *   the panel sets another for a scripted run's search
+   * @param {import('../shared/panel-wasm.js').Sweeps | null} wasm the
+   *   compiled module handed to each worker (shared/panel-wasm.js
+   *   `startWorker`); the panel sets it before a search (another for a
+   *   scripted run's)
    */
   constructor(size, wasm) {
     this.size = Math.max(1, Math.floor(size));
@@ -57,6 +58,7 @@ export class FinderPool {
    */
   spawn(request, count, onReady, onMessage, fail) {
     for (let i = 0; i < count; i += 1) {
+      if (!this.wasm) throw new Error('the finder\'s wasm module is not in');
       const w = startWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `finder-${i}` }), this.wasm);
       w.onmessage = (event) => {
         const msg = event.data;

@@ -106,7 +106,7 @@
 import { h, messageOf, setText } from '../shared/dom.js';
 import { pageRun, pageScenarioJson } from '../shared/page-scenario.js';
 import { playgroundFor } from '../shared/player-wasm.js';
-import { ALGORITHMS, SCRIPT_TEMPLATES } from '../pkg/lab-templates.js';
+import { ALGORITHMS, SCRIPT_TEMPLATES } from '../pkg/panel-data.js';
 import { TEMPLATE_ID } from '../shared/url.js';
 import { LINK_SLOT, dropDraft, lastSlot, loadDraft, saveDraft } from './drafts.js';
 import { createEditor } from './editor.js';
@@ -188,7 +188,7 @@ function openAddress(search, hash) {
 
 /**
  * Builds the lab inside `section`: at once, with the shipped scripts the
- * build wrote (www/pkg/lab-templates.js); what needs the lab's wasm module
+ * build wrote (www/pkg/panel-data.js); what needs the lab's wasm module
  * (checking the script, Run) waits for it, which loads meanwhile.
  * @param {HTMLElement} section
  * @param {() => void} close

@@ -51,12 +51,14 @@ function once(load) {
 
 /**
  * The compiled wasm at `url`, streamed as it downloads where the server
- * names its type, else from its bytes.
+ * names its type, else from its bytes. At low priority: the panel's code,
+ * asked for at the same time, comes first (the panel shows before its
+ * module is in).
  * @param {URL} url
  * @returns {Promise<WebAssembly.Module>}
  */
 async function compile(url) {
-  const response = await fetch(url);
+  const response = await fetch(url, /** @type {RequestInit} */ ({ priority: 'low' }));
   if (!response.ok) throw new Error(`${url.pathname}: ${response.status} ${response.statusText}`);
   if (response.headers.get('Content-Type')?.startsWith('application/wasm')) {
     return WebAssembly.compileStreaming(response);
@@ -67,13 +69,31 @@ async function compile(url) {
 /**
  * A panel's module, started, with its compiled module for the panels'
  * workers and which glue they start it with (`startWorker`).
- * @typedef {{wasm: SweepsWasm, module: WebAssembly.Module, glue: 'sweeps' | 'tools'}} Sweeps
+ * @typedef {{wasm: SweepsWasm, module: WebAssembly.Module | null, glue: 'sweeps' | 'tools'}} Sweeps
  */
+
+/**
+ * Whether a module's glue has started its wasm already: shared/player-wasm.js
+ * starts the compare module for a compare link and the lab's for a
+ * script's run; on a standalone page every module import is its one
+ * inline module, started from the page's bytes. Then nothing is fetched.
+ * @param {{runnable_algorithms: () => string[]}} glue
+ * @returns {boolean}
+ */
+function started(glue) {
+  try {
+    glue.runnable_algorithms();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Compare mode's and the exports' module, started. @type {() => Promise<CompareWasm>} */
 export const compareWasm = once(async () => {
   const wasm = await import('../pkg/election_compare.js');
-  await wasm.default();
+  if (started(wasm)) return wasm;
+  await wasm.default({ module_or_path: await compile(new URL('../pkg/election_compare_bg.wasm', import.meta.url)) });
   return wasm;
 });
 
@@ -97,11 +117,10 @@ export const sweepsWasm = once(async () => {
  * @type {() => Promise<Sweeps & {wasm: typeof import('../pkg/election_web.js')}>}
  */
 const toolsWasm = once(async () => {
-  const [wasm, module] = await Promise.all([
-    import('../pkg/election_web.js'),
-    compile(new URL('../pkg/election_web_bg.wasm', import.meta.url)),
-  ]);
-  await wasm.default({ module_or_path: module });
+  const wasm = await import('../pkg/election_web.js');
+  // (Started already only on a standalone page, which has no workers.)
+  const module = started(wasm) ? null : await compile(new URL('../pkg/election_web_bg.wasm', import.meta.url));
+  if (module) await wasm.default({ module_or_path: module });
   return { wasm, module, glue: /** @type {const} */ ('tools') };
 });
 
@@ -143,7 +162,8 @@ export function sweepsFor(scripted) {
 /** The lab's module (scripts), started. @type {() => Promise<LabWasm>} */
 export const labWasm = once(async () => {
   const wasm = await import('../pkg/election_lab.js');
-  await wasm.default();
+  if (started(wasm)) return wasm;
+  await wasm.default({ module_or_path: await compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url)) });
   return wasm;
 });
 
@@ -157,6 +177,7 @@ export const labWasm = once(async () => {
  * @returns {Worker}
  */
 export function startWorker(worker, sweeps) {
+  if (!sweeps.module) throw new Error('this page has no wasm module for workers');
   worker.postMessage({ type: 'wasm', module: sweeps.module, glue: sweeps.glue });
   return worker;
 }

@@ -16,8 +16,13 @@ if (button && section) {
   const panel = lazyPanel(
     button,
     section,
+    // The table shows as soon as the panel's code is in; its wasm module
+    // loads beside it (the rows are measured once it is in).
     (s, close) =>
-      Promise.all([import('./panel.js'), pageReady().then(sweepsWasm)]).then(([m, sweeps]) => m.createPanel(s, close, sweeps)),
+      pageReady().then(() => {
+        const sweeps = sweepsWasm();
+        return import('./panel.js').then((m) => m.createPanel(s, close, sweeps));
+      }),
     'the trade-offs',
   );
   if (new URLSearchParams(window.location.search).get('tradeoffs') === '1') panel.open();
