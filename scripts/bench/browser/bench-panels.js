@@ -9,11 +9,14 @@
 // - compare: Raft ticked beside the page's Bully, Compare clicked (which
 //   loads the comparison's address), until both rows of the cost table
 //   are shown;
-// - experiments: its button, until its Run button is there;
+// - experiments: its button, until its Run button is there; and Run
+//   pressed at once, until the sweep runs (its wasm module is in);
 // - trade-offs: its button, until the first algorithm's row is measured;
-// - lab: its button, until the editor shows the first template;
+// - lab: its button, until the editor shows the first template; and Run
+//   pressed at once, until the views run the script;
 // - finder: the Faults panel's "Find a failure" opened, until its form
-//   is filled (the algorithms listed);
+//   is filled (the algorithms listed); and Find pressed at once, until
+//   it checks;
 // - export: "Summary JSON", until the file is downloaded.
 //
 // And a cold compare link against the cold `/` (navigation start to
@@ -22,8 +25,8 @@
 //   bash scripts/build-site.sh
 //   node scripts/bench/browser/bench-panels.js
 //
-// Options: RUNS (default 3), PROFILE (default fast), ONLY (a comma list
-// of the panels above, `link` for the compare link), SITE_DIR (default
+// Options: RUNS (default 3), PROFILE (default fast), ONLY (a regular
+// expression on the panels' names; `link` for the compare link), SITE_DIR (default
 // dist). Not a test: it prints figures, with the load average at the
 // start and the end.
 import { spawn } from 'node:child_process';
@@ -39,7 +42,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const RUNS = Number(process.env.RUNS || 3);
 const PROFILE = PROFILES[process.env.PROFILE || 'fast'];
 if (!PROFILE) throw new Error(`unknown PROFILE ${process.env.PROFILE} (${Object.keys(PROFILES).join(', ')})`);
-const ONLY = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : null;
+const ONLY = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
 const TIMEOUT_MS = 60_000;
 
 /**
@@ -68,6 +71,16 @@ const PANELS = [
     },
   },
   {
+    name: 'experiments, Run at once until it runs',
+    async use(page) {
+      await page.click('[data-testid=experiments-open]');
+      await page.click('[data-testid=exp-run]', { timeout: TIMEOUT_MS });
+      await page.waitForSelector('[data-testid=experiments-panel][data-state=running], [data-testid=experiments-panel][data-state=done]', {
+        timeout: TIMEOUT_MS,
+      });
+    },
+  },
+  {
     name: 'trade-offs',
     async use(page) {
       await page.click('[data-testid=tradeoffs-open]');
@@ -82,10 +95,32 @@ const PANELS = [
     },
   },
   {
+    name: 'lab, Run at once until the views run it',
+    async use(page) {
+      await page.click('[data-testid=lab-open]');
+      await page.click('[data-testid=lab-run]', { timeout: TIMEOUT_MS });
+      await page.waitForFunction(() => /^Running in the views/.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''), null, {
+        timeout: TIMEOUT_MS,
+        polling: 'raf',
+      });
+    },
+  },
+  {
     name: 'finder',
     async use(page) {
       await page.click('[data-testid=finder-open-section]');
       await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'finder, Find at once until it checks',
+    async use(page) {
+      await page.click('[data-testid=finder-open-section]');
+      // (Its form is in the page's markup: pressed before the finder's code
+      // is in, it would submit the page.)
+      await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
+      await page.click('[data-testid=finder-run]', { timeout: TIMEOUT_MS });
+      await page.waitForSelector('[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]', { timeout: TIMEOUT_MS });
     },
   },
   {
@@ -151,7 +186,7 @@ async function main() {
     console.log(`bench-panels: ${server.url}/, ${RUNS} runs, ${PROFILE.name}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     for (let run = 1; run <= RUNS; run++) {
       for (const panel of PANELS) {
-        if (ONLY && !ONLY.has(panel.name)) continue;
+        if (ONLY && !ONLY.test(panel.name)) continue;
         const { context, page } = await coldReady(browser, `${server.url}/`);
         try {
           // Times since the epoch: opening compare mode loads its address.
@@ -163,7 +198,7 @@ async function main() {
           await context.close();
         }
       }
-      if (!ONLY || ONLY.has('link')) {
+      if (!ONLY || ONLY.test('link')) {
         // Interleaved: the cold `/`, then the cold compare link.
         for (const [name, path] of [
           ['cold /', '/'],
