@@ -194,6 +194,9 @@ test('an endless loop stops the run with an error naming the node, the handler a
   // The page keeps working: Restart, then a built-in algorithm again.
   await page.click('#restart');
   await page.selectOption('#algorithm', 'chang-roberts');
+  // Its run is made in the ring family's module, loaded first: the
+  // address says so once it is the page's run.
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('algorithm') === 'chang-roberts');
   await toEnd(page);
   assert.equal((await readouts(page)).leader, '2');
   assert.deepEqual(errors, []);

@@ -17,12 +17,8 @@ if (button && section) {
     button,
     section,
     // The panel shows as soon as its code is in; its wasm module loads
-    // beside it (Run waits for it).
-    (s, close) =>
-      pageReady().then(() => {
-        const sweeps = sweepsWasm();
-        return import('./panel.js').then((m) => m.createPanel(s, close, sweeps));
-      }),
+    // then (Run waits for it).
+    (s, close) => pageReady().then(() => import('./panel.js').then((m) => m.createPanel(s, close, sweepsWasm()))),
     'the experiments',
   );
 }

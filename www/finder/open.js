@@ -17,13 +17,11 @@ if (details) {
   details.addEventListener('toggle', () => {
     if (!details.open || loaded) return;
     // The form shows as soon as its code is in; the wasm sweeps module
-    // loads beside it (a search waits for it).
+    // loads then (a search waits for it).
     loaded = pageReady()
-      .then(() => {
-        sweepsWasm().catch(() => {});
-        return import('./panel.js');
-      })
+      .then(() => import('./panel.js'))
       .then((m) => {
+        sweepsWasm().catch(() => {});
         m.createFinder();
         details.dataset.loaded = 'true';
       })

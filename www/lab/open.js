@@ -20,13 +20,10 @@ if (button && section) {
   const panel = lazyPanel(
     button,
     section,
-    // The lab's code (with CodeMirror) and its wasm module, side by side:
-    // the editor shows as soon as the code is in (lab/panel.js).
-    (s, close) =>
-      pageReady().then(() => {
-        const wasm = labWasm();
-        return import('./panel.js').then((m) => m.createLab(s, close, wasm));
-      }),
+    // The lab's code (with CodeMirror), then its wasm module: the editor
+    // shows as soon as the code is in (lab/panel.js), which would share
+    // the link with the 600 KB wasm if asked for together.
+    (s, close) => pageReady().then(() => import('./panel.js').then((m) => m.createLab(s, close, labWasm()))),
     'the lab',
   );
   const params = new URLSearchParams(window.location.search);

@@ -51,9 +51,9 @@ function once(load) {
 
 /**
  * The compiled wasm at `url`, streamed as it downloads where the server
- * names its type, else from its bytes. At low priority: the panel's code,
- * asked for at the same time, comes first (the panel shows before its
- * module is in).
+ * names its type, else from its bytes. At low priority; the panels ask
+ * for it once their code is in (the panel shows before its module is in,
+ * and a link shares its bandwidth, whatever the priorities).
  * @param {URL} url
  * @returns {Promise<WebAssembly.Module>}
  */

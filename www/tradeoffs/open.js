@@ -17,12 +17,8 @@ if (button && section) {
     button,
     section,
     // The table shows as soon as the panel's code is in; its wasm module
-    // loads beside it (the rows are measured once it is in).
-    (s, close) =>
-      pageReady().then(() => {
-        const sweeps = sweepsWasm();
-        return import('./panel.js').then((m) => m.createPanel(s, close, sweeps));
-      }),
+    // loads then (the rows are measured once it is in).
+    (s, close) => pageReady().then(() => import('./panel.js').then((m) => m.createPanel(s, close, sweepsWasm()))),
     'the trade-offs',
   );
   if (new URLSearchParams(window.location.search).get('tradeoffs') === '1') panel.open();
