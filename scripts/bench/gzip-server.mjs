@@ -12,7 +12,8 @@
 // Content types include application/wasm (for streaming compilation).
 // `Cache-Control: no-cache` and an ETag, so a cold browser context
 // measures a first visit. Listens on 127.0.0.1 only; paths cannot leave
-// DIR.
+// DIR. LOG=1 logs each request on stderr; COUNT=1 writes the bytes of
+// each response sent on stdout.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -75,6 +76,10 @@ async function statOrNull(path) {
 
 /** LOG=1: each request and when its response ended, on stderr. */
 const LOG = process.env.LOG === '1';
+/** COUNT=1: `sent <bytes> <path>` on stdout for each response sent (its
+ * body as sent, compressed), for benchmarks that count what a visit
+ * downloads wherever it asks from (bench-anchor.js: the service worker too). */
+const COUNT = process.env.COUNT === '1';
 
 const server = createServer(async (req, res) => {
   if (LOG) {
@@ -131,6 +136,7 @@ const server = createServer(async (req, res) => {
     headers['Content-Length'] = String(body.length);
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
+    if (COUNT && req.method !== 'HEAD') process.stdout.write(`sent ${body.length} ${url.pathname}\n`);
   } catch (e) {
     res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(e));
   }

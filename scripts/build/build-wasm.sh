@@ -11,11 +11,17 @@
 #       core/algorithms/src/algorithms/mod.rs FAMILIES): what the page's first render
 #       loads (open, play, draw a scenario of that family's algorithms;
 #       every module lists every algorithm);
+#   www/pkg/election_compare.js, election_sweeps.js, election_lab.js (and
+#       their _bg.wasm) the panels' modules, each loaded on first use by
+#       the page (and the sweeps one by the panels' workers, handed the
+#       page's compiled module): compare mode and the exports; the
+#       experiments, the failure finder and the trade-off table; scripted
+#       algorithms (the lab);
 #   www/pkg/election_web.js, election_web_bg.wasm        the tools module:
 #       everything (every algorithm, scripts, compare mode, exports,
 #       experiments, the failure finder, the trade-off table, headless
-#       runs), loaded on first use by the page and its workers, and by Node
-#       (tests/node, scripts/bench);
+#       runs), for Node (tests/node, scripts/bench) and the standalone
+#       page's inline wasm;
 #   www/pkg/modules.js (and election_player.d.ts): the page's table of
 #       which module runs which algorithm and preset, written from the
 #       modules by scripts/build/wasm-modules.mjs.
@@ -71,11 +77,19 @@ mkdir -p "$WASM_TARGET_DIR/pkg-out"
 FAMILIES="bully bully-variants ring raft consensus"
 builds=("election_web")
 players=()
+every=""
 for family in $FAMILIES; do
     # The module name has no hyphen: bully-variants -> election_player_bully_variants.
     builds+=("election_player_${family//-/_} --no-default-features --features family-$family")
     players+=("election_player_${family//-/_}")
+    every+="${every:+,}family-$family"
 done
+# The panels' modules (web/Cargo.toml): compare mode and the exports, the
+# sweeps (experiments, the failure finder, the trade-offs), the lab.
+builds+=("election_compare --no-default-features --features compare,$every")
+builds+=("election_sweeps --no-default-features --features sweeps,$every")
+builds+=("election_lab --no-default-features --features lab")
+panels="compare=election_compare,sweeps=election_sweeps,lab=election_lab"
 # name  cargo feature flags
 for build in "${builds[@]}"; do
     read -r name flags <<<"$build"
@@ -93,11 +107,11 @@ done
 rm -rf www/pkg
 mkdir -p www/pkg
 cp -r "$WASM_TARGET_DIR"/pkg-out/*/* www/pkg/
-node scripts/build/wasm-modules.mjs www/pkg election_web "${players[@]}" ||
+PANELS="$panels" node scripts/build/wasm-modules.mjs www/pkg election_web "${players[@]}" ||
     die "scripts/build/wasm-modules.mjs could not write the table of modules (www/pkg/modules.js)"
 
 log "sizes:"
-for f in www/pkg/election_player_*_bg.wasm www/pkg/election_web_bg.wasm; do
+for f in www/pkg/election_player_*_bg.wasm www/pkg/election_{compare,sweeps,lab}_bg.wasm www/pkg/election_web_bg.wasm; do
     [[ -f "$f" ]] && file_sizes "$REPO_ROOT/$f" >&2
 done
 log "done in $((SECONDS - T0)) s"

@@ -109,12 +109,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TOOLS = join(ROOT, 'www/pkg/election_web.js');
 const WASM = join(ROOT, 'www/pkg/election_web_bg.wasm');
 
-/** An esbuild plugin: every import of a player module gets the tools module (see the top). */
+/** An esbuild plugin: every import of a player module (or a panel's module) gets the tools module (see the top). */
 const oneWasmModule = {
   name: 'one-wasm-module',
   /** @param {import('esbuild').PluginBuild} b */
   setup(b) {
-    b.onResolve({ filter: /(^|\/)election_player_\w+\.js$/ }, () => ({ path: TOOLS }));
+    b.onResolve({ filter: /(^|\/)election_(player_\w+|compare|sweeps|lab)\.js$/ }, () => ({ path: TOOLS }));
   },
 };
 const ENTRY = join(ROOT, 'www/standalone/entry.js');

@@ -19,7 +19,7 @@ after(async () => {
   await browser?.close();
 });
 
-/** The wasm modules a list of request URLs fetched, by module name (`election_player_bully`, `election_web`). */
+/** The wasm modules a list of request URLs fetched, by module name (`election_player_bully`, `election_lab`). */
 const wasmModules = (/** @type {string[]} */ urls) =>
   [...new Set(urls.map((u) => /\/(election_\w+?)_bg(?:-[0-9a-f]+)?\.wasm/.exec(u)?.[1]).filter(Boolean))].sort();
 
@@ -59,9 +59,12 @@ test('the default page loads only the Bully family player module before it is re
   const { page, errors, early } = await openRecording('/');
   assert.deepEqual(wasmModules(early), ['election_player_bully'], `wasm before ready: ${early.filter((u) => u.includes('.wasm'))}`);
   assert.equal(await page.inputValue('#algorithm'), 'bully');
-  // The preload script is allowed by its hash and leaves once it has run.
+  // The inline scripts (the preload script and the first picture) and the
+  // inline style sheet are allowed by their hashes; the scripts leave once
+  // they have run.
   const csp = (await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content')) ?? '';
-  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]+=*';/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'( 'sha256-[A-Za-z0-9+/]+=*'){2};/);
+  assert.match(csp, /style-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
   assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/);
   assert.equal(await page.$$eval('script:not([src])', (xs) => xs.length), 0);
   assert.equal(await page.$$eval('link[rel=preload][href*="election_player_bully_bg"]', (xs) => xs.length), 1);
@@ -116,11 +119,11 @@ test('a #s= link of a Raft scenario opens it, loading the Raft module only', asy
   await page.close();
 });
 
-test('a script scenario link opens in the single view on the tools module', async () => {
+test('a script scenario link opens in the single view on the lab\'s module', async () => {
   const scenario = JSON.parse(readFileSync(join(REPO_ROOT, 'scenarios/corpus/script-bully-clean.json'), 'utf8'));
   assert.equal(scenario.algorithm, 'script');
   const { page, errors, early } = await openRecording(`/?at=end#s=${encodeShare(scenario)}`);
-  assert.deepEqual(wasmModules(early), ['election_web'], 'the tools module only');
+  assert.deepEqual(wasmModules(early), ['election_lab'], 'the lab\'s module only');
   assert.equal(await page.isVisible('[data-testid="error"]'), false);
   await assertMatches(page, cliRunScenario(scenario), 'the script link');
   assert.deepEqual(errors, []);

@@ -196,6 +196,9 @@ test('an endless loop stops the run with an error naming the node, the handler a
   // The page keeps working: Restart, then a built-in algorithm again.
   await page.click('#restart');
   await page.selectOption('#algorithm', 'chang-roberts');
+  // Its run is made in the ring family's module, loaded first: the
+  // address says so once it is the page's run.
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('algorithm') === 'chang-roberts');
   await toEnd(page);
   assert.equal((await readouts(page)).leader, '2');
   assert.deepEqual(errors, []);
@@ -264,7 +267,7 @@ test('the first render loads none of the lab\'s code; opening the lab does', asy
   const first = [...loaded];
   assert.ok(first.length > 0);
   for (const { url, body } of first) {
-    assert.doesNotMatch(url, /codemirror|\/lab\/(panel|editor|rhai-mode|drafts)\.js|election_web\.js/, url);
+    assert.doesNotMatch(url, /codemirror|\/lab\/(panel|editor|rhai-mode|drafts)\.js|election_(web|lab|compare|sweeps)\.js/, url);
     // CodeMirror's own class names appear in no file the first render loads.
     assert.ok(!body.includes('cm-lintRange'), `${url} holds CodeMirror`);
   }

@@ -1,8 +1,10 @@
-// The built site offline (issue 17, item 6; www/offline/sw.js, top comment):
-// after one visit its service worker (dist/sw.js) has the whole site, so with
-// the network gone a reload still opens the page and
-// runs it, links (query and #s=) and the embed open, and the
-// Experiments panel (a lazy chunk, its workers and uPlot) runs a sweep.
+// The built site offline (issue 17, item 6; issue 30, item 3;
+// www/offline/sw.js, top comment): a plain visit keeps the shell and its
+// family's wasm module and downloads nothing else; what a visit used
+// (other families' links, a #s= link, the embed, the Experiments panel
+// with its workers and uPlot) is kept as first used, so with the network
+// gone a reload still opens the page and runs it, and all of that works
+// again.
 // A new build served at the same address shows "A new version is
 // available. Reload" while the old version keeps serving the old files,
 // and Reload runs the new version and drops the old cache.
@@ -68,30 +70,43 @@ async function runsAsCli(page, args) {
   assert.equal(shown.time, expected.end_ms);
 }
 
-test('offline after one visit: a reload, a query link, a #s= link, the embed and an experiment all work', async (t) => {
-  if (!built) return t.skip(SKIP);
-  const { context, page, errors } = await visit(`${baseUrl()}/?algorithm=bully&nodes=5&seed=2`);
-  await context.setOffline(true);
+/**
+ * The files in the site's cache, as paths below the site.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>}
+ */
+async function cachedFiles(page) {
+  return page.evaluate(async () => {
+    const names = await caches.keys();
+    const files = [];
+    for (const name of names) for (const r of await (await caches.open(name)).keys()) files.push(new URL(r.url).pathname);
+    return files;
+  });
+}
 
-  await page.reload();
-  await ready(page);
-  await runsAsCli(page, ['--algorithm', 'bully', '--nodes', '5', '--seed', '2']);
+/**
+ * Waits until the site's cache has a file whose path matches `pattern`.
+ * @param {import('playwright-core').Page} page
+ * @param {RegExp} pattern
+ */
+async function waitCached(page, pattern) {
+  await page.waitForFunction(
+    async (source) => {
+      const re = new RegExp(source);
+      for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) if (re.test(r.url)) return true;
+      return false;
+    },
+    pattern.source,
+    { polling: 100 },
+  );
+}
 
-  await page.goto(`${baseUrl()}/?algorithm=raft&nodes=7`);
-  await ready(page);
-  assert.equal(await page.inputValue('#algorithm'), 'raft');
-  await runsAsCli(page, ['--algorithm', 'raft', '--nodes', '7', '--seed', await page.inputValue('#seed')]);
-
-  const scenario = { version: 1, algorithm: 'zab', nodes: 4, seed: 9, faults: [{ at_ms: 300, crash: 'leader' }] };
-  await page.goto(`${baseUrl()}/#s=${encodeShare(scenario)}`);
-  await ready(page);
-  assert.equal(await page.inputValue('#algorithm'), 'zab');
-  const file = join(mkdtempSync(join(tmpdir(), 'election-offline-')), 'scenario.json');
-  writeFileSync(file, JSON.stringify(scenario));
-  await runsAsCli(page, ['--scenario', file]);
-
-  // The Experiments panel: a chunk loaded on first use, its workers (which
-  // load the wasm) and uPlot, all from the cache.
+/**
+ * Runs a sweep of 20 seeds in the Experiments panel (a chunk loaded on
+ * first use, its workers, which load the wasm, and uPlot).
+ * @param {import('playwright-core').Page} page
+ */
+async function runExperiment(page) {
   await page.click('[data-testid=experiments-open]');
   await page.waitForSelector('[data-testid=exp-run]');
   await page.fill('[data-testid=exp-seeds]', '1..20');
@@ -99,10 +114,62 @@ test('offline after one visit: a reload, a query link, a #s= link, the embed and
   await page.click('[data-testid=exp-run]');
   await page.waitForSelector('[data-testid=experiments-panel][data-state=done]', { timeout: 120_000 });
   await page.waitForSelector('[data-testid=exp-charts] figure canvas');
+}
 
+test('a plain visit keeps the shell and its family\'s module, nothing it did not use', async (t) => {
+  if (!built) return t.skip(SKIP);
+  const { context, page, errors } = await visit(`${baseUrl()}/?algorithm=bully&nodes=5&seed=2`);
+  await waitCached(page, /election_player_bully_bg-[0-9a-f]+\.wasm$/);
+  const kept = await cachedFiles(page);
+  assert.ok(kept.some((f) => f.endsWith('/index.html')), `the page is kept: ${kept}`);
+  const unused = kept.filter((f) => /election_(web|compare|sweeps|lab)_bg-|election_player_(?!bully_bg)|uPlot|codemirror|experiments-worker|finder-worker|tradeoffs-worker/.test(f));
+  assert.deepEqual(unused, [], 'nothing the visit did not use is downloaded for the cache');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('offline after one visit, what it used works again: a reload, a query link, a #s= link, the embed and an experiment', async (t) => {
+  if (!built) return t.skip(SKIP);
+  const { context, page, errors } = await visit(`${baseUrl()}/?algorithm=bully&nodes=5&seed=2`);
+  await waitCached(page, /election_player_bully_bg-[0-9a-f]+\.wasm$/);
+  // The visit goes on, online: another family's link, a share link of a
+  // third, an experiment, the embed (each kept as it is first used).
+  const raft = `${baseUrl()}/?algorithm=raft&nodes=7`;
+  const scenario = { version: 1, algorithm: 'zab', nodes: 4, seed: 9, faults: [{ at_ms: 300, crash: 'leader' }] };
+  const zab = `${baseUrl()}/#s=${encodeShare(scenario)}`;
+  const embedUrl = `${baseUrl()}/?embed=1&algorithm=bully&nodes=6&seed=3&at=10`;
+  for (const url of [raft, zab]) {
+    await page.goto(url);
+    await ready(page);
+  }
+  await runExperiment(page);
   const embed = await context.newPage();
   const embedErrors = collectErrors(embed);
-  await embed.goto(`${baseUrl()}/?embed=1&algorithm=bully&nodes=6&seed=3&at=10`);
+  await embed.goto(embedUrl);
+  await ready(embed);
+
+  await context.setOffline(true);
+  await page.goto(`${baseUrl()}/?algorithm=bully&nodes=5&seed=2`);
+  await ready(page);
+  await page.reload();
+  await ready(page);
+  await runsAsCli(page, ['--algorithm', 'bully', '--nodes', '5', '--seed', '2']);
+
+  await page.goto(raft);
+  await ready(page);
+  assert.equal(await page.inputValue('#algorithm'), 'raft');
+  await runsAsCli(page, ['--algorithm', 'raft', '--nodes', '7', '--seed', await page.inputValue('#seed')]);
+
+  await page.goto(zab);
+  await ready(page);
+  assert.equal(await page.inputValue('#algorithm'), 'zab');
+  const file = join(mkdtempSync(join(tmpdir(), 'election-offline-')), 'scenario.json');
+  writeFileSync(file, JSON.stringify(scenario));
+  await runsAsCli(page, ['--scenario', file]);
+
+  await runExperiment(page);
+
+  await embed.goto(embedUrl);
   await ready(embed);
   assert.equal(await embed.getAttribute('[data-testid=embed-time]', 'data-ms'), '10');
 

@@ -6,7 +6,8 @@
 // `algorithm` whose `needs` names the algorithm, so the page can load the
 // module that runs it; and a player module's run of every corpus scenario
 // of its family is the tools module's run (same trace hash), which the hash
-// corpus test checks against the native CLI.
+// corpus test checks against the native CLI. The panels' modules (compare,
+// sweeps, lab; www/shared/panel-wasm.js) run what the table says too.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import { loadWasm, ROOT } from '../../scripts/build/wasm-node.mjs';
 const PKG = join(ROOT, 'www', 'pkg');
 const CORPUS = join(ROOT, 'scenarios', 'corpus');
 
-/** @type {{TOOLS: string, ALGORITHM_MODULE: Record<string, string>, RUNS: Record<string, string[]>}} */
+/** @type {{TOOLS: string, PANELS: Record<string, string>, ALGORITHM_MODULE: Record<string, string>, RUNS: Record<string, string[]>}} */
 let table;
 /** @type {Map<string, any>} module name -> the started module */
 const modules = new Map();
@@ -26,10 +27,13 @@ before(async () => {
   for (const name of Object.keys(table.RUNS)) modules.set(name, (await loadWasm(PKG, name)).pkg);
 });
 
+/** The player modules: neither the tools module nor a panel's (compare, sweeps, lab). */
+const isPlayer = (/** @type {string} */ name) => name !== table.TOOLS && !Object.values(table.PANELS).includes(name);
+
 test('every module lists every algorithm and runs what the table says; each algorithm is in one player module', () => {
   const tools = modules.get(table.TOOLS);
   const all = tools.algorithms().map((/** @type {{id: string}} */ a) => a.id);
-  const players = [...modules.keys()].filter((n) => n !== table.TOOLS);
+  const players = [...modules.keys()].filter(isPlayer);
   assert.ok(players.length >= 2, `player modules: ${players}`);
   for (const [name, wasm] of modules) {
     assert.deepEqual(wasm.algorithms().map((/** @type {{id: string}} */ a) => a.id), all, `${name} lists every algorithm`);
@@ -37,11 +41,17 @@ test('every module lists every algorithm and runs what the table says; each algo
   }
   assert.deepEqual(table.RUNS[table.TOOLS], [...all, 'script']);
   assert.deepEqual(players.flatMap((n) => table.RUNS[n]).sort(), [...all].sort());
+  // The panels' modules (web/Cargo.toml): compare and the sweeps run every
+  // algorithm, the lab's scripts only, and a script runs there.
+  assert.deepEqual(table.RUNS[table.PANELS.compare], all);
+  assert.deepEqual(table.RUNS[table.PANELS.sweeps], all);
+  assert.deepEqual(table.RUNS[table.PANELS.lab], ['script']);
+  assert.equal(table.ALGORITHM_MODULE.script, table.PANELS.lab);
 });
 
 test('a scenario a player module does not run is an Error naming the algorithm it needs', () => {
   for (const [name, wasm] of modules) {
-    if (name === table.TOOLS) continue;
+    if (!isPlayer(name)) continue;
     const other = Object.keys(table.ALGORITHM_MODULE).find((id) => id !== 'script' && table.ALGORITHM_MODULE[id] !== name);
     assert.ok(other);
     assert.throws(
@@ -72,6 +82,25 @@ test('a scenario a player module does not run is an Error naming the algorithm i
       `${name} refuses a script`,
     );
   }
+});
+
+test('the lab\'s module refuses a built-in algorithm, and the compare and sweeps modules a script, naming the module they need', () => {
+  const lab = modules.get(table.PANELS.lab);
+  assert.throws(
+    () => lab.Playground.from_url('?algorithm=bully&nodes=5', ''),
+    (/** @type {any} */ e) => e.field === 'algorithm' && e.needs === 'bully',
+  );
+  const script = readFileSync(join(CORPUS, 'script-bully-clean.json'), 'utf8');
+  for (const name of [table.PANELS.compare, table.PANELS.sweeps]) {
+    assert.throws(
+      () => new (modules.get(name).Playground)(script),
+      (/** @type {any} */ e) => e.field === 'algorithm' && e.needs === 'script',
+      `${name} refuses a script`,
+    );
+  }
+  const run = new lab.Playground(script);
+  assert.equal(run.algorithm(), 'script');
+  run.free();
 });
 
 test("a player module's run of each corpus scenario of its family is the tools module's run", () => {

@@ -3,7 +3,7 @@
 //! and errors to JS `Error`s with their `field`.
 
 use election_core::ScenarioError;
-#[cfg(feature = "tools")]
+#[cfg(feature = "lab")]
 use election_core::script::ScriptError;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
@@ -43,8 +43,8 @@ pub fn scenario_error(e: &ScenarioError) -> JsValue {
     if let Some(needs) = e.needs {
         let _ = js_sys::Reflect::set(&err, &JsValue::from_str("needs"), &JsValue::from_str(needs));
     }
-    // Only the tools module runs (and so compiles) scripts.
-    #[cfg(feature = "tools")]
+    // Only the lab and tools modules run (and so compile) scripts.
+    #[cfg(feature = "lab")]
     if e.field == "script" {
         let (line, column) = e.script_at.map_or((None, None), |(l, c)| (Some(l), c));
         let script_error = ScriptError {

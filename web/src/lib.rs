@@ -147,24 +147,24 @@
 //! - The crate also builds natively, so clippy and `cargo test` cover its
 //!   conversions (`web/tests/stored_links.rs` decodes every stored link).
 
-#[cfg(feature = "tools")]
+#[cfg(feature = "compare")]
 pub mod compare;
-#[cfg(feature = "tools")]
+#[cfg(feature = "sweeps")]
 pub mod experiment;
-#[cfg(feature = "tools")]
+#[cfg(feature = "compare")]
 pub mod exports;
-#[cfg(feature = "tools")]
+#[cfg(feature = "sweeps")]
 pub mod finder;
-#[cfg(feature = "tools")]
+#[cfg(feature = "sweeps")]
 pub mod headless;
 pub mod js;
 pub mod lessons;
 pub mod playground;
 pub mod presets;
-#[cfg(feature = "tools")]
+#[cfg(feature = "lab")]
 pub mod scripts;
 pub mod story;
-#[cfg(feature = "tools")]
+#[cfg(feature = "sweeps")]
 pub mod tradeoffs;
 pub mod url;
 pub mod views;

@@ -520,9 +520,9 @@ impl Playground {
     }
 }
 
-/// What only the tools module has: scripted runs (the player module runs
-/// no scripts).
-#[cfg(feature = "tools")]
+/// What only the modules that run scripts have (feature `lab`: the lab
+/// and tools modules; the player modules run no scripts).
+#[cfg(feature = "lab")]
 #[wasm_bindgen]
 impl Playground {
     /// The script error that stopped a scripted run (an object with

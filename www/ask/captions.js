@@ -33,16 +33,21 @@ export function firstSentence(text) {
 export class CaptionView {
   /**
    * Makes the caption (and its live region) and puts them after `after`
-   * (the box around the canvas) or at the end of `into`.
+   * (the box around the canvas) or at the end of `into`; a caption
+   * already in `into` (index.html's) is taken as it is.
    * @param {{after?: Element, into?: Element, className?: string}} where
    */
   constructor(where) {
+    // The page's is in index.html's markup (the first picture, first/picture.js,
+    // may have written the caption at time 0 in it already).
+    const made = where.into?.querySelector(':scope > [data-testid=caption]');
     /** The sentence on the drawing. */
-    this.element = h('p', { class: `story-caption ${where.className ?? ''}`.trim(), 'data-testid': 'caption' });
-    this.element.hidden = true;
+    this.element = made instanceof HTMLElement ? made : h('p', { class: `story-caption ${where.className ?? ''}`.trim(), 'data-testid': 'caption' });
+    if (!made) this.element.hidden = true;
     /** What screen readers hear (visually hidden). */
     this.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-testid': 'caption-live' });
-    if (where.after) where.after.after(this.element, this.live);
+    if (made) made.after(this.live);
+    else if (where.after) where.after.after(this.element, this.live);
     else where.into?.append(this.element, this.live);
     /** @private */
     this.index = -2;

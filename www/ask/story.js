@@ -43,7 +43,7 @@
 
 /**
  * What a run offers for its story (every player module's Playground and
- * the tools module's).
+ * the panels' modules').
  * @typedef {object} StorySource
  * @property {() => number} fault_count
  */

@@ -26,6 +26,7 @@ import { pendingTimers, sameTimers } from './timer-arcs.js';
 import { CANVAS, FAINT, INK, MUTED, PAPER } from '../shared/palette.js';
 import { TIMER_CLASSES } from '../shared/names.js';
 import { playClock } from '../shared/play-clock.js';
+import { retireFirstPicture } from '../first/handoff.js';
 
 /**
  * The cluster's drawing model, for tests: what a view's layers show.
@@ -266,6 +267,7 @@ export class ClusterLayers {
     }
     const nodes = drawStill(ctx, this.geometry, s, marks);
     drawLabels(words, this.geometry, s);
+    retireFirstPicture(this.still);
     // The drawing model only for a test, as the worker reports it.
     if (playClock.hand) this.stillDrawn(0, nodes, false);
   }
@@ -369,6 +371,9 @@ export class ClusterLayers {
    */
   stillDrawn(ms, nodes, cost = true) {
     if (cost) this.onStillCost(ms);
+    // The worker's drawing is on the screen from the next frame on: the
+    // first picture over it (first/picture.js) can go.
+    if (cost) retireFirstPicture(this.still);
     if (nodes) /** @type {any} */ (this.still).__drawnNodes = nodes;
   }
 

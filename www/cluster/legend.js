@@ -236,7 +236,8 @@ const ROLE_LEGEND = {
 
 /**
  * The role legend (the page's, in `list`), from the same colours the
- * canvas uses.
+ * canvas uses; entries already in `list` (made by an earlier call) are
+ * kept.
  * @param {HTMLElement} list
  * @returns {(s: import('../player/model.js').Snapshot) => void} shows the
  *   "service" and "observer" entries only while a node of the run has
@@ -246,7 +247,15 @@ export function roleLegend(list) {
   /** @type {Map<string, HTMLLIElement>} */
   const occasional = new Map();
   for (const [role, colour] of Object.entries(ROLE_COLOURS)) {
+    // Made once: the first picture (first/picture.js) makes them before
+    // the page does, which then takes them as they are.
+    const made = list.querySelector(`:scope > li[data-role="${role}"]`);
+    if (made instanceof HTMLLIElement) {
+      if (role === 'service' || role === 'observer') occasional.set(role, made);
+      continue;
+    }
     const li = document.createElement('li');
+    li.dataset.role = role;
     const swatch = document.createElement('span');
     swatch.className = `swatch swatch-node swatch-${role}`;
     swatch.style.setProperty('background-color', colour);

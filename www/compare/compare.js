@@ -7,8 +7,8 @@
  * compare mode, `at=` (or `at=end`) puts its shared clock there; entering
  * it from the picker and leaving it load such an address, and Share and
  * Copy embed code write one. It loads on first use (stage/compare-picker.js,
- * which keeps the picker) and runs on the wasm tools module
- * (shared/tools-wasm.js): the single view's run crosses as its scenario
+ * which keeps the picker) and runs on the wasm compare module
+ * (shared/panel-wasm.js, the compare module): the single view's run crosses as its scenario
  * JSON.
  * @module compare
  */
@@ -24,7 +24,7 @@ import { embedTargetOf, leaveAddress, navigate, pickedAddress, shareAddress } fr
 
 export class CompareMode extends PageComparison {
   /**
-   * @param {typeof import('../pkg/election_web.js')} wasm
+   * @param {typeof import('../pkg/election_compare.js')} wasm
    * @param {{id: string, name: string}[]} algorithms every algorithm, in display order
    * @param {CompareHooks} hooks
    */

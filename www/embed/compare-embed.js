@@ -26,14 +26,14 @@ import { COMPACT, columns, fixedCrashNotes } from '../stage/compare-table.js';
 import { addScrollCue } from '../shared/scroll-cue.js';
 import { byTestId, h, messageOf, setText, showProblems } from '../shared/dom.js';
 import { READOUT_MS, Readouts } from '../shared/readouts.js';
-import { toolsWasm } from '../shared/tools-wasm.js';
+import { compareWasm } from '../shared/panel-wasm.js';
 import { quietWords } from '../player/quiet.js';
 
 /** The compact table's columns. */
 const COLUMNS = columns(COMPACT);
 
 /**
- * Builds the compare embed into the page and runs it, on the wasm tools
+ * Builds the compare embed into the page and runs it, on the wasm compare
  * module (loaded now).
  * @param {import('../shared/url.js').PageRequest} request the address
  * @param {import('./params.js').EmbedRequest} options the embed's parameters
@@ -43,7 +43,7 @@ const COLUMNS = columns(COMPACT);
 export async function startCompareEmbed(request, options, compareText, problems) {
   let wasm;
   try {
-    wasm = await toolsWasm();
+    wasm = await compareWasm();
   } catch (e) {
     problemsOnly([...problems, `The comparison could not load: ${messageOf(e)}`]);
     return;

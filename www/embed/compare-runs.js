@@ -13,14 +13,14 @@ import { messageOf } from '../shared/dom.js';
  * The runs the address asks for: its scenario (or the default one, the
  * problem said) under each algorithm of `compare=`; null, with the
  * problem said, when the list is bad.
- * @param {typeof import('../pkg/election_web.js')} wasm
+ * @param {typeof import('../pkg/election_compare.js')} wasm
  * @param {import('../shared/url.js').PageRequest} request
  * @param {string} compareText the `compare=` value
  * @param {string[]} problems filled with what went wrong
  * @returns {{runs: import('../stage/runs.js').CompareRuns, ids: string[], baseAlgorithm: string} | null}
  */
 export function openComparison(wasm, request, compareText, problems) {
-  /** @type {import('../pkg/election_web.js').Playground} */
+  /** @type {import('../pkg/election_compare.js').Playground} */
   let base;
   try {
     base = wasm.Playground.from_preset_url(request.query, request.fragment) ?? wasm.Playground.from_url(request.query, request.fragment);

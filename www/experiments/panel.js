@@ -13,8 +13,8 @@
  * @module experiments/panel
  */
 
-import { pageReady } from '../shared/lazy-panel.js';
-import init, * as wasm from '../pkg/election_web.js';
+import { sweepsFor } from '../shared/panel-wasm.js';
+import { ALGORITHMS, EXPERIMENT_PRESETS } from '../pkg/panel-data.js';
 import { COLOURS, drawChart, loadChartLibrary } from './charts.js';
 import { h } from '../shared/dom.js';
 import { saveText } from '../shared/download.js';
@@ -108,6 +108,8 @@ export function fittingMetric(scenarioText) {
 function addressScenario() {
   const live = pageScenarioJson();
   if (live) return JSON.stringify(JSON.parse(live), null, 2);
+  // (The page has a run once ready; before the panel's module is in, none.)
+  if (!wasm) return '{}';
   const { search, hash } = window.location;
   let pg;
   try {
@@ -122,7 +124,7 @@ function addressScenario() {
 
 /**
  * @typedef {object} Results
- * @property {wasm.ExperimentRunner} runner
+ * @property {import('../pkg/election_sweeps.js').ExperimentRunner} runner
  * @property {string} recordsJson every record, in run order, as one JSON array
  * @property {import('./series.js').RunRecord[]} records
  * @property {{algorithm: string, nodes: number, value: string | null, label: string}[]} groups
@@ -132,19 +134,27 @@ function addressScenario() {
  * @property {{algorithm: string, formula: string, points: [number, number][]}[]} theory
  */
 
+/** The panel's wasm once in: the sweeps module (shared/panel-wasm.js),
+ * loading beside the panel (experiments/open.js); the tools module while
+ * the experiment is a scripted run's. @type {import('../shared/panel-wasm.js').SweepsWasm | null} */
+let wasm = null;
+
 /**
  * Builds the panel inside `section`.
  * @param {HTMLElement} section
  * @param {() => void} close
+ * @param {Promise<import('../shared/panel-wasm.js').Sweeps>} sweeps the sweeps
+ *   module, loading (with its compiled module for the workers): the panel
+ *   shows at once, from what the build wrote (www/pkg/panel-data.js), and
+ *   Run waits for it
  * @returns {Promise<{focus: () => void}>}
  */
-export async function createPanel(section, close) {
-  await pageReady();
-  await init();
-  const algorithms = /** @type {{id: string, name: string}[]} */ (wasm.algorithms());
-  const presets = /** @type {{name: string, title: string, summary: string, metric: string, spec_json: string}[]} */ (
-    wasm.experiment_presets()
-  );
+export async function createPanel(section, close, sweeps) {
+  sweeps.then((s) => {
+    wasm ??= s.wasm;
+  }, () => {});
+  const algorithms = ALGORITHMS;
+  const presets = EXPERIMENT_PRESETS;
 
   const title = h('h2', { id: 'experiments-title', tabindex: -1 }, 'Experiments');
   const closeButton = h('button', { type: 'button', 'data-testid': 'exp-close' }, 'Close experiments');
@@ -278,7 +288,7 @@ export async function createPanel(section, close) {
     charts,
   );
 
-  const pool = new WorkerPool(Number(workers.value));
+  const pool = new WorkerPool(Number(workers.value), null);
   /** @type {Results | null} */
   let results = null;
 
@@ -346,6 +356,10 @@ export async function createPanel(section, close) {
     let spec;
     try {
       spec = specJson();
+      // A script runs only in the tools module (shared/panel-wasm.js).
+      status.textContent = 'Loading the experiments\' code…';
+      pool.wasm = await sweepsFor(JSON.parse(spec).scenario?.algorithm === 'script');
+      wasm = pool.wasm.wasm;
       runner = new wasm.ExperimentRunner(spec);
     } catch (e) {
       status.textContent = messageOf(e);

@@ -4,9 +4,30 @@
  * runs of one experiment. Work goes out in small chunks of run indices to
  * whichever worker is free; each record is stored at its run index, so
  * the result is the same, in the same order, however the workers are
- * scheduled. Cancel terminates the workers at once.
+ * scheduled. Cancel ends the workers at once (one still loading, once it
+ * has loaded: `endWorkers`).
  * @module experiments/pool
  */
+
+import { startWorker } from '../shared/panel-wasm.js';
+
+/**
+ * Ends a pool's workers: at once those that have said they are ready; one
+ * still loading its script once it has (ending it then would abort the
+ * request, which reads as a failed load).
+ * @param {Worker[]} workers
+ * @param {Set<Worker>} loaded those that have said they are ready
+ */
+export function endWorkers(workers, loaded) {
+  for (const w of workers) {
+    if (loaded.has(w)) {
+      w.terminate();
+      continue;
+    }
+    w.onmessage = () => w.terminate();
+    w.onerror = () => w.terminate();
+  }
+}
 
 /** Thrown (as the rejection) when a sweep is cancelled. */
 export class Cancelled extends Error {
@@ -25,9 +46,14 @@ export class Cancelled extends Error {
 export class WorkerPool {
   /**
    * @param {number} size how many workers
+   * @param {import('../shared/panel-wasm.js').Sweeps | null} wasm the
+   *   compiled module handed to each worker (shared/panel-wasm.js
+   *   `startWorker`); the panel sets it before a run (another for a
+   *   scripted run's experiment)
    */
-  constructor(size) {
+  constructor(size, wasm) {
     this.size = Math.max(1, Math.floor(size));
+    this.wasm = wasm;
     /** @type {Worker[]} */
     this.workers = [];
     /** @type {(() => void) | null} */
@@ -52,9 +78,11 @@ export class WorkerPool {
     let next = 0;
     let done = 0;
     return new Promise((resolve, reject) => {
+      /** The workers that have said they are ready. @type {Set<Worker>} */
+      const loaded = new Set();
       const finish = (/** @type {Error | null} */ error) => {
         this.abort = null;
-        for (const w of this.workers) w.terminate();
+        endWorkers(this.workers, loaded);
         this.workers = [];
         if (error) reject(error);
         else resolve(records);
@@ -68,10 +96,12 @@ export class WorkerPool {
         w.postMessage({ type: 'run', from, to: next });
       };
       for (let i = 0; i < count; i += 1) {
-        const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `experiment-${i}` });
+        if (!this.wasm) throw new Error('the experiments\' wasm module is not in');
+        const w = startWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `experiment-${i}` }), this.wasm);
         w.onmessage = (event) => {
           const msg = event.data;
           if (msg.type === 'ready') {
+            loaded.add(w);
             feed(w);
           } else if (msg.type === 'records') {
             msg.records.forEach((/** @type {string} */ r, /** @type {number} */ k) => {

@@ -1,12 +1,13 @@
 // @ts-check
 /**
- * A Web Worker of the Experiments panel: loads the same wasm core as the
- * page, builds the experiment once, and runs the run indices it is handed,
+ * A Web Worker of the Experiments panel: starts the wasm module the page
+ * compiled (posted to it first, shared/worker-wasm.js: nothing fetched), builds the experiment once, and runs the run indices it is handed,
  * sending back each run's record as the JSON text the core wrote. It
  * decides nothing: which runs, and in which order they are reported, is
  * the pool's business (pool.js); what a run is, the core's.
  *
- * Messages in:  {type: 'start', spec: string}
+ * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'tools'}   (first; shared/worker-wasm.js)
+ *               {type: 'start', spec: string}
  *               {type: 'run', from: number, to: number}   (to excluded)
  * Messages out: {type: 'ready'}
  *               {type: 'records', from: number, records: string[]}
@@ -14,17 +15,18 @@
  * @module experiments/worker
  */
 
-import init, { ExperimentRunner } from '../pkg/election_web.js';
+import { workerWasm } from '../shared/worker-wasm.js';
 import { messageOf } from '../shared/dom.js';
 
-/** @type {ExperimentRunner | null} */
+/** @type {import('../pkg/election_sweeps.js').ExperimentRunner | null} */
 let runner = null;
-const ready = init();
+const wasm = workerWasm();
 
 self.onmessage = async (/** @type {MessageEvent} */ event) => {
   const msg = event.data;
+  if (wasm.take(msg)) return;
   try {
-    await ready;
+    const { ExperimentRunner } = await wasm.ready();
     if (msg.type === 'start') {
       runner?.free();
       runner = new ExperimentRunner(msg.spec);

@@ -1,13 +1,13 @@
 // @ts-check
 /**
- * Loads the failure finder (panel.js, its workers, the wasm tools
- * module) the first time its section in the Faults panel is opened, so
- * the page pays nothing for it until then.
+ * Loads the failure finder (panel.js, its workers, the wasm sweeps
+ * module, shared/panel-wasm.js) the first time its section in the Faults
+ * panel is opened, so the page pays nothing for it until then.
  * @module finder/open
  */
 
 import { pageReady } from '../shared/lazy-panel.js';
-import { toolsWasm } from '../shared/tools-wasm.js';
+import { sweepsWasm } from '../shared/panel-wasm.js';
 
 const details = /** @type {HTMLDetailsElement | null} */ (document.getElementById('finder'));
 
@@ -16,10 +16,12 @@ if (details) {
   let loaded = null;
   details.addEventListener('toggle', () => {
     if (!details.open || loaded) return;
+    // The form shows as soon as its code is in; the wasm sweeps module
+    // loads then (a search waits for it).
     loaded = pageReady()
-      .then(() => toolsWasm())
       .then(() => import('./panel.js'))
       .then((m) => {
+        sweepsWasm().catch(() => {});
         m.createFinder();
         details.dataset.loaded = 'true';
       })

@@ -13,7 +13,9 @@
  * @module finder/panel
  */
 
-import * as wasm from '../pkg/election_web.js';
+import { sweepsFor } from '../shared/panel-wasm.js';
+import { ALGORITHMS, FAULT_KINDS } from '../pkg/panel-data.js';
+
 import { messageOf, setText } from '../shared/dom.js';
 import { propertyLabel } from '../shared/names.js';
 import { pageScenarioJson } from '../shared/page-scenario.js';
@@ -67,7 +69,11 @@ function openLink(link) {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
-/** Fills the finder's form and wires its buttons. */
+/**
+ * Fills the finder's form (from what the build wrote, www/pkg/panel-data.js)
+ * and wires its buttons; a search waits for its wasm module, which
+ * finder/open.js has started loading.
+ */
 export function createFinder() {
   const root = part('finder');
   const form = /** @type {HTMLFormElement} */ (part('finder-form'));
@@ -85,7 +91,7 @@ export function createFinder() {
 
   const current = pageScenarioJson();
   const pageAlgorithm = current ? JSON.parse(current).algorithm : '';
-  for (const a of /** @type {{id: string, name: string}[]} */ (wasm.algorithms())) {
+  for (const a of ALGORITHMS) {
     algorithm.append(new Option(a.name, a.id, false, a.id === pageAlgorithm));
   }
   // A script on the page (the lab's, or a link's) is one more algorithm
@@ -109,7 +115,7 @@ export function createFinder() {
   root.addEventListener('toggle', syncScript);
   /** @type {HTMLInputElement[]} */
   const boxes = [];
-  for (const name of wasm.fault_kinds()) {
+  for (const name of FAULT_KINDS) {
     const box = document.createElement('input');
     box.type = 'checkbox';
     box.value = name;
@@ -121,7 +127,7 @@ export function createFinder() {
     boxes.push(box);
   }
 
-  const pool = new FinderPool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2)));
+  const pool = new FinderPool(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2)), null);
   /** @type {Counterexample | null} */
   let found = null;
 
@@ -186,7 +192,10 @@ export function createFinder() {
     let total;
     try {
       text = request();
-      const finder = new wasm.FailureFinder(text);
+      // A script runs only in the tools module (shared/panel-wasm.js).
+      const asked = JSON.parse(text);
+      pool.wasm = await sweepsFor(asked.algorithm === 'script' || asked.scenario?.algorithm === 'script');
+      const finder = new pool.wasm.wasm.FailureFinder(text);
       total = finder.run_count();
       finder.free();
     } catch (e) {

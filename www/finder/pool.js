@@ -4,12 +4,14 @@
  * goes out in small chunks to whichever worker is free, the failing
  * indices come back, and then one worker shrinks the lowest failing one
  * (as `election check` shrinks the lowest failing seed, so both find the
- * same counterexample however the workers are scheduled). Cancel
- * terminates the workers at once.
+ * same counterexample however the workers are scheduled). Cancel ends
+ * the workers at once (one still loading, once it has loaded:
+ * experiments/pool.js `endWorkers`).
  * @module finder/pool
  */
 
-import { Cancelled } from '../experiments/pool.js';
+import { Cancelled, endWorkers } from '../experiments/pool.js';
+import { startWorker } from '../shared/panel-wasm.js';
 
 export { Cancelled };
 
@@ -27,9 +29,18 @@ export { Cancelled };
  */
 
 export class FinderPool {
-  /** @param {number} size how many workers */
-  constructor(size) {
+  /**
+   * @param {number} size how many workers
+   * @param {import('../shared/panel-wasm.js').Sweeps | null} wasm the
+   *   compiled module handed to each worker (shared/panel-wasm.js
+   *   `startWorker`); the panel sets it before a search (another for a
+   *   scripted run's)
+   */
+  constructor(size, wasm) {
     this.size = Math.max(1, Math.floor(size));
+    this.wasm = wasm;
+    /** The workers that have said they are ready. @type {Set<Worker>} */
+    this.loaded = new Set();
     /** @type {Worker[]} */
     this.workers = [];
     /** @type {(() => void) | null} */
@@ -47,10 +58,14 @@ export class FinderPool {
    */
   spawn(request, count, onReady, onMessage, fail) {
     for (let i = 0; i < count; i += 1) {
-      const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `finder-${i}` });
+      if (!this.wasm) throw new Error('the finder\'s wasm module is not in');
+      const w = startWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `finder-${i}` }), this.wasm);
       w.onmessage = (event) => {
         const msg = event.data;
-        if (msg.type === 'ready') onReady(w);
+        if (msg.type === 'ready') {
+          this.loaded.add(w);
+          onReady(w);
+        }
         else if (msg.type === 'error') fail(new Error(msg.message));
         else onMessage(w, msg);
       };
@@ -76,8 +91,9 @@ export class FinderPool {
       const done = (/** @type {Error | null} */ error, /** @type {any} */ value = undefined) => {
         if (this.abort === null) return;
         this.abort = null;
-        for (const w of this.workers) w.terminate();
+        endWorkers(this.workers, this.loaded);
         this.workers = [];
+        this.loaded.clear();
         if (error) reject(error);
         else resolve(value);
       };

@@ -1,12 +1,13 @@
 // @ts-check
 /**
- * A Web Worker of the failure finder: loads the same wasm core as the
- * page, builds the search once (`FailureFinder`), checks the run indices
+ * A Web Worker of the failure finder: starts the wasm module the page
+ * compiled (posted to it first, shared/worker-wasm.js: nothing fetched), builds the search once (`FailureFinder`), checks the run indices
  * it is handed and shrinks a failure when asked. It decides nothing:
  * which runs, and which failure is shrunk, is the pool's business
  * (pool.js); what a schedule, a failure and shrinking are, the core's.
  *
- * Messages in:  {type: 'start', request: string}
+ * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'tools'}   (first; shared/worker-wasm.js)
+ *               {type: 'start', request: string}
  *               {type: 'check', from: number, to: number}   (to excluded)
  *               {type: 'shrink', index: number}
  * Messages out: {type: 'ready'}
@@ -16,17 +17,18 @@
  * @module finder/worker
  */
 
-import init, { FailureFinder } from '../pkg/election_web.js';
+import { workerWasm } from '../shared/worker-wasm.js';
 import { messageOf } from '../shared/dom.js';
 
-/** @type {FailureFinder | null} */
+/** @type {import('../pkg/election_sweeps.js').FailureFinder | null} */
 let finder = null;
-const ready = init();
+const wasm = workerWasm();
 
 self.onmessage = async (/** @type {MessageEvent} */ event) => {
   const msg = event.data;
+  if (wasm.take(msg)) return;
   try {
-    await ready;
+    const { FailureFinder } = await wasm.ready();
     if (msg.type === 'start') {
       finder?.free();
       finder = new FailureFinder(msg.request);

@@ -4,12 +4,13 @@
  * from its header button; at once when the address has `lab=1` or
  * `template=<id>` (a teacher's exercise link), and when the page opens a
  * link whose scenario is a script. The lab's code, the editor and the
- * wasm tools module load only the first time it opens
+ * lab's wasm module (side by side) load only the first time it opens
  * (shared/lazy-panel.js); this file is all the first render carries.
  * @module lab/open
  */
 
 import { lazyPanel, pageReady } from '../shared/lazy-panel.js';
+import { labWasm } from '../shared/panel-wasm.js';
 import { pageRun } from '../shared/page-scenario.js';
 import { TEMPLATE_ID } from '../shared/url.js';
 
@@ -19,7 +20,10 @@ if (button && section) {
   const panel = lazyPanel(
     button,
     section,
-    (s, close) => pageReady().then(() => import('./panel.js')).then((m) => m.createLab(s, close)),
+    // The lab's code (with CodeMirror), then its wasm module: the editor
+    // shows as soon as the code is in (lab/panel.js), which would share
+    // the link with the 600 KB wasm if asked for together.
+    (s, close) => pageReady().then(() => import('./panel.js').then((m) => m.createLab(s, close, labWasm()))),
     'the lab',
   );
   const params = new URLSearchParams(window.location.search);

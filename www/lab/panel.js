@@ -11,24 +11,25 @@
  * the template, undoable), and script errors at their line and in words
  * (node, handler, simulated time). Drafts are kept per template
  * (drafts.js). Loaded by lab/open.js the first time the lab opens; runs
- * on the wasm tools module (the player module runs no scripts).
+ * on the lab's wasm module (shared/panel-wasm.js; the player modules run
+ * no scripts).
  *
  * ## The lab
  *
  * The page's side of scripted algorithms (`www/lab/`, the user's guide is
  * docs/lab.md): an editor, the shipped scripts, and Run, which makes the
  * script the single view's run. The lab decides nothing about a script:
- * the tools module compiles it (`script_check`), runs it and reports its
+ * the lab's module compiles it (`script_check`), runs it and reports its
  * error (`Playground.script_error()`); the lab shows what it says.
  *
  * ```
  *  lab/open.js (first render: the Lab button, lab=1, template=, a script's link)
- *    | first opening: import('./panel.js')  (+ the tools module, CodeMirror)
+ *    | first opening: import('./panel.js')  (+ CodeMirror; beside it the lab's wasm module)
  *    v
  *  lab/panel.js  picker (script_templates()) . editor.js . Run . Reset . errors
  *    | Run: the page's scenario JSON (shared/page-scenario.js) with
  *    |      "algorithm": "script", "script": <editor text>
- *    |   -> shared/player-wasm.js playgroundFor (the tools module runs scripts)
+ *    |   -> shared/player-wasm.js playgroundFor (the lab's module runs scripts)
  *    |   -> pageRun().load(pg): stage/page.js adopt (every view, the address's #s=)
  *    v
  *  pageRun().model.onChange: a new run whose script is not the editor's
@@ -37,7 +38,7 @@
  *
  * - **Loading.** `index.html` carries the Lab button, the empty section and
  *   `lab/open.js`, which imports nothing of the lab: the panel, the editor,
- *   CodeMirror and the tools module load on the first opening (a dynamic
+ *   CodeMirror and the lab's module load on the first opening (a dynamic
  *   `import()`: in the site build a chunk of its own; the browser test
  *   `lab.test.js` checks that no file of a plain page load holds
  *   CodeMirror). `open.js` opens the lab for `lab=1`, `template=<id>`, and
@@ -109,7 +110,7 @@
 import { h, messageOf, setText } from '../shared/dom.js';
 import { pageRun, pageScenarioJson } from '../shared/page-scenario.js';
 import { playgroundFor } from '../shared/player-wasm.js';
-import { toolsWasm } from '../shared/tools-wasm.js';
+import { ALGORITHMS, SCRIPT_TEMPLATES } from '../pkg/panel-data.js';
 import { TEMPLATE_ID } from '../shared/url.js';
 import { LINK_SLOT, dropDraft, lastSlot, loadDraft, saveDraft } from './drafts.js';
 import { createEditor } from './editor.js';
@@ -195,18 +196,23 @@ function openAddress(search, hash) {
 }
 
 /**
- * Builds the lab inside `section`.
+ * Builds the lab inside `section`: at once, with the shipped scripts the
+ * build wrote (www/pkg/panel-data.js); what needs the lab's wasm module
+ * (checking the script, Run) waits for it, which loads meanwhile.
  * @param {HTMLElement} section
  * @param {() => void} close
+ * @param {Promise<import('../shared/panel-wasm.js').LabWasm>} lab the lab's
+ *   wasm module, loading (shared/panel-wasm.js)
  * @returns {Promise<{focus: () => void}>}
  */
-export async function createLab(section, close) {
-  const tools = await toolsWasm();
+export async function createLab(section, close, lab) {
+  /** The lab's wasm module once it is in: until then nothing is checked. @type {import('../shared/panel-wasm.js').LabWasm | null} */
+  let tools = null;
   const page = pageRun();
   if (!page) throw new Error('the page has no single view to run a script in');
-  const templates = /** @type {Template[]} */ (tools.script_templates());
+  const templates = /** @type {Template[]} */ (SCRIPT_TEMPLATES);
   const byId = new Map(templates.map((t) => [t.id, t]));
-  const algorithms = /** @type {{id: string, name: string}[]} */ (tools.algorithms());
+  const algorithms = ALGORITHMS;
 
   // ---- the markup
   const title = h('h2', { id: 'lab-title', tabindex: -1 }, 'Lab: your own election algorithm');
@@ -281,6 +287,7 @@ export async function createLab(section, close) {
 
   /** @param {string} text @returns {ScriptError | null} */
   const compileError = (text) => {
+    if (!tools) return null;
     if (checked.text !== text) checked = { text, error: /** @type {ScriptError | null} */ (tools.script_check(text)) };
     return checked.error;
   };
@@ -308,6 +315,14 @@ export async function createLab(section, close) {
     },
     run: () => run(false),
   });
+  // Once the lab's module is in, the script is checked.
+  lab.then(
+    (m) => {
+      tools = m;
+      editor.recheck();
+    },
+    (err) => showError(`The lab's code could not load: ${messageOf(err)}`),
+  );
 
   /**
    * Shows slot `id` in the editor: its draft, or its source.
@@ -358,6 +373,12 @@ export async function createLab(section, close) {
    * @returns {Promise<void>}
    */
   const run = async (own) => {
+    try {
+      tools ??= await lab;
+    } catch (err) {
+      showError(`Not run: the lab's code could not load: ${messageOf(err)}`);
+      return;
+    }
     const text = editor.text();
     const e = compileError(text);
     if (e) {

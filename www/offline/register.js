@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Registers the built site's service worker (offline/sw.js, written to
- * dist/sw.js) once the page is ready, and shows "A new version is
+ * dist/sw.js) once the page is ready, tells it what the page loaded (its
+ * wasm module) once it is active, and shows "A new version is
  * available. Reload" when a new version has been fetched and waits.
  * Reload tells the waiting worker to take over, and the page loads again
  * when it has: until then every file still comes from the old version.
@@ -59,9 +60,23 @@ function watch(registration) {
   });
 }
 
+/**
+ * Tells the active worker what this page loaded before the worker served
+ * it (the player module of its family, a panel opened early), for its
+ * cache (offline/sw.js, keep): it keeps the site's files among them.
+ * @param {ServiceWorkerRegistration} registration
+ */
+function keepLoaded(registration) {
+  const urls = performance.getEntriesByType('resource').map((e) => e.name);
+  registration.active?.postMessage({ type: 'keep', urls });
+}
+
 if ('serviceWorker' in navigator && /^https?:$/.test(window.location.protocol)) {
   pageReady()
     .then(() => navigator.serviceWorker.register(new URL('sw.js', document.baseURI), { updateViaCache: 'none' }))
-    .then(watch)
+    .then((registration) => {
+      watch(registration);
+      navigator.serviceWorker.ready.then(keepLoaded, () => {});
+    })
     .catch((e) => console.warn(`election playground: offline use is not available (${e instanceof Error ? e.message : e})`));
 }

@@ -14,7 +14,7 @@
  * The core writes the JSON and CSV text; this module only saves files.
  * Before exporting, the events of the current instant are finished (as a
  * share link does), so the files describe a moment the CLI can stop at.
- * The JSON and CSV come from the wasm tools module (shared/tools-wasm.js,
+ * The JSON and CSV come from the wasm compare module (shared/panel-wasm.js,
  * loaded on the first such export), which replays the scenario to that
  * moment: the same run, as `--until-ms` replays it. The SVG writer loads
  * on the first SVG export.
@@ -22,7 +22,7 @@
  */
 
 import { fileStem, saveBlob, saveText } from '../shared/download.js';
-import { toolsWasm } from '../shared/tools-wasm.js';
+import { compareFor, isScripted } from '../shared/panel-wasm.js';
 
 /**
  * @typedef {object} ExportElements
@@ -122,8 +122,8 @@ export class Exports {
    * @private
    * @param {string} suffix
    * @param {string} type
-   * @param {(pg: import('../pkg/election_web.js').Playground) => string} make
-   *   the text, from the tools module's copy of the run at this moment
+   * @param {(pg: import('../pkg/election_compare.js').Playground) => string} make
+   *   the text, from the compare module's copy of the run at this moment
    * @param {string | null} runFlags flags of `election run` that print the
    *   same, or null for the sweep CSV
    */
@@ -135,7 +135,7 @@ export class Exports {
     const seed = pg.seed();
     let text;
     try {
-      const tools = await toolsWasm();
+      const tools = await compareFor(isScripted(scenario));
       const copy = new tools.Playground(scenario);
       try {
         copy.run_until_ms(at);

@@ -144,21 +144,28 @@ function idList(text) {
 
 export class FaultEditor {
   /**
-   * Builds the editor in `root` (an empty element under the scrubber).
+   * Builds the editor in `root` (under the scrubber: index.html's, with
+   * the strip and the closed list, or an empty element).
    * @param {HTMLElement} root
    * @param {EditorHooks} hooks
    */
   constructor(root, hooks) {
     this.hooks = hooks;
     root.classList.add('fault-editor');
-    this.strip = h('div', {
-      class: 'fe-strip',
-      role: 'group',
-      'aria-label': 'Scheduled faults on the time axis: drag a marker or use its arrow keys to move it',
-      'data-testid': 'fault-strip',
-    });
-    this.details = h('details', { class: 'fe-details' });
-    this.summary = h('summary', {}, 'Fault timeline');
+    // The strip and the closed "Fault timeline" are in index.html's markup
+    // (the first paint has the page's final layout, issue 30); made here
+    // where they are not.
+    this.strip = /** @type {HTMLElement} */ (
+      root.querySelector(':scope > .fe-strip') ??
+      h('div', {
+        class: 'fe-strip',
+        role: 'group',
+        'aria-label': 'Scheduled faults on the time axis: drag a marker or use its arrow keys to move it',
+        'data-testid': 'fault-strip',
+      })
+    );
+    this.details = /** @type {HTMLDetailsElement} */ (root.querySelector(':scope > details.fe-details') ?? h('details', { class: 'fe-details' }));
+    this.summary = /** @type {HTMLElement} */ (this.details.querySelector(':scope > summary') ?? h('summary', {}, 'Fault timeline'));
     this.list = h('ol', { class: 'fe-list', 'data-testid': 'fault-list', 'aria-label': 'Scheduled faults' });
     this.empty = h('p', { class: 'note' }, 'No faults yet: add one below, or make one in the Faults panel.');
 
@@ -176,7 +183,7 @@ export class FaultEditor {
     this.sideField = this.field(h('label', { for: 'fe-side' }, 'Side A (ids; the rest is side B)'), this.side);
 
     this.details.append(this.summary, this.list, this.empty, this.buildForm());
-    root.append(this.strip, this.details);
+    if (!this.strip.isConnected) root.append(this.strip, this.details);
 
     /** What the list was built from. @private */
     this.key = '';

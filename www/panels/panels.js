@@ -7,69 +7,33 @@
  * Everything you act on (Scenario, Share, Faults, the log's controls)
  * stays in view, so nothing a click needs is hidden behind a tab.
  *
- * The sections keep their ids and test ids; this module only moves them
- * into the tab panels, so index.html stays a plain list of sections.
+ * index.html has the tabs and their panels in its markup (so the first
+ * paint has the page's final layout, issue 30); this module wires them.
  * @module panels
  */
 
-/**
- * One tab: its name and the sections (found by their heading's id) it
- * shows.
- * @typedef {object} TabSpec
- * @property {string} id
- * @property {string} label
- * @property {string[]} headings ids of the headings of its sections
- */
-
-/** @type {TabSpec[]} */
-const TABS = [
-  { id: 'now', label: 'Now', headings: ['now-title', 'kinds-title'] },
-  { id: 'metrics', label: 'Metrics', headings: ['metrics-title'] },
-  { id: 'node', label: 'Node', headings: ['inspector-title'] },
-];
+/** The tabs' ids: index.html's `#tab-<id>` and `#panel-<id>`. */
+const TABS = ['now', 'metrics', 'node'];
 
 export class PanelTabs {
   /**
-   * Builds the tabs at the top of `aside`.
+   * Wires the tabs at the top of `aside` (index.html's `.dock`).
    * @param {HTMLElement} aside the side panel
    */
   constructor(aside) {
-    const dock = document.createElement('div');
-    dock.className = 'dock';
-    const list = document.createElement('div');
-    list.className = 'tabs';
-    list.setAttribute('role', 'tablist');
-    list.setAttribute('aria-label', 'Views');
-    dock.append(list);
+    const dock = aside.querySelector(':scope > .dock');
+    const list = dock?.querySelector('[role=tablist]');
+    if (!(dock instanceof HTMLElement) || !list) throw new Error('page element aside.panel > .dock [role=tablist] is missing');
     /** @type {Map<string, {tab: HTMLButtonElement, panel: HTMLElement}>} */
     this.tabs = new Map();
-    for (const spec of TABS) {
-      const sections = spec.headings
-        .map((id) => document.getElementById(id)?.closest('section'))
-        .filter((s) => s instanceof HTMLElement);
-      if (sections.length === 0) continue;
-      const tab = document.createElement('button');
-      tab.type = 'button';
-      tab.id = `tab-${spec.id}`;
-      tab.className = 'tab';
-      tab.dataset.testid = `tab-${spec.id}`;
-      tab.setAttribute('role', 'tab');
-      tab.setAttribute('aria-controls', `panel-${spec.id}`);
-      tab.textContent = spec.label;
-      const panel = document.createElement('div');
-      panel.id = `panel-${spec.id}`;
-      panel.className = 'tab-panel';
-      panel.setAttribute('role', 'tabpanel');
-      panel.setAttribute('aria-labelledby', tab.id);
-      panel.tabIndex = 0;
-      panel.append(...sections);
-      tab.addEventListener('click', () => this.select(spec.id));
-      list.append(tab);
-      dock.append(panel);
-      this.tabs.set(spec.id, { tab, panel });
+    for (const id of TABS) {
+      const tab = document.getElementById(`tab-${id}`);
+      const panel = document.getElementById(`panel-${id}`);
+      if (!(tab instanceof HTMLButtonElement) || !panel) throw new Error(`page element #tab-${id} or #panel-${id} is missing`);
+      tab.addEventListener('click', () => this.select(id));
+      this.tabs.set(id, { tab, panel });
     }
-    list.addEventListener('keydown', (e) => this.key(e));
-    aside.prepend(dock);
+    list.addEventListener('keydown', (e) => this.key(/** @type {KeyboardEvent} */ (e)));
     this.dock = dock;
     this.select('now');
     this.followInspector();
@@ -142,3 +106,4 @@ export class PanelTabs {
     }
   }
 }
+

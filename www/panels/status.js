@@ -16,7 +16,7 @@
  * @module status
  */
 
-import { kindLabel } from '../shared/palette.js';
+import { kindRows } from './kind-rows.js';
 import { byTestId, setText } from '../shared/dom.js';
 
 /**
@@ -188,17 +188,7 @@ export class StatusView {
    * @param {string[]} kinds
    */
   buildKinds(kinds) {
-    this.kindsList.replaceChildren();
-    this.kindCounts = kinds.map((kind, i) => {
-      const li = document.createElement('li');
-      const [swatch, name] = kindLabel(kind, i);
-      const count = document.createElement('span');
-      count.className = 'kind-count';
-      count.dataset.testid = `sent-${kind}`;
-      count.textContent = '0';
-      li.append(swatch, name, count);
-      this.kindsList.append(li);
-      return count;
-    });
+    this.kindCounts = kindRows(this.kindsList, kinds);
   }
+
 }

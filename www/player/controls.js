@@ -21,15 +21,8 @@
 import { quietWords } from './quiet.js';
 import { writeShareAddress } from '../shared/url.js';
 import { el, setText } from '../shared/dom.js';
+import { formatSpeed } from './speed.js';
 
-/**
- * Readable speed: "0.02×", "1×", "250×".
- * @param {number} speed
- * @returns {string}
- */
-export function formatSpeed(speed) {
-  return `${Number(speed.toPrecision(speed >= 1 ? 3 : 2))}×`;
-}
 
 /**
  * What the controls need from the page.

@@ -92,6 +92,7 @@ import { decodeNodes, sameNodes } from '../cluster/node-rows.js';
 import { ROLE_NAMES } from '../shared/names.js';
 import { Slicer } from './slicer.js';
 import { learnFlightFields, quietStretch } from './quiet.js';
+import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED } from './speed.js';
 
 /**
  * A moment where playing pauses by itself (a narrated preset's step) and
@@ -163,14 +164,9 @@ function notArrived(f, nowMs, scratch) {
   return { rows: kept.subarray(0, end), width, col };
 }
 
-/** Slowest and fastest play speed, simulated ms per real ms. */
-export const MIN_SPEED = 0.001;
-export const MAX_SPEED = 1000;
-
-/** The speed a page opens at, simulated ms per real ms: the default
- * Bully election (over at 19 ms) takes about four seconds to watch, a
- * message of 5 ms latency one second to cross. */
-export const DEFAULT_SPEED = 0.005;
+// The play speed's range and default (player/speed.js), used here and by
+// the model's users.
+export { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED };
 
 /** Most real time Next step takes to reach the next stop, ms (the issue
  * asks for about 3 s; a little under leaves room for slow frames). */

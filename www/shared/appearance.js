@@ -49,8 +49,27 @@ export function currentTheme() {
   return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
+/** Puts the theme the user picked (if any) on the page. */
+export function applyStoredTheme() {
+  const stored = storedTheme();
+  if (stored) document.documentElement.dataset.theme = stored;
+}
+
+/**
+ * Names on the theme button what pressing it does (the other theme).
+ * @param {HTMLElement} button
+ */
+export function labelThemeButton(button) {
+  const theme = currentTheme();
+  const other = theme === 'dark' ? 'light' : 'dark';
+  button.textContent = other === 'dark' ? 'Dark theme' : 'Light theme';
+  button.setAttribute('aria-label', `Switch to the ${other} theme (now: ${theme})`);
+  button.title = `Switch to the ${other} theme`;
+  button.dataset.theme = theme;
+}
+
 /** Reads the canvas colours from the CSS variables of the theme in force. */
-function readColours() {
+export function readColours() {
   const css = getComputedStyle(document.documentElement);
   /** @param {string} name @param {string} fallback */
   const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
@@ -82,8 +101,7 @@ function changed() {
  * queries, and wires the theme button (`#theme-toggle`, if present).
  */
 export function setupAppearance() {
-  const stored = storedTheme();
-  if (stored) document.documentElement.dataset.theme = stored;
+  applyStoredTheme();
   const motion = window.matchMedia('(prefers-reduced-motion: reduce)');
   reducedMotion = motion.matches;
   motion.addEventListener('change', () => {
@@ -96,15 +114,9 @@ export function setupAppearance() {
   });
 
   const button = document.getElementById('theme-toggle');
+  // The button names what pressing it does, not the theme in force.
   const updateButton = () => {
-    if (!button) return;
-    const theme = currentTheme();
-    const other = theme === 'dark' ? 'light' : 'dark';
-    // The button names what pressing it does, not the theme in force.
-    button.textContent = other === 'dark' ? 'Dark theme' : 'Light theme';
-    button.setAttribute('aria-label', `Switch to the ${other} theme (now: ${theme})`);
-    button.title = `Switch to the ${other} theme`;
-    button.dataset.theme = theme;
+    if (button) labelThemeButton(button);
   };
   if (button) {
     button.addEventListener('click', () => {

@@ -2,8 +2,8 @@
 /**
  * The wasm modules the page plays runs in (web/src/lib.rs, module docs): a
  * player module per algorithm family (`www/pkg/election_player_<family>.js`)
- * and the tools module
- * (`www/pkg/election_web.js`, every algorithm and scripts). Which module
+ * and the lab's module (`www/pkg/election_lab.js`, scripts;
+ * shared/panel-wasm.js). Which module
  * runs which algorithm or preset is the table the wasm build wrote
  * (`www/pkg/modules.js`); nothing here knows an algorithm.
  *
@@ -31,11 +31,11 @@
  *
  * | what | loads when | from |
  * |---|---|---|
- * | the wasm **tools** module (`www/pkg/election_web.js`: every algorithm and scripts, plus compare, exports, experiments, the failure finder, the trade-off table) | one of those is first used, or a script scenario is opened | `shared/tools-wasm.js`, `shared/player-wasm.js` (once; a failed load is tried again next time) |
+ * | a **panel's wasm module** (`www/pkg/election_compare.js`: compare mode and the exports; `election_sweeps.js`: experiments, the failure finder, the trade-off table; `election_lab.js`: scripts; shared/panel-wasm.js) | its panel is first used, or (the lab's) a script scenario is opened | `shared/panel-wasm.js`, `shared/player-wasm.js` (once; a failed load is tried again next time) |
  * | the **player module of another family** (`www/pkg/election_player_<family>.js`) | a run of one of its algorithms: the settings form, a link, Back/Forward, an import, the embed's `load` | `shared/player-wasm.js` (once; the old run stays meanwhile) |
  * | compare mode (`compare/compare.js`, on `stage/compare-page.js` with its runs, lanes and table) | an address with `compare=`, or the Compare button (the click is acted on once loaded) | `stage/compare-picker.js` (with the entry's `compare` loader), which keeps the picker in the first render; the page is `data-ready` only once an asked-for comparison is open |
  * | the embed (`embed/embed.js`, `api.js`, `compare-embed.js`, `stage/embed-stage.js` and the rest of embed chrome) | `?embed=1` | `stage/start.js`, through the entry's `embed` loader |
- * | trace, summary and CSV exports | their button | `panels/export.js`: the tools module replays the scenario to the moment shown (what `--until-ms` does) and writes the file |
+ * | trace, summary and CSV exports | their button | `panels/export.js`: the compare module replays the scenario to the moment shown (what `--until-ms` does) and writes the file |
  * | the SVG writer (`spacetime/svg.js`) | Export SVG | `panels/export.js` |
  * | experiments, trade-offs, the failure finder | their button or section | `shared/lazy-panel.js`, `finder/open.js` |
  * | the lab (`lab/panel.js`, its editor and CodeMirror, `www/vendor/codemirror/codemirror.js`) | the Lab button, `lab=1` or `template=`, or a link whose scenario is a script | `lab/open.js` (through `shared/lazy-panel.js`) |
@@ -55,7 +55,7 @@
  * `DecompressionStream`) is read by the default module, whose error names
  * the algorithm, and opens in that one's module; a
  * script scenario (`"algorithm": "script"`, a link or an import) opens in
- * the single view on the tools module. Everything that makes a run goes
+ * the single view on the lab's module. Everything that makes a run goes
  * through it: the settings form (the scenario is made in the module in
  * use, `settings_json`, the run where it runs), presets, import, the fault
  * editor, Back and Forward, the embed and its `load` message (the API
@@ -68,23 +68,24 @@
  * same. The modules' `Playground`s have one API, so the `Model` takes a
  * run from any of them. For other pages that hold a scenario (the
  * algorithm lab's Run), `playgroundFor(scenarioJson)` is the one call: a
- * promise of a run from the module that runs it (the tools module for a
+ * promise of a run from the module that runs it (the lab's module for a
  * script), rejecting with the core's error naming the field, or a
  * `ModuleLoadError`.
  *
  * The wasm modules share no memory: a run crosses from a player module to
- * the tools as its scenario JSON (faults made by clicking included), and
- * a tools-module run is the same run (same scenario, same trace hash;
+ * a panel's module as its scenario JSON (faults made by clicking
+ * included), and it is the same run there (same scenario, same trace hash;
  * `tests/node/player-modules.test.js` checks every corpus scenario in its
- * family's module against the tools module).
- * Compare mode's runs live in the tools module; their `Model` is the
+ * family's module against the tools module, whose builds the panels' are).
+ * Compare mode's runs live in the compare module; their `Model` is the
  * page's, typed with the player's API (`stage/runs.js` `toolsPlayground`
  * gives the rest).
  * @module shared/player-wasm
  */
 
-import { ALGORITHM_MODULE, DEFAULT_MODULE, LOADERS, PRESET_MODULE } from '../pkg/modules.js';
-import { base64Bytes } from './base64.js';
+import { ALGORITHM_MODULE, DEFAULT_MODULE, LOADERS, PANELS, PRESET_MODULE } from '../pkg/modules.js';
+import { compareParam } from './url.js';
+import { linkScenario } from './share-link.js';
 
 /**
  * What a module's wasm-bindgen `init` is given.
@@ -115,10 +116,6 @@ const loaded = new Map();
 /** The module of the last run made (`openRun` tries it first). */
 let current = DEFAULT_MODULE;
 
-/** The most scenario text a share link is inflated to here: the core's
- * `MAX_SCENARIO_BYTES`, 64 KiB. */
-const MAX_LINK_BYTES = 64 * 1024;
-
 /** A module that could not load (the network gone, a file missing). */
 export class ModuleLoadError extends Error {
   /**
@@ -146,12 +143,15 @@ export async function firstModule(search, fragment = '') {
 
 /**
  * The module a page address asks for, read before any module is loaded:
- * the module of its `algorithm=`, else of its `preset=`, else the default
- * one's.
+ * for a comparison (`compare=`) the compare module, which runs every
+ * algorithm, the single view's run too (one download, not a player
+ * module and then the compare module: issue 30); else the module of its
+ * `algorithm=`, else of its `preset=`, else the default one's.
  * @param {string} search `location.search`
  * @returns {string | null} null when the address names neither
  */
 export function moduleForAddress(search) {
+  if (compareParam(search) !== null) return PANELS.compare;
   const params = new URLSearchParams(search);
   const algorithm = params.get('algorithm')?.trim();
   if (algorithm && ALGORITHM_MODULE[algorithm]) return ALGORITHM_MODULE[algorithm];
@@ -163,9 +163,8 @@ export function moduleForAddress(search) {
 /**
  * The module an address asks for (`moduleForAddress`), or else the one
  * its `#s=` share link's scenario needs, or else the default one. The
- * link (`s=1.<base64url of the raw-deflated scenario JSON>`, core
- * src/share.rs) is only peeked at for its `algorithm` here, with the
- * browser's own inflate (`DecompressionStream`): loading a module to have
+ * link is only peeked at for its `algorithm` here, with the browser's
+ * own inflate (shared/share-link.js): loading a module to have
  * the core read it loaded the default module first, then the one needed,
  * twice the download on a phone opening a shared Raft link. The core
  * reads the link in full, and says what is wrong with it; anything this
@@ -178,33 +177,9 @@ export function moduleForAddress(search) {
 export async function moduleForLink(search, fragment) {
   const asked = moduleForAddress(search);
   if (asked) return asked;
-  const link = new URLSearchParams(fragment.replace(/^#/, '')).get('s');
-  const data = link?.startsWith('1.') ? link.slice(2) : null;
-  if (!data || typeof DecompressionStream === 'undefined') return DEFAULT_MODULE;
-  try {
-    const stream = new Blob([base64Bytes(data, true)]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-    // No further than the core reads a scenario (a hostile link may
-    // inflate a thousandfold).
-    const reader = stream.getReader();
-    const utf8 = new TextDecoder();
-    let text = '';
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_LINK_BYTES) {
-        await reader.cancel();
-        return DEFAULT_MODULE;
-      }
-      text += utf8.decode(value, { stream: true });
-    }
-    const scenario = JSON.parse(text + utf8.decode());
-    const algorithm = typeof scenario?.algorithm === 'string' ? scenario.algorithm : '';
-    return ALGORITHM_MODULE[algorithm] ?? DEFAULT_MODULE;
-  } catch {
-    return DEFAULT_MODULE;
-  }
+  const scenario = await linkScenario(fragment);
+  const algorithm = typeof scenario?.algorithm === 'string' ? scenario.algorithm : '';
+  return ALGORITHM_MODULE[algorithm] ?? DEFAULT_MODULE;
 }
 
 /**
@@ -290,7 +265,7 @@ export async function openRunIn(name, make) {
 
 /**
  * A run of scenario JSON text, from the module that runs its algorithm
- * (the tools module for `"algorithm": "script"`): for pages that hold a
+ * (the lab's module for `"algorithm": "script"`): for pages that hold a
  * scenario and want it played (the algorithm lab's Run). Rejects with the
  * core's error naming the bad field, or a ModuleLoadError.
  * @param {string} scenarioJson

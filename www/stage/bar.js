@@ -25,8 +25,7 @@
  * @module stage/bar
  */
 
-import { formatSpeed } from '../player/controls.js';
-import { MAX_SPEED, MIN_SPEED } from '../player/model.js';
+import { MAX_SPEED, MIN_SPEED, formatSpeed } from '../player/speed.js';
 import { storedSkipQuiet, storeSkipQuiet } from '../player/quiet.js';
 import { keyBelongsTo, Shortcuts } from '../player/shortcuts.js';
 import { el, h, messageOf, setAttr, setText, showProblems } from '../shared/dom.js';

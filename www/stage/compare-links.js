@@ -64,7 +64,7 @@ export function pickedAddress(single, ids) {
  * @template T
  * @param {CompareRuns} runs paused
  * @param {string} baseAlgorithm
- * @param {(base: import('../pkg/election_web.js').Playground) => T} use
+ * @param {(base: import('../pkg/election_compare.js').Playground) => T} use
  * @returns {T}
  */
 function withBase(runs, baseAlgorithm, use) {

@@ -77,7 +77,7 @@ const COLUMNS = columns();
 
 export class PageComparison {
   /**
-   * @param {typeof import('../pkg/election_web.js')} wasm
+   * @param {typeof import('../pkg/election_compare.js')} wasm
    * @param {{id: string, name: string}[]} algorithms every algorithm, in display order
    * @param {CompareHooks} hooks
    */
@@ -164,6 +164,15 @@ export class PageComparison {
     this.bar.captureKeys(() => this.active, actions);
   }
 
+  /**
+   * Makes the next comparisons in `wasm`: the tools module, for a scripted
+   * run (shared/panel-wasm.js `compareFor`).
+   * @param {typeof import('../pkg/election_compare.js')} wasm
+   */
+  useWasm(wasm) {
+    this.wasm = wasm;
+  }
+
   /** Shared simulated time, ms. */
   get nowMs() {
     return this.runs?.nowMs ?? 0;
@@ -186,7 +195,7 @@ export class PageComparison {
   enter(ids, at, play, scenarioJson) {
     const single = this.hooks.single();
     // The single view runs on the player module: its run crosses to the
-    // tools module as its scenario (faults made by clicking included).
+    // compare module as its scenario (faults made by clicking included).
     const base = new this.wasm.Playground(scenarioJson ?? single.playground.scenario_json());
     const baseAlgorithm = base.algorithm();
     /** @type {CompareRuns} */

@@ -4,15 +4,15 @@
  * checkboxes and the Compare button of the single view) and the wait for
  * the rest. Compare mode itself (its entry, compare/compare.js, on
  * stage/compare-page.js: its runs, views and table), which the page's
- * entry names (`load`), and the wasm tools module it runs on
- * (shared/tools-wasm.js) load the first time they are needed: an address
+ * entry names (`load`), and the wasm compare module it runs on
+ * (shared/panel-wasm.js, its compare module) load the first time they are needed: an address
  * with `compare=`, or the Compare button (a click made while they load is
  * acted on once they are in).
  * @module stage/compare-picker
  */
 
 import { setText } from '../shared/dom.js';
-import { toolsWasm } from '../shared/tools-wasm.js';
+import { compareFor, compareWasm, isScripted } from '../shared/panel-wasm.js';
 import { compareParam } from '../shared/url.js';
 
 /**
@@ -23,12 +23,15 @@ import { compareParam } from '../shared/url.js';
  *   opens it when the address asks for it, closes it when not
  * @property {() => void} openPicked opens it with the ticked algorithms
  * @property {() => void} render draws it again
+ * @property {(wasm: import('../shared/panel-wasm.js').CompareWasm) => void} useWasm
+ *   makes the next comparisons in another module (the tools module, for a
+ *   scripted run)
  */
 
 /**
  * Loads compare mode (the entry's `compare`).
  * @typedef {() => Promise<{CompareMode: new (
- *   wasm: import('../shared/tools-wasm.js').ToolsWasm,
+ *   wasm: import('../shared/panel-wasm.js').CompareWasm,
  *   algorithms: {id: string, name: string}[],
  *   hooks: import('./compare-page.js').CompareHooks,
  * ) => CompareMode}>} CompareLoader
@@ -66,19 +69,24 @@ export class LazyCompare {
   }
 
   /**
-   * Compare mode, loading it (and the tools module) the first time.
+   * Compare mode, loading it (and the compare module) the first time.
    * @private
    * @returns {Promise<CompareMode>}
    */
   load() {
-    this.loading ??= Promise.all([this.loader(), toolsWasm()]).then(([m, tools]) => {
+    this.loading ??= Promise.all([this.loader(), compareWasm()]).then(([m, tools]) => {
       this.mode = new m.CompareMode(tools, this.algorithms, this.hooks);
       return this.mode;
     });
     this.loading.catch(() => {
       this.loading = null;
     });
-    return this.loading;
+    // A scripted run compares where scripts run: the tools module
+    // (shared/panel-wasm.js), loaded then.
+    return this.loading.then(async (mode) => {
+      if (isScripted(this.hooks.single().playground.scenario_json())) mode.useWasm(await compareFor(true));
+      return mode;
+    });
   }
 
   /**

@@ -47,6 +47,7 @@ import { ClusterLegend, roleLegend } from '../cluster/legend.js';
 import { el, messageOf, showProblems } from '../shared/dom.js';
 import { openRun } from '../shared/player-wasm.js';
 import { position, requestedRun, whenMade } from './page-run.js';
+import { playAskedEarly } from '../first/handoff.js';
 
 /** @typedef {import('../shared/player-wasm.js').Playground} Playground */
 
@@ -420,7 +421,10 @@ export async function startPage(wasm, firstName, options) {
   // And compare mode is open when the address asks for it.
   let compared = false;
   const readyWhenBoth = () => {
-    if (opened && drawn && compared) document.body.dataset.ready = 'true';
+    if (!(opened && drawn && compared) || document.body.dataset.ready === 'true') return;
+    document.body.dataset.ready = 'true';
+    // Play pressed before the page was ready (the first picture kept it).
+    if (playAskedEarly()) model.setPlaying(true);
   };
   position(model, request, () => {
     opened = true;

@@ -63,9 +63,9 @@ import { QUIET_REAL_MS, nextMatters, quietStretch, storedSkipQuiet } from '../pl
 
 /**
  * A compare run's playground as what it is: compare mode makes its runs
- * on the wasm tools module (their Model types them as the player's).
+ * on the wasm compare module (their Model types them as the player's).
  * @param {Run} run
- * @returns {import('../pkg/election_web.js').Playground}
+ * @returns {import('../pkg/election_compare.js').Playground}
  */
 export function toolsPlayground(run) {
   return /** @type {any} */ (run.model.playground);
@@ -75,9 +75,9 @@ export class CompareRuns {
   /**
    * Takes over `playgrounds` (one per algorithm, all at time 0 of one
    * scenario); `free()` frees them.
-   * @param {typeof import('../pkg/election_web.js')} wasm
+   * @param {typeof import('../pkg/election_compare.js')} wasm
    * @param {string[]} ids algorithm ids, in display order
-   * @param {import('../pkg/election_web.js').Playground[]} playgrounds
+   * @param {import('../pkg/election_compare.js').Playground[]} playgrounds
    */
   constructor(wasm, ids, playgrounds) {
     /** @type {Run[]} */
@@ -326,13 +326,13 @@ export class CompareRuns {
  * The runs of `base`'s scenario under each of `ids`, on one clock. Throws
  * (freeing what it made; `base` is the caller's) when an algorithm cannot
  * run the scenario.
- * @param {typeof import('../pkg/election_web.js')} wasm
- * @param {import('../pkg/election_web.js').Playground} base
+ * @param {typeof import('../pkg/election_compare.js')} wasm
+ * @param {import('../pkg/election_compare.js').Playground} base
  * @param {string[]} ids
  * @returns {CompareRuns}
  */
 export function runsFor(wasm, base, ids) {
-  /** @type {import('../pkg/election_web.js').Playground[]} */
+  /** @type {import('../pkg/election_compare.js').Playground[]} */
   const pgs = [];
   try {
     for (const id of ids) pgs.push(base.for_algorithm(id));

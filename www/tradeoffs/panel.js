@@ -8,7 +8,8 @@
  * @module tradeoffs/panel
  */
 
-import init, * as wasm from '../pkg/election_web.js';
+import { startWorker } from '../shared/panel-wasm.js';
+import { ALGORITHMS } from '../pkg/panel-data.js';
 import { h, setText } from '../shared/dom.js';
 import { clearFieldErrors, showAtField } from '../panels/field-errors.js';
 import { headings, pendingRow, rowElement, whyRows } from './table.js';
@@ -21,11 +22,14 @@ const MAX_WORKERS = 4;
  * Builds the panel inside `section`.
  * @param {HTMLElement} section
  * @param {() => void} close
+ * @param {Promise<import('../shared/panel-wasm.js').Sweeps>} sweeps the sweeps
+ *   module (shared/panel-wasm.js), loading beside the panel
+ *   (tradeoffs/open.js), with its compiled module for the workers: the
+ *   table shows at once, each row pending until measured
  * @returns {Promise<{focus: () => void}>}
  */
-export async function createPanel(section, close) {
-  await init();
-  const algorithms = /** @type {{id: string, name: string}[]} */ (wasm.algorithms());
+export async function createPanel(section, close, sweeps) {
+  const algorithms = ALGORITHMS;
   const title = h('h2', { id: 'tradeoffs-title', tabindex: -1 }, 'Trade-offs, measured');
   const closeButton = h('button', { type: 'button', 'data-testid': 'tradeoffs-close' }, 'Close trade-offs');
   closeButton.addEventListener('click', close);
@@ -82,8 +86,19 @@ export async function createPanel(section, close) {
     cancel.disabled = true;
   };
 
-  const run = () => {
+  /** The measuring code once in. @type {import('../shared/panel-wasm.js').Sweeps | null} */
+  let loaded = null;
+  sweeps.then(
+    (s) => {
+      loaded = s;
+    },
+    () => {},
+  );
+  /** Which run of the table is the latest (one started while the wasm loads gives way). */
+  let turn = 0;
+  const run = async () => {
     stop();
+    const mine = ++turn;
     clearFieldErrors(form);
     const numbers = nodes.input.value.split(',').map((t) => t.trim());
     const spec = JSON.stringify({
@@ -91,9 +106,25 @@ export async function createPanel(section, close) {
       seeds: seeds.input.value.trim(),
       partition_schedules: /^\d+$/.test(schedules.input.value.trim()) ? Number(schedules.input.value.trim()) : schedules.input.value,
     });
+    // The first time, the rows wait for the measuring code (loading
+    // since the panel opened), pending.
+    const early = loaded === null;
+    if (early) {
+      body.replaceChildren(...algorithms.map((a) => pendingRow(a.id, a.name)));
+      setText(status, 'Loading the measuring code…');
+      try {
+        await sweeps;
+      } catch (e) {
+        setText(status, `Measuring failed: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+      if (mine !== turn) return;
+    }
+    const ready = /** @type {import('../shared/panel-wasm.js').Sweeps} */ (loaded);
     try {
-      showHeadings(wasm.tradeoffs_table(spec));
+      showHeadings(ready.wasm.tradeoffs_table(spec));
     } catch (e) {
+      if (early) body.replaceChildren();
       const err = /** @type {{field?: string, detail?: string}} */ (e);
       const input = { nodes: nodes.input, seeds: seeds.input, partition_schedules: schedules.input }[err.field ?? ''];
       const shown = { field: err.field ?? '', detail: err.detail ?? String(e), message: String(e) };
@@ -108,7 +139,7 @@ export async function createPanel(section, close) {
     measure.disabled = true;
     cancel.disabled = false;
     for (let w = 0; w < count; w += 1) {
-      const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `tradeoffs-${w}` });
+      const worker = startWorker(new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `tradeoffs-${w}` }), ready);
       worker.onmessage = (/** @type {MessageEvent} */ event) => {
         const msg = event.data;
         if (msg.type === 'row') {

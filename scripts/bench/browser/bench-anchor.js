@@ -30,6 +30,10 @@
 //   - ready to play; ours: `body[data-ready=true]` (the wasm is in and
 //     Play works); RaftScope plays from its first picture, so its
 //     figure is its first picture;
+// - a plain visit (PLAIN_MS, default 30 s; 0 skips it): a cold load on
+//   the fast profile, the service worker allowed, left alone; the bytes
+//   the server sent (bodies as sent, gzip-server.mjs COUNT=1) in all, and
+//   as a share of those sent by ready (what the service worker adds);
 // - Lighthouse (the npm `lighthouse` package's CLI, with the Chromium
 //   the browser tests use, a new profile each run), mobile and desktop:
 //   performance score, cumulative layout shift, accessibility score.
@@ -48,13 +52,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser } from '../../../tests/browser/helpers.js';
-import { median, openCold, profilesNamed, short, splitAt, stampReady } from './cold-load.js';
+import { PROFILES, median, openCold, profilesNamed, short, splitAt, stampReady } from './cold-load.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const RUNS = Number(process.env.RUNS || 3);
 const STALL_MS = Number(process.env.STALL_MS || 40_000);
 const VERBOSE = process.env.VERBOSE === '1';
 const LIGHTHOUSE = process.env.LIGHTHOUSE !== '0';
+/** How long a plain visit is watched (0: not measured). */
+const PLAIN_MS = Number(process.env.PLAIN_MS ?? 30_000);
 
 /**
  * One side of the comparison: where its files are, which address to
@@ -91,7 +97,8 @@ const ours = (dir, path) => ({
   dir,
   path,
   init: [stampReady],
-  pictureAt: () => performance.getEntriesByName('playground-first-draw')[0]?.startTime,
+  pictureAt: () =>
+    (performance.getEntriesByName('playground-first-picture')[0] ?? performance.getEntriesByName('playground-first-draw')[0])?.startTime,
   readyAt: () => /** @type {any} */ (window).__readyAt,
 });
 
@@ -160,12 +167,48 @@ async function serve(dir) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'bench', 'gzip-server.mjs'), dir, String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, COUNT: '1' },
   });
+  // Every byte of a response body it sends (gzip-server.mjs, COUNT=1).
+  const served = { bytes: 0 };
   await new Promise((listening, fail) => {
     child.stdout?.once('data', listening);
     child.once('exit', (code) => fail(new Error(`gzip-server for ${dir} exited (${code}) before listening`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  let rest = '';
+  child.stdout?.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^sent (\d+) /.exec(line);
+      if (m) served.bytes += Number(m[1]);
+    }
+  });
+  return { url: `http://127.0.0.1:${port}`, served, stop: () => child.kill() };
+}
+
+/**
+ * A plain visit: a cold load (fast profile) with the service worker
+ * allowed, the page left alone for PLAIN_MS; the bytes the server sent by
+ * ready and by the end (what the page and its service worker asked for,
+ * wherever from).
+ * @param {import('playwright-core').Browser} browser
+ * @param {Site} site
+ * @param {string} url
+ * @param {{bytes: number}} served the server's count
+ * @returns {Promise<{ready: number, total: number}>}
+ */
+async function plainVisit(browser, site, url, served) {
+  const { context, page } = await openCold(browser, PROFILES.fast, url, site.init);
+  const from = served.bytes;
+  try {
+    await page.waitForFunction(site.readyAt, null, { timeout: STALL_MS, polling: 50 });
+    const ready = served.bytes - from;
+    await page.waitForTimeout(PLAIN_MS);
+    return { ready, total: served.bytes - from };
+  } finally {
+    await context.close();
+  }
 }
 
 /**
@@ -361,6 +404,13 @@ async function main() {
           note(`bytes before the first picture, ${key}`, kilobytes, sides[i], l.bytes);
           note(`ready to play, ${key}`, seconds, sides[i], l.readyMs);
           last.set(`${sites[i].name}, ${profile.name}`, l);
+        }
+      }
+      if (PLAIN_MS > 0) {
+        for (let i = 0; i < sites.length; i++) {
+          const v = await plainVisit(browser, sites[i], urls[i], servers[i].served);
+          note(`bytes of a plain visit in ${PLAIN_MS / 1000} s (bodies)`, kilobytes, sides[i], v.total);
+          note(`a plain visit / its bytes by ready`, factor, sides[i], v.total / v.ready, false);
         }
       }
       if (LIGHTHOUSE) {

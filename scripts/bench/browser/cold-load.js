@@ -135,9 +135,12 @@ export async function emulate(cdp, profile, requests) {
  * @param {Profile} profile
  * @param {string} url
  * @param {(() => void)[]} init scripts run in the page before its own
+ * @param {{serviceWorkers?: 'allow' | 'block'}} [options] `block`: no
+ *   service worker (whose requests the page's emulated link does not
+ *   slow: a page it controls would load on a fast link)
  */
-export async function openCold(browser, profile, url, init) {
-  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 1 });
+export async function openCold(browser, profile, url, init, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 1, ...options });
   for (const script of init) await context.addInitScript(script);
   const page = await context.newPage();
   /** @type {Map<string, Request>} */

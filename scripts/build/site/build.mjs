@@ -11,14 +11,18 @@
 //     gets offline/register.js and offline/offline.css;
 //  3. the pages rewritten to load the bundles, with the version; index.html
 //     gets the inline script that preloads the wasm player module its
-//     address needs (preload.mjs), allowed by its hash in the page's CSP;
-//  4. sw.js (offline/sw.js with the version and the list of files);
+//     address needs (preload.mjs) and, at the end of its body, the one that
+//     draws the first picture before any module or wasm loads
+//     (first-picture.mjs), each allowed by its hash in the page's CSP;
+//  4. sw.js (offline/sw.js with the version, the list of files and the
+//     shell it precaches);
 //  5. a .gz and a .br beside every file.
 // Every name under assets/ carries a hash of its content; only the pages
 // and sw.js keep their names. Every URL is relative. The same sources
 // give the same dist/, byte for byte.
 //
 //   node scripts/build/site/build.mjs [OUT_DIR]   (default dist)
+//   SITE_MINIFY=0 ...   the same, not minified (for profiling what ships)
 //
 // ## The site build in detail
 //
@@ -71,12 +75,16 @@
 //    static chunk, and `<meta name="election-version">`, the build's
 //    version: a hash of every file under `assets/` and of the pages'
 //    sources. `index.html`'s `<!-- wasm-preload -->` line becomes the
-//    preload script (below). The build fails, naming it, when a page refers to
+//    preload script (below), its `<!-- first-picture -->` line the first
+//    picture (first-picture.mjs: the address's scenario at time 0, drawn
+//    by www/first/picture.js with a table of the wasm's, checked against
+//    the core here). The build fails, naming it, when a page refers to
 //    a local
 //    file `dist/` does not have or uses an absolute path.
-// 4. **`sw.js`**: `www/offline/sw.js` bundled with the version and the list
-//    of files to precache (every page and asset, not the `.gz`/`.br`)
-//    defined in (esbuild `define` of `__SITE__`).
+// 4. **`sw.js`**: `www/offline/sw.js` bundled with the version, the list
+//    of the site's files (every page and asset, not the `.gz`/`.br`) and
+//    the shell it precaches (the pages, their bundles and static chunks,
+//    the cluster worker) defined in (esbuild `define` of `__SITE__`).
 // 5. **`.gz` and `.br`** beside every file, for hosts that serve
 //    precompressed files (`gzipSync` level 9, `brotliCompressSync` quality
 //    11).
@@ -88,6 +96,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { assetUrlPlugin, hashedName, referencedFiles } from './asset-urls.mjs';
 import { checkLocalRefs, pageInputs, rewritePage } from './pages.mjs';
+import { firstPictureScript, firstPictureTable } from './first-picture.mjs';
 import { preloadScript } from './preload.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -97,8 +106,8 @@ const ASSETS = join(OUT, 'assets');
 
 /** The HTML entry pages, and what the build adds to each. */
 const PAGES = [
-  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'], wasmPreload: true },
-  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [], wasmPreload: false },
+  { file: 'index.html', name: 'page', scripts: ['www/offline/register.js'], styles: ['www/offline/offline.css'], wasmPreload: true, firstPicture: true, inlineStyle: true },
+  { file: 'docs/embed.html', name: 'embed-docs', scripts: [], styles: [], wasmPreload: false, firstPicture: false, inlineStyle: false },
 ];
 /** The service worker: a fixed name at the root, so its scope is the site. */
 const SERVICE_WORKER = 'sw.js';
@@ -112,7 +121,7 @@ const LICENCES = [
 const COMMON = /** @type {const} */ ({
   absWorkingDir: ROOT,
   bundle: true,
-  minify: true,
+  minify: process.env.SITE_MINIFY !== '0',
   target: 'es2022',
   charset: 'utf8',
   legalComments: 'eof',
@@ -212,7 +221,7 @@ for (const [out, meta] of Object.entries(built.metafile.outputs)) {
 
 // The wasm player modules' files, for the preload script: each module's
 // wasm and the chunk of its glue (a dynamic import of www/pkg/modules.js).
-/** @type {{TOOLS: string, DEFAULT_MODULE: string, ALGORITHM_MODULE: Record<string, string>, PRESET_MODULE: Record<string, string>, LOADERS: Record<string, unknown>}} */
+/** @type {{TOOLS: string, PANELS: Record<string, string>, DEFAULT_MODULE: string, ALGORITHM_MODULE: Record<string, string>, PRESET_MODULE: Record<string, string>, LOADERS: Record<string, unknown>}} */
 const modules = await import(pathToFileURL(join(WWW, 'pkg', 'modules.js')).href);
 /** @type {Record<string, {wasm: string, glue: string}>} module name -> file names in assets/ */
 const moduleFiles = {};
@@ -223,9 +232,10 @@ for (const name of Object.keys(modules.LOADERS)) {
   if (!wasm || !glue) throw new Error(`no built wasm or glue chunk for ${name} (www/pkg/modules.js)`);
   moduleFiles[name] = { wasm, glue: basename(glue) };
 }
-/** Only player modules are preloaded (a script's tools module loads on first use). */
+/** Only player modules are preloaded (a script's lab module loads on first use). */
+const panelModules = new Set([modules.TOOLS, ...Object.values(modules.PANELS)]);
 const players = (/** @type {Record<string, string>} */ table) =>
-  Object.fromEntries(Object.entries(table).filter(([, m]) => m !== modules.TOOLS));
+  Object.fromEntries(Object.entries(table).filter(([, m]) => !panelModules.has(m)));
 
 // 3. The pages, loading the bundles. The version is a hash of every
 // precached file but the pages' version lines.
@@ -234,6 +244,8 @@ const version = createHash('sha256');
 for (const f of assetFiles) version.update(`${f}\0`).update(readFileSync(join(ASSETS, f))).update('\0');
 for (const p of pages) version.update(`${p.file}\0${p.html}\0`);
 const VERSION = version.digest('hex').slice(0, 16);
+// The first picture's script, with its table checked against the wasm.
+const firstPicture = PAGES.some((p) => p.firstPicture) ? await firstPictureScript(ROOT, await firstPictureTable()) : null;
 for (const p of pages) {
   const out = join(OUT, p.file);
   const toAssets = relative(dirname(out), ASSETS);
@@ -242,16 +254,24 @@ for (const p of pages) {
   const css = outputs.get(`${p.name}.css`);
   const html = rewritePage(p.html, {
     script: js ? url(js.file) : null,
+    // The preload script loads index.html's bundle after the first paint.
+    scriptLoaded: p.wasmPreload,
     style: css ? url(css.file) : null,
+    styleText: css && p.inlineStyle ? readFileSync(join(ASSETS, css.file), 'utf8').trim() : null,
     preload: js ? js.imports.map(url) : [],
-    inlineScript: p.wasmPreload
-      ? preloadScript({
-          algorithmModule: players(modules.ALGORITHM_MODULE),
-          presetModule: players(modules.PRESET_MODULE),
-          defaultModule: modules.DEFAULT_MODULE,
-          files: Object.fromEntries(Object.entries(moduleFiles).map(([n, f]) => [n, { wasm: url(f.wasm), glue: url(f.glue) }])),
-        })
-      : null,
+    inline: {
+      'wasm-preload': p.wasmPreload
+        ? preloadScript({
+            algorithmModule: players(modules.ALGORITHM_MODULE),
+            presetModule: players(modules.PRESET_MODULE),
+            defaultModule: modules.DEFAULT_MODULE,
+            compareModule: modules.PANELS.compare,
+            files: Object.fromEntries(Object.entries(moduleFiles).map(([n, f]) => [n, { wasm: url(f.wasm), glue: url(f.glue) }])),
+            page: { script: url(/** @type {{file: string}} */ (js).file), chunks: (js?.imports ?? []).map(url) },
+          })
+        : null,
+      'first-picture': p.firstPicture ? firstPicture : null,
+    },
     version: VERSION,
     hashed: (ref) => {
       const name = names.get(resolve(dirname(join(ROOT, p.file)), ref.replace(/[?#].*$/, '')));
@@ -267,15 +287,26 @@ for (const [from, to] of LICENCES) {
   cpSync(join(ROOT, from), join(OUT, to));
 }
 
-// 4. The service worker, with the version and the files to precache
-// (relative to it).
+// 4. The service worker, with the version, the site's files (relative to
+// it) and the shell it precaches: the pages, their bundles and the chunks
+// they import statically, and the cluster worker (every first render
+// draws with it). The rest (the wasm modules, panels, other workers,
+// vendored files) is cached when first used (www/offline/sw.js).
 const precache = [...pages.map((p) => p.file), ...assetFiles.map((f) => `assets/${f}`)];
+const clusterWorker = names.get(join(WWW, 'cluster', 'worker.js'));
+if (!clusterWorker) throw new Error('no built cluster worker (www/cluster/worker.js) for the shell');
+const inlined = new Set(PAGES.filter((p) => p.inlineStyle).map((p) => `${p.name}.css`));
+const shell = [
+  ...pages.map((p) => p.file),
+  ...[...outputs.entries()].filter(([entry]) => !inlined.has(entry)).flatMap(([, o]) => [o.file, ...o.imports]).map((f) => `assets/${f}`),
+  `assets/${clusterWorker}`,
+];
 await esbuild.build({
   ...COMMON,
   entryPoints: [join(WWW, 'offline', 'sw.js')],
   format: 'iife',
   outfile: join(OUT, SERVICE_WORKER),
-  define: { __SITE__: JSON.stringify({ version: VERSION, files: precache }) },
+  define: { __SITE__: JSON.stringify({ version: VERSION, files: precache, shell: [...new Set(shell)] }) },
 });
 
 // 5. Precompressed copies for hosts that serve them.

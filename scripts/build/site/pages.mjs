@@ -33,14 +33,17 @@ export function pageInputs(html, file) {
 /**
  * The page with its scripts and style sheets replaced by the bundles.
  * @param {string} html
- * @param {{script: string | null, style: string | null, preload: string[], inlineScript: string | null, version: string,
- *   hashed: (ref: string) => string | null}} out
- *   URLs relative to the page: the JavaScript bundle, the CSS bundle, the
+ * @param {{script: string | null, scriptLoaded?: boolean, style: string | null, styleText: string | null, preload: string[],
+ *   inline: Record<string, string | null>, version: string, hashed: (ref: string) => string | null}} out
+ *   URLs relative to the page: the JavaScript bundle (with `scriptLoaded`,
+ *   its tags go: an inline script loads it), the CSS bundle (or
+ *   `styleText`, the bundle's text to inline in a `<style>` instead,
+ *   allowed by its hash in the page's Content-Security-Policy), the
  *   chunks the bundle imports statically (as modulepreload hints, so
- *   they load beside it rather than after it); the inline script that
- *   takes the place of the page's `<!-- wasm-preload -->` line (null: the
- *   line goes), allowed by its hash in the page's Content-Security-Policy;
- *   the build's version,
+ *   they load beside it rather than after it); the inline scripts, by the
+ *   name of the `<!-- name -->` line each takes the place of (null: the
+ *   line goes; `wasm-preload`, `first-picture`), each allowed by its hash
+ *   in the page's Content-Security-Policy; the build's version,
  *   written as `<meta name="election-version">`; and the URL of the
  *   hashed copy of a file the page names (`src`, `href`), or null
  * @returns {string}
@@ -49,17 +52,28 @@ export function rewritePage(html, out) {
   const indent = (/** @type {string} */ tag) => tag.match(/^[ \t]*/)?.[0] ?? '';
   let first = true;
   let page = html.replace(STYLE, (tag) => {
-    if (!first || out.style === null) return '';
+    if (!first || (out.style === null && out.styleText === null)) return '';
     first = false;
+    // Inline, the first paint waits for no request but the page's own.
+    if (out.styleText !== null) return `${indent(tag)}<style>${out.styleText}</style>\n`;
     return `${indent(tag)}<link rel="stylesheet" href="${out.style}">\n`;
   });
+  if (out.styleText !== null) {
+    if (/<\/style/i.test(out.styleText)) throw new Error('the style sheet cannot be inlined as is');
+    const csp = /(<meta http-equiv="Content-Security-Policy" content="[^"]*\bstyle-src [^;"]*)/;
+    if (!csp.test(page)) throw new Error('the page has no Content-Security-Policy with style-src to allow its inline style sheet');
+    page = page.replace(csp, (m) => `${m} ${scriptHash(/** @type {string} */ (out.styleText))}`);
+  }
   first = true;
   page = page.replace(SCRIPT, (tag) => {
-    if (!first || out.script === null) return '';
+    // Loaded by an inline script instead (preload.mjs).
+    if (!first || out.script === null || out.scriptLoaded) return '';
     first = false;
     const pad = indent(tag);
-    const hints = out.preload.map((p) => `${pad}<link rel="modulepreload" href="${p}">\n`).join('');
-    return `${pad}<script type="module" src="${out.script}"></script>\n${hints}`;
+    // Low priority: nothing is drawn from them (the first picture is the
+    // page's own, inline), so they take the link after what paints.
+    const hints = out.preload.map((p) => `${pad}<link rel="modulepreload" href="${p}" fetchpriority="low">\n`).join('');
+    return `${pad}<script type="module" src="${out.script}" fetchpriority="low"></script>\n${hints}`;
   });
   // Hints the source page gives for its own modules: the bundle's replace them.
   page = page.replace(/[ \t]*<link\b[^>]*\brel="modulepreload"[^>]*\bhref="(?!assets\/|\.\.\/assets\/)[^"]*"[^>]*>[ \t]*\n?/g, '');
@@ -68,16 +82,18 @@ export function rewritePage(html, out) {
     const name = out.hashed(ref);
     return name ? `${attr}="${name}"` : all;
   });
-  const marker = /([ \t]*)<!-- wasm-preload -->\n/;
-  if (out.inlineScript !== null) {
-    if (!marker.test(page)) throw new Error('the page has no <!-- wasm-preload --> line for the preload script');
-    const text = out.inlineScript;
+  // The inline scripts, each where its marker line is, allowed by hash.
+  for (const [name, text] of Object.entries(out.inline)) {
+    const marker = new RegExp(`([ \\t]*)<!-- ${name} -->\\n`);
+    if (text === null) {
+      page = page.replace(marker, '');
+      continue;
+    }
+    if (!marker.test(page)) throw new Error(`the page has no <!-- ${name} --> line for its inline script`);
     page = page.replace(marker, (m, pad) => `${pad}<script>${text}</script>\n`);
     const csp = /(<meta http-equiv="Content-Security-Policy" content="[^"]*\bscript-src [^;"]*)/;
-    if (!csp.test(page)) throw new Error('the page has no Content-Security-Policy with script-src to allow the preload script in');
+    if (!csp.test(page)) throw new Error(`the page has no Content-Security-Policy with script-src to allow the ${name} script in`);
     page = page.replace(csp, (m) => `${m} ${scriptHash(text)}`);
-  } else {
-    page = page.replace(marker, '');
   }
   const meta = /([ \t]*)<meta charset="utf-8">\n/i;
   if (!meta.test(page)) throw new Error('the page has no <meta charset="utf-8"> line to put the version after');

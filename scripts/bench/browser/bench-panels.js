@@ -1,0 +1,236 @@
+// @ts-check
+// Every panel's first use, cold (issue 30, item 4; docs/PERFORMANCE.md,
+// Panels): the built site served by the gzip server, a cold browser
+// context (cold-load.js: an empty cache, no service worker) on a link
+// profile (default the fast one, 5 Mbps / 28 ms), the page loaded to
+// ready, then one panel used for the first time, timed from the click to
+// the moment it can be used:
+//
+// - compare: Raft ticked beside the page's Bully, Compare clicked (which
+//   loads the comparison's address), until both rows of the cost table
+//   are shown;
+// - experiments: its button, until its Run button is there; and Run
+//   pressed at once, until the sweep runs (its wasm module is in);
+// - trade-offs: its button, until the first algorithm's row is measured;
+// - lab: its button, until the editor shows the first template; and Run
+//   pressed at once, until the views run the script;
+// - finder: the Faults panel's "Find a failure" opened, until its form
+//   is filled (the algorithms listed); and Find pressed at once, until
+//   it checks;
+// - export: "Summary JSON", until the file is downloaded.
+//
+// And a cold compare link against the cold `/` (navigation start to
+// ready, interleaved), their ratio.
+//
+//   bash scripts/build-site.sh
+//   node scripts/bench/browser/bench-panels.js
+//
+// Options: RUNS (default 3), PROFILE (default fast), ONLY (a regular
+// expression on the panels' names; `link` for the compare link), SITE_DIR (default
+// dist). Not a test: it prints figures, with the load average at the
+// start and the end.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from '../../../tests/browser/helpers.js';
+import { PROFILES, median, openCold, stampReady } from './cold-load.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const RUNS = Number(process.env.RUNS || 3);
+const PROFILE = PROFILES[process.env.PROFILE || 'fast'];
+if (!PROFILE) throw new Error(`unknown PROFILE ${process.env.PROFILE} (${Object.keys(PROFILES).join(', ')})`);
+const ONLY = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
+const TIMEOUT_MS = 60_000;
+
+/**
+ * A panel's first use: what to do, and when it can be used.
+ * @typedef {{name: string, use: (page: import('playwright-core').Page) => Promise<void>}} Panel
+ */
+
+/** @type {Panel[]} */
+const PANELS = [
+  {
+    name: 'compare',
+    async use(page) {
+      await page.check('#compare-picker input[value=raft]');
+      await page.click('#compare-open');
+      await page.waitForFunction(() => document.querySelectorAll('#compare-rows tr').length >= 2 && !document.getElementById('compare')?.hidden, null, {
+        timeout: TIMEOUT_MS,
+        polling: 'raf',
+      });
+    },
+  },
+  {
+    name: 'experiments',
+    async use(page) {
+      await page.click('[data-testid=experiments-open]');
+      await page.waitForSelector('[data-testid=exp-run]', { timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'experiments, Run at once until it runs',
+    async use(page) {
+      await page.click('[data-testid=experiments-open]');
+      await page.click('[data-testid=exp-run]', { timeout: TIMEOUT_MS });
+      await page.waitForSelector('[data-testid=experiments-panel][data-state=running], [data-testid=experiments-panel][data-state=done]', {
+        timeout: TIMEOUT_MS,
+      });
+    },
+  },
+  {
+    name: 'trade-offs',
+    async use(page) {
+      await page.click('[data-testid=tradeoffs-open]');
+      await page.waitForSelector('[data-testid=tradeoffs-table] tbody tr:not(.pending)', { timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'lab',
+    async use(page) {
+      await page.click('[data-testid=lab-open]');
+      await page.waitForSelector('[data-testid=lab-code]', { timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'lab, Run at once until the views run it',
+    async use(page) {
+      await page.click('[data-testid=lab-open]');
+      await page.click('[data-testid=lab-run]', { timeout: TIMEOUT_MS });
+      await page.waitForFunction(() => /^Running in the views/.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''), null, {
+        timeout: TIMEOUT_MS,
+        polling: 'raf',
+      });
+    },
+  },
+  {
+    name: 'finder',
+    async use(page) {
+      await page.click('[data-testid=finder-open-section]');
+      await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'finder, Find at once until it checks',
+    async use(page) {
+      await page.click('[data-testid=finder-open-section]');
+      // (Its form is in the page's markup: pressed before the finder's code
+      // is in, it would submit the page.)
+      await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
+      await page.click('[data-testid=finder-run]', { timeout: TIMEOUT_MS });
+      await page.waitForSelector('[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]', { timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'export',
+    async use(page) {
+      await Promise.all([page.waitForEvent('download', { timeout: TIMEOUT_MS }), page.click('[data-testid=export-summary]')]);
+    },
+  },
+];
+
+/** A port free on the loopback now. @returns {Promise<number>} */
+function freePort() {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * Serves `dir` with scripts/bench/gzip-server.mjs in a child process.
+ * @param {string} dir
+ */
+async function serve(dir) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'bench', 'gzip-server.mjs'), dir, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((listening, fail) => {
+    child.stdout?.once('data', listening);
+    child.once('exit', (code) => fail(new Error(`gzip-server for ${dir} exited (${code}) before listening`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+/**
+ * A cold load of `url` to ready.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ */
+async function coldReady(browser, url) {
+  // No service worker: once it controls the page, the panel's requests
+  // would go through it, on no emulated link.
+  const opened = await openCold(browser, PROFILE, url, [stampReady], { serviceWorkers: 'block' });
+  await opened.page.waitForFunction(() => /** @type {any} */ (window).__readyAt !== undefined, null, { timeout: TIMEOUT_MS, polling: 50 });
+  const readyMs = /** @type {number} */ (await opened.page.evaluate(() => /** @type {any} */ (window).__readyAt));
+  return { ...opened, readyMs };
+}
+
+async function main() {
+  const site = resolve(ROOT, process.env.SITE_DIR || 'dist');
+  if (!existsSync(join(site, 'index.html'))) throw new Error(`no built site in ${site}: run bash scripts/build-site.sh first`);
+  const server = await serve(site);
+  const browser = await launchBrowser();
+  /** @type {Map<string, number[]>} */
+  const figures = new Map();
+  const note = (/** @type {string} */ name, /** @type {number} */ ms) => figures.set(name, [...(figures.get(name) ?? []), ms]);
+  try {
+    console.log(`bench-panels: ${server.url}/, ${RUNS} runs, ${PROFILE.name}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    for (let run = 1; run <= RUNS; run++) {
+      for (const panel of PANELS) {
+        if (ONLY && !ONLY.test(panel.name)) continue;
+        const { context, page } = await coldReady(browser, `${server.url}/`);
+        try {
+          // Times since the epoch: opening compare mode loads its address.
+          const now = () => page.evaluate(() => performance.timeOrigin + performance.now());
+          const t0 = await now();
+          await panel.use(page);
+          note(panel.name, (await now()) - t0);
+        } finally {
+          await context.close();
+        }
+      }
+      if (!ONLY || ONLY.test('link')) {
+        // Interleaved: the cold `/`, then the cold compare link.
+        for (const [name, path] of [
+          ['cold /', '/'],
+          ['cold /?compare=bully,raft', '/?compare=bully,raft'],
+        ]) {
+          const { context, readyMs } = await coldReady(browser, `${server.url}${path}`);
+          note(name, readyMs);
+          await context.close();
+        }
+      }
+      console.log(`  run ${run} of ${RUNS} done; load average ${loadavg()[0].toFixed(2)}`);
+    }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+  console.log('');
+  console.log('| first use, cold | median | min-max |');
+  console.log('|---|---|---|');
+  const s = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
+  for (const [name, xs] of figures) console.log(`| ${name} | ${s(median(xs))} | ${s(Math.min(...xs))}-${s(Math.max(...xs))} |`);
+  const home = figures.get('cold /');
+  const link = figures.get('cold /?compare=bully,raft');
+  if (home && link) {
+    const ratios = home.map((h, i) => link[i] / h);
+    console.log(`| compare link / \`/\`, run by run | ${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`);
+  }
+  console.log('');
+  console.log(`${PROFILE.name}; the panels timed from the click after a cold load to ready. Load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}.`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,184 @@
+// @ts-check
+/**
+ * The panels' wasm modules (web/Cargo.toml features; scripts/build/build-wasm.sh),
+ * each loaded and started the first time something asks for it, so a panel
+ * downloads only its part (issue 30: every panel used to pay for the whole
+ * tools module, 850 KB gzip):
+ *
+ * | module | what | for |
+ * |---|---|---|
+ * | `www/pkg/election_compare.js` | compare mode (`compare_ids`, `for_algorithm`, `compare_figures`), the exports; every family | compare mode and its embed (stage/compare-picker.js, embed/compare-embed.js), trace, summary and CSV exports (panels/export.js) |
+ * | `www/pkg/election_sweeps.js` | experiments, the failure finder, the trade-off table; every family | their panels and their Web Workers |
+ * | `www/pkg/election_lab.js` | scripted algorithms (Rhai): templates, checks, runs; no built-in family | the lab (lab/panel.js); a script's run (shared/player-wasm.js, `ALGORITHM_MODULE.script`) |
+ *
+ * The first render loads none of them (shared/player-wasm.js, What the
+ * first render loads). A module's workers get the page's compiled
+ * `WebAssembly.Module` (posted to them first, `startWorker`), so one
+ * download and one compilation serve the page and every worker. The
+ * modules share nothing at run time with the player modules: a run
+ * crosses as its scenario JSON. A failed load is tried again next time.
+ *
+ * A script (the lab's) runs only where Rhai is: compare mode, an export,
+ * an experiment or a failure search of a scripted run are made in the
+ * tools module (`www/pkg/election_web.js`, every panel's functions and
+ * scripts) instead, loaded then (`compareFor`, `sweepsFor`).
+ * @module shared/panel-wasm
+ */
+
+import { pageScenarioJson } from './page-scenario.js';
+
+/** @typedef {typeof import('../pkg/election_compare.js')} CompareWasm */
+/** @typedef {typeof import('../pkg/election_sweeps.js')} SweepsWasm */
+/** @typedef {typeof import('../pkg/election_lab.js')} LabWasm */
+
+/**
+ * A load that is tried again when it failed (the network gone).
+ * @template T
+ * @param {() => Promise<T>} load
+ * @returns {() => Promise<T>}
+ */
+function once(load) {
+  /** @type {Promise<T> | null} */
+  let loading = null;
+  return () => {
+    loading ??= load();
+    loading.catch(() => {
+      loading = null;
+    });
+    return loading;
+  };
+}
+
+/**
+ * The compiled wasm at `url`, streamed as it downloads where the server
+ * names its type, else from its bytes. At low priority; the panels ask
+ * for it once their code is in (the panel shows before its module is in,
+ * and a link shares its bandwidth, whatever the priorities).
+ * @param {URL} url
+ * @returns {Promise<WebAssembly.Module>}
+ */
+async function compile(url) {
+  const response = await fetch(url, /** @type {RequestInit} */ ({ priority: 'low' }));
+  if (!response.ok) throw new Error(`${url.pathname}: ${response.status} ${response.statusText}`);
+  if (response.headers.get('Content-Type')?.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/**
+ * A panel's module, started, with its compiled module for the panels'
+ * workers and which glue they start it with (`startWorker`).
+ * @typedef {{wasm: SweepsWasm, module: WebAssembly.Module | null, glue: 'sweeps' | 'tools'}} Sweeps
+ */
+
+/**
+ * Whether a module's glue has started its wasm already: shared/player-wasm.js
+ * starts the compare module for a compare link and the lab's for a
+ * script's run; on a standalone page every module import is its one
+ * inline module, started from the page's bytes. Then nothing is fetched.
+ * @param {{runnable_algorithms: () => string[]}} glue
+ * @returns {boolean}
+ */
+function started(glue) {
+  try {
+    glue.runnable_algorithms();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Compare mode's and the exports' module, started. @type {() => Promise<CompareWasm>} */
+export const compareWasm = once(async () => {
+  const wasm = await import('../pkg/election_compare.js');
+  if (started(wasm)) return wasm;
+  await wasm.default({ module_or_path: await compile(new URL('../pkg/election_compare_bg.wasm', import.meta.url)) });
+  return wasm;
+});
+
+/**
+ * The sweeps' module (experiments, the failure finder, the trade-offs),
+ * started, and its compiled module for the panels' workers.
+ * @type {() => Promise<Sweeps>}
+ */
+export const sweepsWasm = once(async () => {
+  const [wasm, module] = await Promise.all([
+    import('../pkg/election_sweeps.js'),
+    compile(new URL('../pkg/election_sweeps_bg.wasm', import.meta.url)),
+  ]);
+  await wasm.default({ module_or_path: module });
+  return { wasm, module, glue: /** @type {const} */ ('sweeps') };
+});
+
+/**
+ * The tools module (every panel's functions and scripts), started, and
+ * its compiled module: for a panel's work on a scripted run.
+ * @type {() => Promise<Sweeps & {wasm: typeof import('../pkg/election_web.js')}>}
+ */
+const toolsWasm = once(async () => {
+  const wasm = await import('../pkg/election_web.js');
+  // (Started already only on a standalone page, which has no workers.)
+  const module = started(wasm) ? null : await compile(new URL('../pkg/election_web_bg.wasm', import.meta.url));
+  if (module) await wasm.default({ module_or_path: module });
+  return { wasm, module, glue: /** @type {const} */ ('tools') };
+});
+
+/**
+ * Whether a scenario (JSON text; by default the page's, clicked faults
+ * included) is a script's.
+ * @param {string | null} [scenarioJson]
+ * @returns {boolean}
+ */
+export function isScripted(scenarioJson = pageScenarioJson()) {
+  if (!scenarioJson) return false;
+  try {
+    return JSON.parse(scenarioJson).algorithm === 'script';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The module for a comparison or an export: the compare module, or for a
+ * scripted run the tools module.
+ * @param {boolean} scripted
+ * @returns {Promise<CompareWasm>}
+ */
+export async function compareFor(scripted) {
+  return scripted ? (await toolsWasm()).wasm : compareWasm();
+}
+
+/**
+ * The module for an experiment or a failure search: the sweeps module, or
+ * for a scripted run the tools module.
+ * @param {boolean} scripted
+ * @returns {Promise<Sweeps>}
+ */
+export function sweepsFor(scripted) {
+  return scripted ? toolsWasm() : sweepsWasm();
+}
+
+/** The lab's module (scripts), started. @type {() => Promise<LabWasm>} */
+export const labWasm = once(async () => {
+  const wasm = await import('../pkg/election_lab.js');
+  if (started(wasm)) return wasm;
+  await wasm.default({ module_or_path: await compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url)) });
+  return wasm;
+});
+
+/**
+ * Hands a panel's Web Worker the page's compiled module: its first
+ * message (the worker starts its copy of that module's glue with it,
+ * fetching nothing; experiments/worker.js, finder/worker.js,
+ * tradeoffs/worker.js, with shared/worker-wasm.js).
+ * @param {Worker} worker
+ * @param {Sweeps} sweeps
+ * @returns {Worker}
+ */
+export function startWorker(worker, sweeps) {
+  if (!sweeps.module) throw new Error('this page has no wasm module for workers');
+  worker.postMessage({ type: 'wasm', module: sweeps.module, glue: sweeps.glue });
+  return worker;
+}
+
