@@ -304,6 +304,14 @@ impl Playground {
         js::to_js(&self.violation_reports())
     }
 
+    /// The limit that stopped the run (core/engine/src/limits.rs): an
+    /// object with `limit`, `value`, `at_ms` and `message` (the summary's
+    /// `stopped_by`), or `null`. Nothing happens after it: the clock stays
+    /// at `at_ms` and `next_event_ms()` is `undefined`.
+    pub fn stopped_by(&self) -> Result<JsValue, JsValue> {
+        js::to_js(&self.sim().stopped_by())
+    }
+
     /// Stable hash of the trace so far, 16 hex digits: equal to the CLI's
     /// `trace_hash` for the same scenario at the same moment.
     pub fn trace_hash(&self) -> String {

@@ -191,9 +191,11 @@ export class Controls {
       this.stopReason,
       opening !== null
         ? `Going to ${opening} ms, where the address opens the run…`
-        : m.stopReason
-          ? `Paused: ${m.stopReason}.`
-          : '',
+        : m.stopReason.startsWith('Stopped at ')
+          ? `${m.stopReason}.`
+          : m.stopReason
+            ? `Paused: ${m.stopReason}.`
+            : '',
     );
   }
 

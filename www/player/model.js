@@ -310,9 +310,32 @@ export class Model {
     this.sampleMax = MAX_DRAWN_FLIGHTS;
     /** Where `notArrived` writes this model's rows. @private */
     this.scratch = { rows: new Float64Array(0) };
+    /** Why the run is dead, after the wasm trapped in one of its calls
+     * (see `fail`); null while it lives. @type {string | null} */
+    this.broken = null;
     /** The node count of a playground (see `nodeTotal`).
      * @private @type {{pg: Playground, total: number} | null} */
     this.counted = null;
+  }
+
+  /**
+   * Marks the run as dead after the wasm trapped in one of its calls (out
+   * of memory, a stack overflow): nothing calls its playground again, as
+   * a call into a handle whose last call never returned fails with
+   * "recursive use of an object" (wasm-bindgen), until `replace` gives it
+   * a new one (a new scenario, Restart). Returns the message to show, in
+   * plain words.
+   * @param {unknown} e what the call threw
+   * @returns {string}
+   */
+  fail(e) {
+    this.playing = false;
+    this.opening = null;
+    const text = e instanceof Error ? e.message : String(e);
+    this.broken = /unreachable|out of memory|memory access out of bounds|Maximum memory|allocation|stack/i.test(text)
+      ? `this run needs more memory than the page allows (${text}). Pick fewer nodes or longer timeouts, or press Restart`
+      : `the run stopped on an error (${text}). Pick another scenario or press Restart`;
+    return this.broken;
   }
 
   /**
@@ -325,6 +348,7 @@ export class Model {
 
   /** @private */
   changed() {
+    if (this.broken) return;
     for (const fn of this.listeners) fn();
   }
 
@@ -334,7 +358,10 @@ export class Model {
    */
   replace(playground) {
     this.stopOpening();
-    this.playground.free();
+    // A handle the wasm trapped in cannot even be freed (its last call
+    // never returned); it is dropped with the module's memory.
+    if (!this.broken) this.playground.free();
+    this.broken = null;
     this.playground = playground;
     this.revision += 1;
     this.slicer.reset();
@@ -509,6 +536,7 @@ export class Model {
    *   simulation budget (Infinity: play all of `realMs`)
    */
   advance(realMs, budgetMs) {
+    if (this.broken) return;
     if (this.opening) {
       const { ms } = this.opening;
       const pg = this.playground;
@@ -526,6 +554,7 @@ export class Model {
       if (there) {
         pg.seek_ms(ms);
         this.stopOpening();
+        this.noteLimit();
       }
       return;
     }
@@ -599,13 +628,38 @@ export class Model {
       this.stopReason = stop.reason;
     } else if (pg.next_event_ms() === undefined) {
       this.playing = false;
-      this.stopReason = 'nothing left to happen';
+      this.stopReason = this.limitText() ?? 'nothing left to happen';
     }
     // A costly sample of the messages on the wire (half a million in the
     // 1024-node burst: 2 to 9 ms), when one is due, is taken here, in the
     // simulation's task, rather than in the frame that draws it.
     if (sampleCost > COSTLY_SAMPLE_MS && !this.reusesSample(performance.now())) this.sampleFlights();
     this.advanced = true;
+  }
+
+  /**
+   * Where and why the run stopped at one of the core's limits, in words
+   * ("Stopped at 430.6 ms: 2,097,152 messages in flight (the limit)"), or
+   * null when no limit stopped it (core/engine/src/limits.rs): nothing
+   * happens after that moment, so playing stops there.
+   * @returns {string | null}
+   */
+  limitText() {
+    /** @type {{at_ms: number, message: string} | null | undefined} */
+    const stop = this.playground.stopped_by?.();
+    if (!stop) return null;
+    const at = stop.at_ms.toLocaleString('en-US', { maximumFractionDigits: 1 });
+    return `Stopped at ${at} ms: ${stop.message}`;
+  }
+
+  /**
+   * Says in the status line that the run stopped at a limit, once it
+   * stands there (after a seek, the end, the opening moment).
+   * @private
+   */
+  noteLimit() {
+    const text = this.limitText();
+    if (text) this.stopReason = text;
   }
 
   /**
@@ -617,12 +671,13 @@ export class Model {
    * @returns {number | null}
    */
   endMs() {
+    if (this.broken) return null;
     return this.playground.end_ms_within(0) ?? null;
   }
 
   /** Whether the run's end is still being looked for (see `endMs`). */
   get endPending() {
-    return this.endMs() === null;
+    return !this.broken && this.endMs() === null;
   }
 
   /**
@@ -641,7 +696,7 @@ export class Model {
    * @returns {boolean} whether it drew
    */
   flush() {
-    if (!this.advanced) return false;
+    if (!this.advanced || this.broken) return false;
     this.advanced = false;
     this.changed();
     return true;
@@ -662,7 +717,7 @@ export class Model {
     for (let i = 0; stepped && pg.event_count() === seen && i < MAX_SILENT_STEPS; i++) {
       stepped = pg.step();
     }
-    this.stopReason = stepped ? '' : 'nothing left to happen';
+    this.stopReason = stepped ? '' : (this.limitText() ?? 'nothing left to happen');
     this.changed();
     return stepped;
   }
@@ -675,6 +730,7 @@ export class Model {
     this.stopOpening();
     if (ms < this.playground.now_ms()) this.revision += 1;
     this.playground.seek_ms(ms);
+    this.noteLimit();
     this.changed();
   }
 
@@ -683,6 +739,7 @@ export class Model {
     this.stopOpening();
     this.playing = false;
     this.playground.run_to_end();
+    this.noteLimit();
     this.changed();
   }
 
