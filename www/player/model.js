@@ -176,6 +176,16 @@ export const DEFAULT_SPEED = 0.005;
  * asks for about 3 s; a little under leaves room for slow frames). */
 export const FORWARD_REAL_MS = 2500;
 
+/** Most events a seek forward (or To end) runs at once; the rest of the
+ * way is run in pieces between frames, as the opening moment is (see
+ * `openAt`): a seek into a run of millions of events must not block the
+ * page. About 10 to 40 ms of wasm. */
+const SYNC_SEEK_EVENTS = 20_000;
+
+/** After this long (ms of real time) a piece of work in pieces (a seek,
+ * To end, the opening moment) shows its progress and a Cancel. */
+export const LONG_WORK_MS = 500;
+
 /** Most silent queue events one Step skips over. */
 const MAX_SILENT_STEPS = 10000;
 
@@ -295,8 +305,9 @@ export class Model {
     this.advanced = false;
     /** Sizes the simulation's calls while playing or opening. @private */
     this.slicer = new Slicer();
-    /** Where the page is still going in pieces (see `openAt`), ms, and
-     * what to call once there. @private @type {{ms: number, done: () => void} | null} */
+    /** Where the page is still going in pieces (see `openAt`, `seek`),
+     * ms, what to call once there, and since when (page clock, ms) for a
+     * seek the user asked for. @private @type {{ms: number, done: () => void, since?: number} | null} */
     this.opening = null;
     /** Sizes the calls of the search for the run's end. @private */
     this.endSlicer = new Slicer();
@@ -310,6 +321,10 @@ export class Model {
     this.sampleMax = MAX_DRAWN_FLIGHTS;
     /** Where `notArrived` writes this model's rows. @private */
     this.scratch = { rows: new Float64Array(0) };
+    /** Whether To end waits for the end search (see `runToEnd`), and
+     * since when (page clock, ms). */
+    this.toEnd = false;
+    this.toEndSince = 0;
     /** Why the run is dead, after the wasm trapped in one of its calls
      * (see `fail`); null while it lives. @type {string | null} */
     this.broken = null;
@@ -502,6 +517,12 @@ export class Model {
     return this.opening?.ms ?? null;
   }
 
+  /** Whether the moment the page is going to was asked for by a seek
+   * (not the address's opening moment). */
+  get openingIsSeek() {
+    return this.opening?.since !== undefined;
+  }
+
   /** Whether the run moves frame by frame (playing, or going to its
    * opening moment): views then draw as they do while playing, each
    * frame within its share of the budget. */
@@ -559,8 +580,18 @@ export class Model {
       return;
     }
     if (!this.playing) {
-      // Paused, the task only goes on looking for the run's end.
-      if (this.endPending && this.seekEnd(END_BUDGET_MS)) this.advanced = true;
+      // Paused, the task only goes on looking for the run's end (and goes
+      // there once found, when To end asked for it).
+      if (this.endPending && this.seekEnd(END_BUDGET_MS)) {
+        this.advanced = true;
+        if (this.toEnd) {
+          this.toEnd = false;
+          const end = this.endMs();
+          if (end !== null && end > this.playground.now_ms()) this.seek(end);
+        }
+      } else if (this.toEnd) {
+        this.advanced = true;
+      }
       return;
     }
     const pg = this.playground;
@@ -728,8 +759,18 @@ export class Model {
    */
   seek(ms) {
     this.stopOpening();
-    if (ms < this.playground.now_ms()) this.revision += 1;
-    this.playground.seek_ms(ms);
+    this.toEnd = false;
+    const pg = this.playground;
+    if (ms < pg.now_ms()) {
+      // Back: from the nearest checkpoint, at most one interval of events.
+      this.revision += 1;
+      pg.seek_ms(ms);
+    } else if (pg.run_until_ms_within(ms, SYNC_SEEK_EVENTS)) {
+      pg.seek_ms(ms);
+    } else {
+      // A long way forward: the rest in pieces between frames.
+      this.opening = { ms, done: () => {}, since: performance.now() };
+    }
     this.noteLimit();
     this.changed();
   }
@@ -738,8 +779,41 @@ export class Model {
   runToEnd() {
     this.stopOpening();
     this.playing = false;
-    this.playground.run_to_end();
+    const end = this.endMs();
+    if (end === null) {
+      // Found in pieces between frames first (see `advance`), then gone
+      // to as a seek.
+      this.toEnd = true;
+      this.toEndSince = performance.now();
+    } else if (end > this.playground.now_ms()) {
+      this.seek(end);
+      return;
+    }
     this.noteLimit();
+    this.changed();
+  }
+
+  /**
+   * The work in pieces the page is doing for the user (a seek far ahead,
+   * To end, the opening moment), once it has taken longer than
+   * `LONG_WORK_MS`: what to say of it; null otherwise.
+   * @returns {string | null}
+   */
+  get longWork() {
+    const now = performance.now();
+    if (this.opening?.since !== undefined && now - this.opening.since > LONG_WORK_MS) {
+      return `Going to ${this.opening.ms} ms: at ${this.playground.now_ms()} ms so far…`;
+    }
+    if (this.toEnd && now - this.toEndSince > LONG_WORK_MS) return 'Looking for the end of the run…';
+    return null;
+  }
+
+  /** Stops the work in pieces (see `longWork`) where it got to. */
+  cancelWork() {
+    const was = this.opening !== null || this.toEnd;
+    this.stopOpening();
+    this.toEnd = false;
+    if (was) this.stopReason = `cancelled at ${this.playground.now_ms()} ms`;
     this.changed();
   }
 

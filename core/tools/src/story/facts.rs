@@ -4,6 +4,7 @@
 //! Everything here is a function of the trace; the captions
 //! (`captions.rs`) and the questions (`questions.rs`) only phrase it.
 
+use election_engine::limits::MAX_TRACE_EVENTS;
 use crate::protocol::{NodeId, Purpose, Role, TimerClass};
 use crate::scenario::Scenario;
 use crate::sim::Simulation;
@@ -77,16 +78,36 @@ pub(crate) fn is_fault(e: &Event) -> bool {
 }
 
 impl Facts {
-    /// One recorded run of `scenario` to its end.
+    /// One recorded run of `scenario` to its end, or to where its trace
+    /// was cut (`MAX_TRACE_EVENTS`, core/engine/src/limits.rs): the story
+    /// is read off the trace, so nothing after the cut could be told, and
+    /// the page's story then costs at most that many recorded events
+    /// however long the run.
     pub fn of(scenario: &Scenario) -> Self {
+        /// Events between two looks at the trace.
+        const SLICE: u64 = 4096;
         let mut sim = crate::algorithms::build(scenario, true);
-        let end_us = sim.run_to_end();
+        let end_us = loop {
+            if let Some(end) = sim.run_to_end_within(SLICE) {
+                break end;
+            }
+            if sim.trace().len() > MAX_TRACE_EVENTS {
+                break sim.now_us();
+            }
+        };
         Self::from_sim(scenario, sim.as_ref(), end_us)
     }
 
     /// The facts of a recorded simulation that ran to its end at `end_us`.
+    /// A trace cut at `MAX_TRACE_EVENTS` ends the story at the cut (its
+    /// `Truncated` marker), whatever the run did after it: what
+    /// `election run --json` and the page tell is then the same.
     pub fn from_sim(scenario: &Scenario, sim: &dyn Simulation, end_us: Micros) -> Self {
         let events = sim.trace().to_vec();
+        let end_us = match events.last() {
+            Some(last) if matches!(last.event, Event::Truncated { .. }) => last.at_us,
+            _ => end_us,
+        };
         let mut role: Vec<Role> = Vec::new();
         let mut leaders: Vec<NodeId> = Vec::new();
         let mut leader_changes = Vec::new();
