@@ -505,6 +505,18 @@ impl Playground {
         self.story.json(self.session.scenario(), self.revision)
     }
 
+    /// Whether the story of the current scenario is told, after about
+    /// `max_events` more events of its recording (the page makes it in
+    /// pieces between frames; with 0 it only reads what is known). Until
+    /// then the page shows no captions and skips quiet time without it.
+    pub fn story_ready_within(&mut self, max_events: u32) -> bool {
+        self.story.ready_within(
+            self.session.scenario(),
+            self.revision,
+            u64::from(max_events),
+        )
+    }
+
     /// The first of the story's `moments_ms` strictly after `now_ms()`;
     /// `undefined` when none is left. Between now and then only
     /// background traffic (heartbeats, lease renewals) and timer arcs

@@ -48,6 +48,24 @@
  * @property {() => number} fault_count
  */
 
+/** Events of a story's recording made when the story is asked for and
+ * not told yet: a usual run's whole story (told at once, as before), a
+ * few milliseconds of a huge one's, whose rest the player makes in pieces
+ * between frames (Model.advance). */
+export const STORY_SYNC_EVENTS = 20_000;
+
+/**
+ * Whether `pg`'s story is told, after up to `events` more events of its
+ * recording (a module without `story_ready_within` tells it at once).
+ * @param {object} pg
+ * @param {number} [events]
+ * @returns {boolean}
+ */
+export function storyTold(pg, events = STORY_SYNC_EVENTS) {
+  const ready = /** @type {{story_ready_within?: (events: number) => boolean}} */ (pg).story_ready_within;
+  return typeof ready !== 'function' || ready.call(pg, events);
+}
+
 /** An empty story (a module without the story methods). @type {Story} */
 const NO_STORY = Object.freeze({ captions: [], moments_ms: [], questions: [] });
 
@@ -65,6 +83,10 @@ export function storyOf(pg) {
   const faults = pg.fault_count();
   const cached = read.get(pg);
   if (cached && cached.faults === faults) return cached.story;
+  // A huge run's story is told in pieces (STORY_SYNC_EVENTS here, the
+  // rest between frames): no story until then, and nothing kept, so it is
+  // read once told.
+  if (!storyTold(pg)) return NO_STORY;
   const fn = /** @type {{story_json?: () => string}} */ (/** @type {unknown} */ (pg)).story_json;
   /** @type {Story} */
   let story = NO_STORY;

@@ -208,6 +208,10 @@ const MIN_SIM_MS = 2;
  * nothing else moves then, and still well under a frame. */
 const OPEN_BUDGET_MS = 10;
 
+/** Wall-clock budget of a frame's telling of the story while it is made
+ * in pieces, ms (see `Model.storyPending`). */
+const STORY_BUDGET_MS = 4;
+
 /** Part of a frame's simulation budget that goes to the search for the
  * run's end while playing, ms (see `Model.seekEnd`). */
 const END_WHILE_PLAYING_MS = 1;
@@ -311,6 +315,8 @@ export class Model {
     this.opening = null;
     /** Sizes the calls of the search for the run's end. @private */
     this.endSlicer = new Slicer();
+    /** Sizes the calls that tell the story in pieces. @private */
+    this.storySlicer = new Slicer();
     /** The nodes of the last `nodes()` and the rows they came from.
      * @private @type {{pg: Playground, rows: import('../cluster/node-rows.js').NodeRows, nodes: NodeState[]} | null} */
     this.nodeCache = null;
@@ -381,6 +387,7 @@ export class Model {
     this.revision += 1;
     this.slicer.reset();
     this.endSlicer.reset();
+    this.storySlicer.reset();
     this.stopReason = '';
     this.fork = null;
     this.forward = null;
@@ -558,6 +565,15 @@ export class Model {
    */
   advance(realMs, budgetMs) {
     if (this.broken) return;
+    // The story (captions, quiet skipping) is told in pieces too: one
+    // recorded run of up to 250,000 events would block a frame for a
+    // quarter of a second and more.
+    if (this.storyPending) {
+      const pg = this.playground;
+      if (this.storySlicer.run((events) => pg.story_ready_within?.(events) ?? true, STORY_BUDGET_MS)) {
+        this.advanced = true;
+      }
+    }
     if (this.opening) {
       const { ms } = this.opening;
       const pg = this.playground;
@@ -704,6 +720,13 @@ export class Model {
   endMs() {
     if (this.broken) return null;
     return this.playground.end_ms_within(0) ?? null;
+  }
+
+  /** Whether the run's story is still being told in pieces (a module
+   * without `story_ready_within` tells it at once). */
+  get storyPending() {
+    const pg = /** @type {{story_ready_within?: (events: number) => boolean}} */ (/** @type {unknown} */ (this.playground));
+    return !this.broken && typeof pg.story_ready_within === 'function' && !pg.story_ready_within(0);
   }
 
   /** Whether the run's end is still being looked for (see `endMs`). */

@@ -4,7 +4,6 @@
 //! Everything here is a function of the trace; the captions
 //! (`captions.rs`) and the questions (`questions.rs`) only phrase it.
 
-use election_engine::limits::MAX_TRACE_EVENTS;
 use crate::protocol::{NodeId, Purpose, Role, TimerClass};
 use crate::scenario::Scenario;
 use crate::sim::Simulation;
@@ -79,23 +78,9 @@ pub(crate) fn is_fault(e: &Event) -> bool {
 
 impl Facts {
     /// One recorded run of `scenario` to its end, or to where its trace
-    /// was cut (`MAX_TRACE_EVENTS`, core/engine/src/limits.rs): the story
-    /// is read off the trace, so nothing after the cut could be told, and
-    /// the page's story then costs at most that many recorded events
-    /// however long the run.
+    /// was cut (see [`super::StoryRecording`]).
     pub fn of(scenario: &Scenario) -> Self {
-        /// Events between two looks at the trace.
-        const SLICE: u64 = 4096;
-        let mut sim = crate::algorithms::build(scenario, true);
-        let end_us = loop {
-            if let Some(end) = sim.run_to_end_within(SLICE) {
-                break end;
-            }
-            if sim.trace().len() > MAX_TRACE_EVENTS {
-                break sim.now_us();
-            }
-        };
-        Self::from_sim(scenario, sim.as_ref(), end_us)
+        super::StoryRecording::new(scenario).finish(scenario).0
     }
 
     /// The facts of a recorded simulation that ran to its end at `end_us`.
