@@ -339,6 +339,6 @@ mod tests {
         let text = given_text(&many);
         assert!(text.len() < 400, "{text}");
         assert!(text.starts_with("--algorithm raft --fault "), "{text}");
-        assert!(text.ends_with("more flags (9993 --fault)"), "{text}");
+        assert!(text.ends_with("more flags (9994 --fault)"), "{text}");
     }
 }

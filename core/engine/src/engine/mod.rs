@@ -860,7 +860,7 @@ impl<P: Protocol> Engine<P> {
 
     /// [`Engine::run_to_end`] in pieces: processes at most about
     /// `max_steps` events toward the end (the rest of an instant that
-    /// may be the end runs whole, and `until_ms` runs at once) and
+    /// may be the end runs whole) and
     /// returns the end once it is reached, `None` before. Calling it
     /// again goes on where it stopped, so any sequence of calls finds
     /// the same end, after the same events, as one `run_to_end`.
@@ -869,8 +869,22 @@ impl<P: Protocol> Engine<P> {
             return Some(end);
         }
         let end = if let Some(until) = self.scenario.until_us {
-            self.run_until(until);
-            if self.is_stopped() { self.now } else { until }
+            // In pieces too, as `run_until(until)` would run them.
+            let mut steps = 0u64;
+            loop {
+                if self.is_stopped() {
+                    break self.now;
+                }
+                if !self.queue.due_by(until) {
+                    self.run_until(until);
+                    break until;
+                }
+                if steps >= max_steps {
+                    return None;
+                }
+                self.step();
+                steps += 1;
+            }
         } else {
             let mut steps = 0u64;
             loop {
