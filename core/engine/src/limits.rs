@@ -16,6 +16,12 @@
 //! holds (queued events, the messages' and the nodes' data), not the
 //! recorded trace, which is bounded on its own ([`MAX_TRACE_EVENTS`],
 //! [`MAX_TRACE_TEXT`]) and cut rather than stopped.
+//!
+//! What the checks cost: a few comparisons per event (`check_limits`)
+//! and a pass over the nodes every [`MEMORY_CHECK_EVENTS`] events, about
+//! 2% of a run's instructions (callgrind, `election run --algorithm raft
+//! --nodes 64 --until-ms 60000`: 336.1 million before, 342.8 million
+//! after, 161,724 events).
 
 use crate::scenario::MAX_NODES;
 use crate::time::{Micros, to_ms};
