@@ -48,22 +48,30 @@
  * @property {() => number} fault_count
  */
 
-/** Events of a story's recording made when the story is asked for and
- * not told yet: a usual run's whole story (told at once, as before), a
- * few milliseconds of a huge one's, whose rest the player makes in pieces
+/** Wall-clock time a story's recording may take when the story is asked
+ * for and not told yet, ms: a small run's whole story (told at once, as
+ * before), a few milliseconds of a huge one's (one event of a 1,024-node
+ * burst sends a thousand messages), whose rest the player makes in pieces
  * between frames (Model.advance). */
-export const STORY_SYNC_EVENTS = 20_000;
+export const STORY_SYNC_MS = 12;
 
 /**
- * Whether `pg`'s story is told, after up to `events` more events of its
- * recording (a module without `story_ready_within` tells it at once).
+ * Whether `pg`'s story is told, after up to `budgetMs` of its recording
+ * (a module without `story_ready_within` tells it at once): calls of 1,
+ * 2, 4... events until told or the time is spent.
  * @param {object} pg
- * @param {number} [events]
+ * @param {number} [budgetMs] 0: only read what is known
  * @returns {boolean}
  */
-export function storyTold(pg, events = STORY_SYNC_EVENTS) {
+export function storyTold(pg, budgetMs = STORY_SYNC_MS) {
   const ready = /** @type {{story_ready_within?: (events: number) => boolean}} */ (pg).story_ready_within;
-  return typeof ready !== 'function' || ready.call(pg, events);
+  if (typeof ready !== 'function') return true;
+  if (budgetMs <= 0) return ready.call(pg, 0);
+  const start = performance.now();
+  for (let events = 1; ; events = Math.min(events * 2, 100_000)) {
+    if (ready.call(pg, events)) return true;
+    if (performance.now() - start > budgetMs) return false;
+  }
 }
 
 /** An empty story (a module without the story methods). @type {Story} */
@@ -83,7 +91,7 @@ export function storyOf(pg) {
   const faults = pg.fault_count();
   const cached = read.get(pg);
   if (cached && cached.faults === faults) return cached.story;
-  // A huge run's story is told in pieces (STORY_SYNC_EVENTS here, the
+  // A huge run's story is told in pieces (STORY_SYNC_MS here, the
   // rest between frames): no story until then, and nothing kept, so it is
   // read once told.
   if (!storyTold(pg)) return NO_STORY;

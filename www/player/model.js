@@ -176,11 +176,11 @@ export const DEFAULT_SPEED = 0.005;
  * asks for about 3 s; a little under leaves room for slow frames). */
 export const FORWARD_REAL_MS = 2500;
 
-/** Most events a seek forward (or To end) runs at once; the rest of the
- * way is run in pieces between frames, as the opening moment is (see
- * `openAt`): a seek into a run of millions of events must not block the
- * page. About 10 to 40 ms of wasm. */
-const SYNC_SEEK_EVENTS = 20_000;
+/** Wall-clock time a seek forward (or To end) runs at once, ms; the rest
+ * of the way is run in pieces between frames, as the opening moment is
+ * (see `openAt`): a seek into a run of millions of events must not block
+ * the page. */
+const SYNC_SEEK_MS = 12;
 
 /** After this long (ms of real time) a piece of work in pieces (a seek,
  * To end, the opening moment) shows its progress and a Cancel. */
@@ -788,7 +788,7 @@ export class Model {
       // Back: from the nearest checkpoint, at most one interval of events.
       this.revision += 1;
       pg.seek_ms(ms);
-    } else if (pg.run_until_ms_within(ms, SYNC_SEEK_EVENTS)) {
+    } else if (this.slicer.run((events) => pg.run_until_ms_within(ms, events), SYNC_SEEK_MS)) {
       pg.seek_ms(ms);
     } else {
       // A long way forward: the rest in pieces between frames.
