@@ -603,7 +603,7 @@ export class Model {
         if (this.toEnd) {
           this.toEnd = false;
           const end = this.endMs();
-          if (end !== null && end > this.playground.now_ms()) this.seek(end);
+          if (end !== null && end > this.playground.now_ms()) this.seekInPieces(end);
         }
       } else if (this.toEnd) {
         this.advanced = true;
@@ -783,6 +783,25 @@ export class Model {
   seek(ms) {
     this.stopOpening();
     this.toEnd = false;
+    if (ms < this.playground.now_ms()) this.revision += 1;
+    this.playground.seek_ms(ms);
+    this.noteLimit();
+    this.changed();
+  }
+
+  /**
+   * Goes to `ms` as `seek` does, but a long way forward in pieces: what
+   * runs at once is at most `SYNC_SEEK_MS` of wasm, the rest between
+   * frames (as the opening moment, `openAt`), with the progress and a
+   * Cancel after `LONG_WORK_MS` (`longWork`). For what the user asks
+   * (the scrubber, To end): a seek into a run of millions of events must
+   * not block the page. `seek` stays whole for callers that read the
+   * moment at once (the embed's API, exports).
+   * @param {number} ms
+   */
+  seekInPieces(ms) {
+    this.stopOpening();
+    this.toEnd = false;
     const pg = this.playground;
     if (ms < pg.now_ms()) {
       // Back: from the nearest checkpoint, at most one interval of events.
@@ -798,8 +817,25 @@ export class Model {
     this.changed();
   }
 
+
   /** Goes to the end of the run exactly as `election run` does; pauses. */
   runToEnd() {
+    this.stopOpening();
+    this.playing = false;
+    this.toEnd = false;
+    this.playground.run_to_end();
+    this.noteLimit();
+    this.changed();
+  }
+
+  /**
+   * Goes to the end of the run as `runToEnd` does, but in pieces between
+   * frames when it is far (the end search first, then the way there,
+   * with the progress and a Cancel after `LONG_WORK_MS`): for what the
+   * user asks (To end, a link's `at=end`). `runToEnd` stays whole for
+   * callers that read the end at once (an embed's range).
+   */
+  runToEndInPieces() {
     this.stopOpening();
     this.playing = false;
     const end = this.endMs();
@@ -809,12 +845,13 @@ export class Model {
       this.toEnd = true;
       this.toEndSince = performance.now();
     } else if (end > this.playground.now_ms()) {
-      this.seek(end);
+      this.seekInPieces(end);
       return;
     }
     this.noteLimit();
     this.changed();
   }
+
 
   /**
    * The work in pieces the page is doing for the user (a seek far ahead,
