@@ -52,7 +52,10 @@ fn recording_or_not_a_run_stops_at_the_same_event() {
     recorded.run_to_end();
     let recorded = recorded.summary();
     assert_eq!(counted, recorded);
-    assert_eq!(counted.stopped_by.map(|s| s.limit), Some(Limit::MessagesInFlight));
+    assert_eq!(
+        counted.stopped_by.map(|s| s.limit),
+        Some(Limit::MessagesInFlight)
+    );
 }
 
 #[test]
@@ -61,7 +64,11 @@ fn a_session_stays_where_the_run_stopped() {
     let mut session = Session::new(&s);
     session.seek(3_000_000);
     assert_eq!(session.now_us(), 0, "a seek past the stop stays at it");
-    assert_eq!(session.end_us(), 0, "the end is where it stopped, not until_ms");
+    assert_eq!(
+        session.end_us(),
+        0,
+        "the end is where it stopped, not until_ms"
+    );
     let summary = session.summary();
     assert_eq!(summary.end_ms, summary.stopped_by.unwrap().at_ms);
     // Back to the start and forward again: the same stop.
