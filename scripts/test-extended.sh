@@ -27,7 +27,7 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
     log "installing cargo-fuzz"
     cargo install cargo-fuzz
 fi
-for target in scenario_json share_link; do
+for target in scenario_json share_link scenario_run; do
     log "fuzzing $target for $FUZZ_SECONDS s"
     (cd fuzz && cargo +nightly fuzz run "$target" "corpus/$target" -- \
         -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048)

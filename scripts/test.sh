@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's full check, as CI runs it (.ci/run):
 #   setup -> cargo fmt --check -> clippy -D warnings -> cargo test ->
+#   the hostile-input suite against the release CLI (tests/hostile) ->
 #   cargo doc (warnings as errors) -> every citation of the maps resolves
 #   (scripts/check-doc-citations.py) ->
 #   wasm build -> tsc --noEmit (the page's JSDoc types, against the wasm
@@ -42,6 +43,13 @@ run_step() {
 run_step fmt cargo fmt --all --check || true
 run_step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 run_step cargo-test cargo test --workspace || true
+# The hostile-input suite against the CLI (tests/hostile/README.md): every
+# case ends with a named field or a named limit under 2,000,000 KB of
+# address space and 10 s of CPU.
+hostile_cli() {
+    cargo build --release -p election-cli && python3 tests/hostile/run-cli.py target/release/election
+}
+run_step hostile-cli hostile_cli || true
 # Every crate's docs build with no broken link or other warning.
 run_step cargo-doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
 # Every "docs/ARCHITECTURE.md, <heading>" and "<file>, module docs" resolves.

@@ -213,14 +213,22 @@ pub fn check(args: &CheckArgs) -> Result<String, CliError> {
         Some(slice) => slice.slice(seeds.count()),
         None => (0, seeds.count()),
     };
-    let found = crate::parallel::map(count, threads, |i| {
-        check::check_seed(&spec, seeds.from + from + i)
-    });
-    let failures = found.iter().filter(|f| f.is_some()).count() as u64;
-    let first = found
-        .into_iter()
-        .enumerate()
-        .find_map(|(i, f)| f.map(|f| (seeds.from + from + i as u64, f)));
+    // In seed order, a chunk at a time: memory holds the first failure,
+    // not every seed's outcome.
+    let (mut failures, mut first) = (0u64, None);
+    crate::parallel::for_each(
+        count,
+        threads,
+        |i| check::check_seed(&spec, seeds.from + from + i),
+        |i, found| {
+            if let Some(f) = found {
+                failures += 1;
+                if first.is_none() {
+                    first = Some((seeds.from + from + i, f));
+                }
+            }
+        },
+    );
     let Some(slice) = args.shard else {
         return finish(&spec, seeds, output, failures, first);
     };

@@ -7,6 +7,10 @@ use std::fmt;
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for a failure that is not the user's input (writing output).
 pub const EXIT_FAILURE: u8 = 1;
+/// Exit code of `election run` when the run stopped at one of the
+/// simulator's limits (core/engine/src/limits.rs): the summary is printed,
+/// and stderr says which limit and where.
+pub const EXIT_LIMIT: u8 = 3;
 
 /// A failure to report on stderr, with the process exit code to use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +27,14 @@ impl CliError {
         Self {
             message: message.into(),
             code: EXIT_BAD_INPUT,
+        }
+    }
+
+    /// A run stopped at a limit (exit code 3).
+    pub fn limit(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code: EXIT_LIMIT,
         }
     }
 

@@ -152,13 +152,15 @@ pub fn fuzz_faults(args: &FuzzArgs) -> Result<String, CliError> {
         Some(slice) => slice.slice(seeds.count()),
         None => (0, seeds.count()),
     };
-    let outcomes = crate::parallel::map(count, crate::parallel::threads(args.threads), |i| {
-        run_seed(seeds.from + from + i, only)
-    });
+    // In index order, a chunk at a time: memory holds the failures, not
+    // every seed's outcome.
     let mut results = Results::default();
-    for outcome in outcomes {
-        results.add(outcome);
-    }
+    crate::parallel::for_each(
+        count,
+        crate::parallel::threads(args.threads),
+        |i| run_seed(seeds.from + from + i, only),
+        |_, outcome| results.add(outcome),
+    );
     let output = Format::of(args.json, false);
     match args.shard {
         None => finish(only, seeds, output, args.save.as_deref(), results),

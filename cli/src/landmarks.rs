@@ -7,6 +7,7 @@ use crate::error::CliError;
 use crate::output::{Table, json, ms};
 use crate::overrides::ScenarioArgs;
 use clap::Args;
+use election_core::limits::StoppedBy;
 use election_core::protocol::NodeId;
 use election_core::session::{LandmarkAt, Session};
 use election_core::time::to_ms;
@@ -34,8 +35,11 @@ struct LandmarksJson<'a> {
     seed: u64,
     /// Where the list stops: until_ms, or the run limit without it.
     horizon_ms: f64,
-    /// Whether the run hit the event limit before the horizon.
+    /// Whether the run stopped at a limit before the horizon.
     truncated: bool,
+    /// Which limit, where (core/engine/src/limits.rs); absent if none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<StoppedBy>,
     landmarks: &'a [LandmarkAt],
 }
 
@@ -54,7 +58,8 @@ pub fn landmarks(args: &LandmarksArgs) -> Result<String, CliError> {
     let mut session = Session::new(&scenario);
     let found = session.landmarks();
     let horizon_ms = to_ms(session.horizon_us());
-    let truncated = session.summary().truncated;
+    let summary = session.summary();
+    let (truncated, stopped_by) = (summary.truncated, summary.stopped_by);
     if args.json {
         return json(&LandmarksJson {
             algorithm: &scenario.algorithm,
@@ -62,6 +67,7 @@ pub fn landmarks(args: &LandmarksArgs) -> Result<String, CliError> {
             seed: scenario.seed,
             horizon_ms,
             truncated,
+            stopped_by,
             landmarks: &found,
         });
     }
@@ -83,11 +89,8 @@ pub fn landmarks(args: &LandmarksArgs) -> Result<String, CliError> {
         ]);
     }
     out.push_str(&t.render("  "));
-    if truncated {
-        out.push_str(&format!(
-            "\nstopped at {}: the run reached the event limit\n",
-            ms(to_ms(session.now_us()))
-        ));
+    if let Some(stop) = stopped_by {
+        out.push_str(&format!("\n{stop}\n"));
     }
     Ok(out)
 }

@@ -70,6 +70,57 @@ pub fn parse_ms(text: &str) -> Result<Micros, String> {
     }
 }
 
+/// Parses a probability flag (`--drop`, `--duplicate`): a number from 0
+/// to 1. `NaN` and `inf` are refused by name, as any other text that is
+/// not a number.
+pub fn parse_probability(text: &str) -> Result<f64, String> {
+    match parse_decimal(text.trim()) {
+        Some(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("must be a number from 0 to 1, got {text:?}")),
+    }
+}
+
+/// The overriding flags of a refused command line, as its message names
+/// them: all of them when they are few, else the first ones and a count
+/// of the rest by flag (a command line of 10,000 `--fault`s is not
+/// echoed back whole).
+pub fn given_text(given: &[String]) -> String {
+    /// Longest list of flags repeated in full.
+    const MAX_CHARS: usize = 200;
+    let all = given.join(" ");
+    if all.len() <= MAX_CHARS {
+        return all;
+    }
+    let mut shown = Vec::new();
+    let mut used = 0;
+    for flag in given {
+        if used + flag.len() > MAX_CHARS && !shown.is_empty() {
+            break;
+        }
+        used += flag.len() + 1;
+        shown.push(election_core::limits::cut_text(flag.clone()));
+    }
+    let rest = &given[shown.len()..];
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for flag in rest {
+        let name = flag.split(' ').next().unwrap_or("");
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    let by_flag: Vec<String> = counts
+        .iter()
+        .map(|(name, count)| format!("{count} {name}"))
+        .collect();
+    format!(
+        "{} and {} more flags ({})",
+        shown.join(" "),
+        rest.len(),
+        by_flag.join(", ")
+    )
+}
+
 /// The `--start` text of a start set.
 pub fn start_text(start: &StartSet) -> String {
     match start {
@@ -118,10 +169,10 @@ pub struct ScenarioArgs {
     #[arg(long = "latency-ms", value_name = "LO-HI")]
     pub latency_ms: Option<String>,
     /// Probability that a message is lost (0 to 1).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub drop: Option<f64>,
     /// Probability that a message is delivered twice (0 to 1).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = parse_probability)]
     pub duplicate: Option<f64>,
     /// Add a fault, as scenario JSON; repeatable. Examples:
     /// '{"at_ms":1000,"crash":"leader"}', '{"at_ms":500,"slow":3,"extra_ms":20}',
@@ -212,21 +263,31 @@ impl ScenarioArgs {
                 given.push(format!("--duplicate {p}"));
             }
             for text in &self.faults {
-                let fault: serde_json::Value = serde_json::from_str(text)
-                    .map_err(|e| CliError::input(format!("--fault {text}: not valid JSON: {e}")))?;
+                let fault = election_core::scenario::json_value(text).map_err(|e| {
+                    let text = election_core::limits::cut_text(text.clone());
+                    if e.field.is_empty() {
+                        CliError::input(format!("--fault {text}: {}", e.message))
+                    } else {
+                        CliError::input(format!(
+                            "--fault {text}: field `{}` {}",
+                            e.field, e.message
+                        ))
+                    }
+                })?;
                 if let Some(list) = value["faults"].as_array_mut() {
                     list.push(fault);
                 }
                 given.push(format!("--fault {text}"));
             }
-            s = Scenario::from_value(&value)
-                .map_err(|e| CliError::input(format!("{source} with {}: {e}", given.join(" "))))?;
+            s = Scenario::from_value(&value).map_err(|e| {
+                CliError::input(format!("{source} with {}: {e}", given_text(&given)))
+            })?;
         }
         s.validate().map_err(|e| {
             let with = if given.is_empty() {
                 String::new()
             } else {
-                format!(" with {}", given.join(" "))
+                format!(" with {}", given_text(&given))
             };
             CliError::input(format!("{source}{with}: {e}"))
         })?;
@@ -254,5 +315,30 @@ mod tests {
         assert!(parse_ms("86400001").is_err());
         assert!(parse_ms("-1").is_err());
         assert!(parse_ms("NaN").is_err());
+    }
+
+    #[test]
+    fn probabilities_name_what_is_not_a_number() {
+        assert_eq!(parse_probability("0.25"), Ok(0.25));
+        for bad in ["NaN", "inf", "-inf", "1.5", "x"] {
+            assert_eq!(
+                parse_probability(bad),
+                Err(format!("must be a number from 0 to 1, got {bad:?}"))
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_list_of_flags_is_summarised() {
+        let few = vec!["--nodes 4".to_string(), "--drop 0.5".to_string()];
+        assert_eq!(given_text(&few), "--nodes 4 --drop 0.5");
+        let mut many = vec!["--algorithm raft".to_string()];
+        for i in 0..10_000 {
+            many.push(format!("--fault {{\"at_ms\":{i},\"crash\":1}}"));
+        }
+        let text = given_text(&many);
+        assert!(text.len() < 400, "{text}");
+        assert!(text.starts_with("--algorithm raft --fault "), "{text}");
+        assert!(text.ends_with("more flags (9994 --fault)"), "{text}");
     }
 }

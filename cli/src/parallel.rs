@@ -46,6 +46,31 @@ pub fn map<T: Send>(count: u64, threads: usize, job: impl Fn(u64) -> T + Sync) -
     results.into_iter().map(|(_, r)| r).collect()
 }
 
+/// Jobs [`for_each`] runs between two hand-overs of their results: the
+/// results of this many runs are all that is held at once.
+pub const CHUNK: u64 = 8192;
+
+/// `job(i)` for every `i` in `0..count`, on up to `threads` workers, each
+/// result handed to `fold` with its index, in index order, [`CHUNK`] jobs
+/// at a time: memory holds one chunk's results whatever `count` is (a
+/// million seeds of `fuzz-faults` or `check`), and the output is that of
+/// [`map`] folded in order.
+pub fn for_each<T: Send>(
+    count: u64,
+    threads: usize,
+    job: impl Fn(u64) -> T + Sync,
+    mut fold: impl FnMut(u64, T),
+) {
+    let mut start = 0;
+    while start < count {
+        let n = CHUNK.min(count - start);
+        for (i, result) in map(n, threads, |i| job(start + i)).into_iter().enumerate() {
+            fold(start + i as u64, result);
+        }
+        start += n;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -56,5 +81,13 @@ mod tests {
                 (0..10).map(|i| i * i).collect::<Vec<_>>()
             );
         }
+    }
+
+    #[test]
+    fn hands_results_over_in_index_order_chunk_by_chunk() {
+        let count = 2 * super::CHUNK + 5;
+        let mut seen = Vec::new();
+        super::for_each(count, 3, |i| i * 2, |i, r| seen.push((i, r)));
+        assert_eq!(seen, (0..count).map(|i| (i, i * 2)).collect::<Vec<_>>());
     }
 }

@@ -167,13 +167,19 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
 
 /// `out` to print, or, when a script error stopped the run, `out` printed
 /// and the error as the one message on stderr with exit code 2
-/// (core/algorithms/src/script/mod.rs, module docs, Limits and errors).
+/// (core/algorithms/src/script/mod.rs, module docs, Limits and errors);
+/// when a limit stopped it, `out` printed and "stopped at ...: ..." on
+/// stderr with exit code 3 (core/engine/src/limits.rs).
 fn stopped_by_script(out: String, summary: &RunSummary) -> Result<String, CliError> {
-    match &summary.script_error {
-        None => Ok(out),
-        Some(e) => {
+    match (&summary.script_error, &summary.stopped_by) {
+        (None, None) => Ok(out),
+        (Some(e), _) => {
             crate::output::print(&out)?;
             Err(CliError::input(e.to_string()))
+        }
+        (None, Some(stop)) => {
+            crate::output::print(&out)?;
+            Err(CliError::limit(stop.to_string()))
         }
     }
 }
@@ -210,8 +216,11 @@ pub fn summary_text(s: &RunSummary, when: &str) -> String {
         .row(["split brain".to_string(), ms(s.split_brain_ms)])
         .row(["events".to_string(), s.events.to_string()])
         .row(["settled".to_string(), yes_no(s.settled)]);
-    if s.truncated {
-        t.row(["truncated", "yes (event limit reached)"]);
+    if let Some(stop) = &s.stopped_by {
+        t.row([
+            "stopped".to_string(),
+            format!("at {}: {}", ms(stop.at_ms), stop.message),
+        ]);
     }
     t.row(["trace hash".to_string(), s.trace_hash.clone()]);
     let mut out = t.render("");

@@ -91,7 +91,7 @@ pub mod share;
 pub mod sim;
 
 pub use election_algorithms::{algorithms, script};
-pub use election_engine::{checks, clock, engine, metrics, network, trace, travel};
+pub use election_engine::{checks, clock, engine, limits, metrics, network, trace, travel};
 pub use election_model::{protocol, time};
 pub use election_tools::{
     check, experiment, fuzz, lesson, presets, session, stats, story, tradeoffs, workloads,

@@ -304,6 +304,14 @@ impl Playground {
         js::to_js(&self.violation_reports())
     }
 
+    /// The limit that stopped the run (core/engine/src/limits.rs): an
+    /// object with `limit`, `value`, `at_ms` and `message` (the summary's
+    /// `stopped_by`), or `null`. Nothing happens after it: the clock stays
+    /// at `at_ms` and `next_event_ms()` is `undefined`.
+    pub fn stopped_by(&self) -> Result<JsValue, JsValue> {
+        js::to_js(&self.sim().stopped_by())
+    }
+
     /// Stable hash of the trace so far, 16 hex digits: equal to the CLI's
     /// `trace_hash` for the same scenario at the same moment.
     pub fn trace_hash(&self) -> String {
@@ -495,6 +503,18 @@ impl Playground {
     /// on the first call after the scenario changed (web/src/story.rs).
     pub fn story_json(&mut self) -> String {
         self.story.json(self.session.scenario(), self.revision)
+    }
+
+    /// Whether the story of the current scenario is told, after about
+    /// `max_events` more events of its recording (the page makes it in
+    /// pieces between frames; with 0 it only reads what is known). Until
+    /// then the page shows no captions and skips quiet time without it.
+    pub fn story_ready_within(&mut self, max_events: u32) -> bool {
+        self.story.ready_within(
+            self.session.scenario(),
+            self.revision,
+            u64::from(max_events),
+        )
     }
 
     /// The first of the story's `moments_ms` strictly after `now_ms()`;

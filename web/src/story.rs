@@ -6,7 +6,7 @@
 //! captions say and what the answers are is the core's.
 
 use election_core::Scenario;
-use election_core::story::{QuestionKind, Story, StoryRun};
+use election_core::story::{QuestionKind, Story, StoryRecording, StoryRun};
 
 /// The story of one revision of a scenario, with its JSON text.
 struct Told {
@@ -16,18 +16,47 @@ struct Told {
     json: String,
 }
 
-/// What a playground keeps of its story: the last revision told.
+/// What a playground keeps of its story: the last revision told, and
+/// the recording of the next one while it is made in pieces.
 #[derive(Default)]
 pub struct StoryCache {
     told: Option<Told>,
+    recording: Option<(u64, StoryRecording)>,
 }
 
 impl StoryCache {
+    /// Whether the story of `scenario` at `revision` is told, after about
+    /// `max_events` more events of its recording (made in pieces between
+    /// the page's frames: a run of a million events would block the page
+    /// for seconds in one call); with 0 only what is known.
+    pub fn ready_within(&mut self, scenario: &Scenario, revision: u64, max_events: u64) -> bool {
+        if self.told.as_ref().is_some_and(|t| t.revision == revision) {
+            return true;
+        }
+        if max_events == 0 {
+            return false;
+        }
+        if self.recording.as_ref().is_none_or(|(r, _)| *r != revision) {
+            self.recording = Some((revision, StoryRecording::new(scenario)));
+        }
+        let done = self
+            .recording
+            .as_mut()
+            .is_some_and(|(_, rec)| rec.within(max_events));
+        if done {
+            self.told(scenario, revision);
+        }
+        done
+    }
+
     /// The story of `scenario` at `revision`, told again only when the
-    /// revision changed.
+    /// revision changed (going on with its recording when one was begun).
     fn told(&mut self, scenario: &Scenario, revision: u64) -> &Told {
         if self.told.as_ref().is_none_or(|t| t.revision != revision) {
-            let run = StoryRun::new(scenario);
+            let run = match self.recording.take() {
+                Some((r, rec)) if r == revision => rec.finish(scenario),
+                _ => StoryRun::new(scenario),
+            };
             let story = run.story();
             let json = serde_json::to_string(&story).unwrap_or_else(|_| "null".to_string());
             self.told = Some(Told {

@@ -48,6 +48,32 @@
  * @property {() => number} fault_count
  */
 
+/** Wall-clock time a story's recording may take when the story is asked
+ * for and not told yet, ms: a small run's whole story (told at once, as
+ * before), a few milliseconds of a huge one's (one event of a 1,024-node
+ * burst sends a thousand messages), whose rest the player makes in pieces
+ * between frames (Model.advance). */
+export const STORY_SYNC_MS = 12;
+
+/**
+ * Whether `pg`'s story is told, after up to `budgetMs` of its recording
+ * (a module without `story_ready_within` tells it at once): calls of 1,
+ * 2, 4... events until told or the time is spent.
+ * @param {object} pg
+ * @param {number} [budgetMs] 0: only read what is known
+ * @returns {boolean}
+ */
+export function storyTold(pg, budgetMs = STORY_SYNC_MS) {
+  const ready = /** @type {{story_ready_within?: (events: number) => boolean}} */ (pg).story_ready_within;
+  if (typeof ready !== 'function') return true;
+  if (budgetMs <= 0) return ready.call(pg, 0);
+  const start = performance.now();
+  for (let events = 1; ; events = Math.min(events * 2, 100_000)) {
+    if (ready.call(pg, events)) return true;
+    if (performance.now() - start > budgetMs) return false;
+  }
+}
+
 /** An empty story (a module without the story methods). @type {Story} */
 const NO_STORY = Object.freeze({ captions: [], moments_ms: [], questions: [] });
 
@@ -65,6 +91,10 @@ export function storyOf(pg) {
   const faults = pg.fault_count();
   const cached = read.get(pg);
   if (cached && cached.faults === faults) return cached.story;
+  // A huge run's story is told in pieces (STORY_SYNC_MS here, the
+  // rest between frames): no story until then, and nothing kept, so it is
+  // read once told.
+  if (!storyTold(pg)) return NO_STORY;
   const fn = /** @type {{story_json?: () => string}} */ (/** @type {unknown} */ (pg)).story_json;
   /** @type {Story} */
   let story = NO_STORY;

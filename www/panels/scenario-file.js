@@ -18,11 +18,21 @@ import { clearFieldErrors, coreError, plainSentence, showAtField } from './field
 const MAX_SCENARIO_BYTES = 64 * 1024;
 
 /**
- * Most bytes read from a chosen file: one over the core's limit, so an
- * oversized file still reaches the core and gets its "too large" message,
- * without reading a huge file whole.
+ * Most bytes read from a chosen file: one over the core's limit (a larger
+ * file is refused by its size before any of it is read).
  */
 const READ_LIMIT = MAX_SCENARIO_BYTES + 1;
+
+/**
+ * A size in bytes as people read it: `812 bytes`, `64 KiB`, `50.0 MB`.
+ * @param {number} bytes
+ * @returns {string}
+ */
+function sizeText(bytes) {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
 
 /**
  * What the scenario file controls need from the page.
@@ -85,12 +95,22 @@ export class ScenarioFile {
   async open(file) {
     const row = this.input.parentElement ?? this.input;
     clearFieldErrors(row.parentElement ?? row);
+    // The file's real size, before reading any of it: a 50 MB file is
+    // said to be 50 MB, not the 64 KiB and a byte that would be read.
+    if (file.size > MAX_SCENARIO_BYTES) {
+      this.hooks.report(
+        `Import ${file.name}: the file is ${sizeText(file.size)}; a scenario is at most ${sizeText(MAX_SCENARIO_BYTES)}. The current run is kept.`,
+      );
+      return;
+    }
     /** @type {string} */
     let text;
     try {
-      text = await file.slice(0, READ_LIMIT).text();
+      // As the CLI reads files: text must be UTF-8, said as such.
+      text = new TextDecoder('utf-8', { fatal: true }).decode(await file.slice(0, READ_LIMIT).arrayBuffer());
     } catch (e) {
-      this.hooks.report(`Import ${file.name}: could not read the file (${messageOf(e)}). The current run is kept.`);
+      const why = e instanceof TypeError ? 'the file is not UTF-8 text' : `could not read the file (${messageOf(e)})`;
+      this.hooks.report(`Import ${file.name}: ${why}. The current run is kept.`);
       return;
     }
     /** @type {import('../player/model.js').Playground} */

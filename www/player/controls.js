@@ -52,6 +52,14 @@ export class Controls {
      * prompt goes for good then). @private */
     this.started = false;
     this.stopReason = bar.status;
+    /** Cancel of a long piece of work (Model.longWork), beside the status. @private */
+    this.cancel = document.createElement('button');
+    this.cancel.type = 'button';
+    this.cancel.textContent = 'Cancel';
+    this.cancel.dataset.testid = 'cancel-work';
+    this.cancel.hidden = true;
+    this.cancel.addEventListener('click', () => this.model.cancelWork());
+    this.stopReason.after(this.cancel);
     this.endMs = el('end-ms');
     this.form = /** @type {HTMLFormElement} */ (el('settings'));
     this.algorithm = /** @type {HTMLSelectElement} */ (el('algorithm'));
@@ -180,13 +188,19 @@ export class Controls {
     const end = m.endMs();
     setText(this.endMs, end === null ? '…' : String(end));
     const opening = m.openingMs;
+    const long = m.longWork;
+    if (this.cancel.hidden !== (long === null)) this.cancel.hidden = long === null;
     setText(
       this.stopReason,
-      opening !== null
-        ? `Going to ${opening} ms, where the address opens the run…`
-        : m.stopReason
-          ? `Paused: ${m.stopReason}.`
-          : '',
+      long !== null
+        ? long
+        : opening !== null
+          ? `Going to ${opening} ms${m.openingIsSeek ? '' : ', where the address opens the run'}…`
+          : m.stopReason.startsWith('Stopped at ')
+            ? `${m.stopReason}.`
+            : m.stopReason
+              ? `Paused: ${m.stopReason}.`
+              : '',
     );
   }
 

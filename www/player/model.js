@@ -172,6 +172,16 @@ export { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED };
  * asks for about 3 s; a little under leaves room for slow frames). */
 export const FORWARD_REAL_MS = 2500;
 
+/** Wall-clock time a seek forward (or To end) runs at once, ms; the rest
+ * of the way is run in pieces between frames, as the opening moment is
+ * (see `openAt`): a seek into a run of millions of events must not block
+ * the page. */
+const SYNC_SEEK_MS = 12;
+
+/** After this long (ms of real time) a piece of work in pieces (a seek,
+ * To end, the opening moment) shows its progress and a Cancel. */
+export const LONG_WORK_MS = 500;
+
 /** Most silent queue events one Step skips over. */
 const MAX_SILENT_STEPS = 10000;
 
@@ -193,6 +203,10 @@ const MIN_SIM_MS = 2;
  * opening moment (see `Model.openAt`), ms: more than playing gets, as
  * nothing else moves then, and still well under a frame. */
 const OPEN_BUDGET_MS = 10;
+
+/** Wall-clock budget of a frame's telling of the story while it is made
+ * in pieces, ms (see `Model.storyPending`). */
+const STORY_BUDGET_MS = 4;
 
 /** Part of a frame's simulation budget that goes to the search for the
  * run's end while playing, ms (see `Model.seekEnd`). */
@@ -291,11 +305,14 @@ export class Model {
     this.advanced = false;
     /** Sizes the simulation's calls while playing or opening. @private */
     this.slicer = new Slicer();
-    /** Where the page is still going in pieces (see `openAt`), ms, and
-     * what to call once there. @private @type {{ms: number, done: () => void} | null} */
+    /** Where the page is still going in pieces (see `openAt`, `seek`),
+     * ms, what to call once there, and since when (page clock, ms) for a
+     * seek the user asked for. @private @type {{ms: number, done: () => void, since?: number} | null} */
     this.opening = null;
     /** Sizes the calls of the search for the run's end. @private */
     this.endSlicer = new Slicer();
+    /** Sizes the calls that tell the story in pieces. @private */
+    this.storySlicer = new Slicer();
     /** The nodes of the last `nodes()` and the rows they came from.
      * @private @type {{pg: Playground, rows: import('../cluster/node-rows.js').NodeRows, nodes: NodeState[]} | null} */
     this.nodeCache = null;
@@ -306,9 +323,36 @@ export class Model {
     this.sampleMax = MAX_DRAWN_FLIGHTS;
     /** Where `notArrived` writes this model's rows. @private */
     this.scratch = { rows: new Float64Array(0) };
+    /** Whether To end waits for the end search (see `runToEnd`), and
+     * since when (page clock, ms). */
+    this.toEnd = false;
+    this.toEndSince = 0;
+    /** Why the run is dead, after the wasm trapped in one of its calls
+     * (see `fail`); null while it lives. @type {string | null} */
+    this.broken = null;
     /** The node count of a playground (see `nodeTotal`).
      * @private @type {{pg: Playground, total: number} | null} */
     this.counted = null;
+  }
+
+  /**
+   * Marks the run as dead after the wasm trapped in one of its calls (out
+   * of memory, a stack overflow): nothing calls its playground again, as
+   * a call into a handle whose last call never returned fails with
+   * "recursive use of an object" (wasm-bindgen), until `replace` gives it
+   * a new one (a new scenario, Restart). Returns the message to show, in
+   * plain words.
+   * @param {unknown} e what the call threw
+   * @returns {string}
+   */
+  fail(e) {
+    this.playing = false;
+    this.opening = null;
+    const text = e instanceof Error ? e.message : String(e);
+    this.broken = /unreachable|out of memory|memory access out of bounds|Maximum memory|allocation|stack/i.test(text)
+      ? `this run needs more memory than the page allows (${text}). Pick fewer nodes or longer timeouts, or press Restart`
+      : `the run stopped on an error (${text}). Pick another scenario or press Restart`;
+    return this.broken;
   }
 
   /**
@@ -321,6 +365,7 @@ export class Model {
 
   /** @private */
   changed() {
+    if (this.broken) return;
     for (const fn of this.listeners) fn();
   }
 
@@ -330,11 +375,15 @@ export class Model {
    */
   replace(playground) {
     this.stopOpening();
-    this.playground.free();
+    // A handle the wasm trapped in cannot even be freed (its last call
+    // never returned); it is dropped with the module's memory.
+    if (!this.broken) this.playground.free();
+    this.broken = null;
     this.playground = playground;
     this.revision += 1;
     this.slicer.reset();
     this.endSlicer.reset();
+    this.storySlicer.reset();
     this.stopReason = '';
     this.fork = null;
     this.forward = null;
@@ -471,6 +520,12 @@ export class Model {
     return this.opening?.ms ?? null;
   }
 
+  /** Whether the moment the page is going to was asked for by a seek
+   * (not the address's opening moment). */
+  get openingIsSeek() {
+    return this.opening?.since !== undefined;
+  }
+
   /** Whether the run moves frame by frame (playing, or going to its
    * opening moment): views then draw as they do while playing, each
    * frame within its share of the budget. */
@@ -505,6 +560,16 @@ export class Model {
    *   simulation budget (Infinity: play all of `realMs`)
    */
   advance(realMs, budgetMs) {
+    if (this.broken) return;
+    // The story (captions, quiet skipping) is told in pieces too: one
+    // recorded run of up to 250,000 events would block a frame for a
+    // quarter of a second and more.
+    if (this.storyPending) {
+      const pg = this.playground;
+      if (this.storySlicer.run((events) => pg.story_ready_within?.(events) ?? true, STORY_BUDGET_MS)) {
+        this.advanced = true;
+      }
+    }
     if (this.opening) {
       const { ms } = this.opening;
       const pg = this.playground;
@@ -522,12 +587,23 @@ export class Model {
       if (there) {
         pg.seek_ms(ms);
         this.stopOpening();
+        this.noteLimit();
       }
       return;
     }
     if (!this.playing) {
-      // Paused, the task only goes on looking for the run's end.
-      if (this.endPending && this.seekEnd(END_BUDGET_MS)) this.advanced = true;
+      // Paused, the task only goes on looking for the run's end (and goes
+      // there once found, when To end asked for it).
+      if (this.endPending && this.seekEnd(END_BUDGET_MS)) {
+        this.advanced = true;
+        if (this.toEnd) {
+          this.toEnd = false;
+          const end = this.endMs();
+          if (end !== null && end > this.playground.now_ms()) this.seekInPieces(end);
+        }
+      } else if (this.toEnd) {
+        this.advanced = true;
+      }
       return;
     }
     const pg = this.playground;
@@ -595,13 +671,38 @@ export class Model {
       this.stopReason = stop.reason;
     } else if (pg.next_event_ms() === undefined) {
       this.playing = false;
-      this.stopReason = 'nothing left to happen';
+      this.stopReason = this.limitText() ?? 'nothing left to happen';
     }
     // A costly sample of the messages on the wire (half a million in the
     // 1024-node burst: 2 to 9 ms), when one is due, is taken here, in the
     // simulation's task, rather than in the frame that draws it.
     if (sampleCost > COSTLY_SAMPLE_MS && !this.reusesSample(performance.now())) this.sampleFlights();
     this.advanced = true;
+  }
+
+  /**
+   * Where and why the run stopped at one of the core's limits, in words
+   * ("Stopped at 430.6 ms: 2,097,152 messages in flight (the limit)"), or
+   * null when no limit stopped it (core/engine/src/limits.rs): nothing
+   * happens after that moment, so playing stops there.
+   * @returns {string | null}
+   */
+  limitText() {
+    /** @type {{at_ms: number, message: string} | null | undefined} */
+    const stop = this.playground.stopped_by?.();
+    if (!stop) return null;
+    const at = stop.at_ms.toLocaleString('en-US', { maximumFractionDigits: 1 });
+    return `Stopped at ${at} ms: ${stop.message}`;
+  }
+
+  /**
+   * Says in the status line that the run stopped at a limit, once it
+   * stands there (after a seek, the end, the opening moment).
+   * @private
+   */
+  noteLimit() {
+    const text = this.limitText();
+    if (text) this.stopReason = text;
   }
 
   /**
@@ -613,12 +714,20 @@ export class Model {
    * @returns {number | null}
    */
   endMs() {
+    if (this.broken) return null;
     return this.playground.end_ms_within(0) ?? null;
+  }
+
+  /** Whether the run's story is still being told in pieces (a module
+   * without `story_ready_within` tells it at once). */
+  get storyPending() {
+    const pg = /** @type {{story_ready_within?: (events: number) => boolean}} */ (/** @type {unknown} */ (this.playground));
+    return !this.broken && typeof pg.story_ready_within === 'function' && !pg.story_ready_within(0);
   }
 
   /** Whether the run's end is still being looked for (see `endMs`). */
   get endPending() {
-    return this.endMs() === null;
+    return !this.broken && this.endMs() === null;
   }
 
   /**
@@ -637,7 +746,7 @@ export class Model {
    * @returns {boolean} whether it drew
    */
   flush() {
-    if (!this.advanced) return false;
+    if (!this.advanced || this.broken) return false;
     this.advanced = false;
     this.changed();
     return true;
@@ -658,7 +767,7 @@ export class Model {
     for (let i = 0; stepped && pg.event_count() === seen && i < MAX_SILENT_STEPS; i++) {
       stepped = pg.step();
     }
-    this.stopReason = stepped ? '' : 'nothing left to happen';
+    this.stopReason = stepped ? '' : (this.limitText() ?? 'nothing left to happen');
     this.changed();
     return stepped;
   }
@@ -669,16 +778,98 @@ export class Model {
    */
   seek(ms) {
     this.stopOpening();
+    this.toEnd = false;
     if (ms < this.playground.now_ms()) this.revision += 1;
     this.playground.seek_ms(ms);
+    this.noteLimit();
     this.changed();
   }
+
+  /**
+   * Goes to `ms` as `seek` does, but a long way forward in pieces: what
+   * runs at once is at most `SYNC_SEEK_MS` of wasm, the rest between
+   * frames (as the opening moment, `openAt`), with the progress and a
+   * Cancel after `LONG_WORK_MS` (`longWork`). For what the user asks
+   * (the scrubber, To end): a seek into a run of millions of events must
+   * not block the page. `seek` stays whole for callers that read the
+   * moment at once (the embed's API, exports).
+   * @param {number} ms
+   */
+  seekInPieces(ms) {
+    this.stopOpening();
+    this.toEnd = false;
+    const pg = this.playground;
+    if (ms < pg.now_ms()) {
+      // Back: from the nearest checkpoint, at most one interval of events.
+      this.revision += 1;
+      pg.seek_ms(ms);
+    } else if (this.slicer.run((events) => pg.run_until_ms_within(ms, events), SYNC_SEEK_MS)) {
+      pg.seek_ms(ms);
+    } else {
+      // A long way forward: the rest in pieces between frames.
+      this.opening = { ms, done: () => {}, since: performance.now() };
+    }
+    this.noteLimit();
+    this.changed();
+  }
+
 
   /** Goes to the end of the run exactly as `election run` does; pauses. */
   runToEnd() {
     this.stopOpening();
     this.playing = false;
+    this.toEnd = false;
     this.playground.run_to_end();
+    this.noteLimit();
+    this.changed();
+  }
+
+  /**
+   * Goes to the end of the run as `runToEnd` does, but in pieces between
+   * frames when it is far (the end search first, then the way there,
+   * with the progress and a Cancel after `LONG_WORK_MS`): for what the
+   * user asks (To end, a link's `at=end`). `runToEnd` stays whole for
+   * callers that read the end at once (an embed's range).
+   */
+  runToEndInPieces() {
+    this.stopOpening();
+    this.playing = false;
+    const end = this.endMs();
+    if (end === null) {
+      // Found in pieces between frames first (see `advance`), then gone
+      // to as a seek.
+      this.toEnd = true;
+      this.toEndSince = performance.now();
+    } else if (end > this.playground.now_ms()) {
+      this.seekInPieces(end);
+      return;
+    }
+    this.noteLimit();
+    this.changed();
+  }
+
+
+  /**
+   * The work in pieces the page is doing for the user (a seek far ahead,
+   * To end, the opening moment), once it has taken longer than
+   * `LONG_WORK_MS`: what to say of it; null otherwise.
+   * @returns {string | null}
+   */
+  get longWork() {
+    const now = performance.now();
+    if (this.opening?.since !== undefined && now - this.opening.since > LONG_WORK_MS) {
+      return `Going to ${this.opening.ms} ms: at ${this.playground.now_ms()} ms so far…`;
+    }
+    if (this.toEnd && now - this.toEndSince > LONG_WORK_MS) return 'Looking for the end of the run…';
+    return null;
+  }
+
+  /** Stops the work in pieces (see `longWork`) where it got to. */
+  cancelWork() {
+    const was = this.opening !== null || this.toEnd;
+    this.stopOpening();
+    this.toEnd = false;
+    if (was) this.stopReason = `cancelled at ${this.playground.now_ms()} ms`;
     this.changed();
   }
 

@@ -244,7 +244,7 @@ export const player = new Player();
 export function playModel(model, failed, override = {}) {
   return {
     playing: () => model.playing,
-    busy: override.busy ?? (() => model.isOpening || model.endPending),
+    busy: override.busy ?? (() => model.isOpening || model.endPending || model.toEnd || model.storyPending),
     advance: (realMs, budgetMs) => {
       if (override.advance) override.advance(realMs, budgetMs);
       else model.advance(realMs, budgetMs);

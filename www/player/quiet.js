@@ -22,6 +22,8 @@
  * @module player/quiet
  */
 
+import { storyTold } from '../ask/story.js';
+
 /** Real time a quiet stretch takes at most while skipped, ms. */
 export const QUIET_REAL_MS = 600;
 
@@ -53,7 +55,9 @@ const STORE_KEY = 'election-playground-skip-quiet';
  */
 export function nextMatters(pg) {
   const story = /** @type {{next_story_ms?: () => number | undefined}} */ (/** @type {unknown} */ (pg));
-  if (typeof story.next_story_ms !== 'function') {
+  // Without the story (a module that has none, or while it is being told
+  // in pieces): the wire and the next activity.
+  if (typeof story.next_story_ms !== 'function' || !storyTold(pg)) {
     if (pg.flight_count() > 0) return null;
     return pg.next_activity_ms();
   }

@@ -20,8 +20,9 @@ export const EMBED_PARAMS = Object.freeze(['embed', 'controls', 'from', 'to', 'a
  * @returns {boolean}
  */
 export function isEmbed(search) {
-  const value = new URLSearchParams(search).get('embed');
-  return value !== null && value !== '0' && value !== 'false';
+  // Only the documented value (docs/embed.html): any other is said and
+  // the full page opens (readPage's problems).
+  return new URLSearchParams(search).get('embed')?.trim() === '1';
 }
 
 /**
@@ -150,6 +151,10 @@ export function readAddress(scenarioParams, where = window.location) {
     problems.push(
       `URL parameter \`template\`: must be the id of a script in the lab (such as ring-exercise), got "${printable(templateText)}"; the lab stays closed`,
     );
+  }
+  const embedText = params.get('embed');
+  if (embedText !== null && !['0', '1'].includes(embedText.trim())) {
+    problems.push(`URL parameter \`embed\`: must be 1 or 0, got "${printable(embedText)}"; the full page opens`);
   }
   const known = new Set([...scenarioParams, ...PAGE_PARAMS]);
   for (const key of new Set(params.keys())) {

@@ -365,8 +365,8 @@ export function modelActions(model) {
     step: () => model.step(),
     next: () => model.nextInteresting(),
     restart: () => model.seek(0),
-    toEnd: () => model.runToEnd(),
-    seek: (ms) => model.seek(ms),
+    toEnd: () => model.runToEndInPieces(),
+    seek: (ms) => model.seekInPieces(ms),
     setSpeed: (speed) => model.setSpeed(speed),
     setSkipQuiet: (on) => model.setSkipQuiet(on),
   };

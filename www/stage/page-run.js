@@ -79,7 +79,7 @@ export function whenMade(make, use, fail) {
 export function position(model, request, opened) {
   model.setPlaying(false);
   if (request.at === 'end') {
-    model.runToEnd();
+    model.runToEndInPieces();
   } else if (typeof request.at === 'number') {
     if (opened) {
       model.openAt(request.at, opened);

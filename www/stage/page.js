@@ -485,8 +485,9 @@ export async function startPage(wasm, firstName, options) {
   // the drawing of what it did in the next animation frame.
   player.add(
     playModel(model, (e) => {
-      model.setPlaying(false);
-      showProblems([`Something went wrong: ${messageOf(e)}`]);
+      // After a trap nothing calls the run's handle again (Model.fail);
+      // a new scenario or Restart makes a new one.
+      showProblems([`Something went wrong: ${model.fail(e)}.`]);
     }),
   );
 }

@@ -6,6 +6,8 @@
 //!   their commands, with `queue` (the event queue, internal), [`network`] and
 //!   [`clock`] (what it simulates), faults, counting and the settling
 //!   rule;
+//! - [`limits`]: what a run may hold and do, and where it stops when it
+//!   reaches a limit;
 //! - [`metrics`] and [`checks`]: what a run counts, and the safety
 //!   properties checked while it runs;
 //! - [`trace`]: the recorded events, their text (golden files) and the
@@ -23,6 +25,7 @@
 pub mod checks;
 pub mod clock;
 pub mod engine;
+pub mod limits;
 pub mod metrics;
 pub mod network;
 pub(crate) mod queue;

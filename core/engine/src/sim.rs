@@ -7,6 +7,7 @@
 
 use crate::checks::Violation;
 use crate::engine::{Engine, Flight, NodeView};
+use crate::limits::StoppedBy;
 use crate::metrics::Metrics;
 use crate::protocol::{NodeId, Protocol};
 use crate::scenario::Scenario;
@@ -134,7 +135,7 @@ pub struct RunSummary {
     /// Whether the run settled (every live node follows its component's
     /// one leader, nothing pending) at its end.
     pub settled: bool,
-    /// Whether the run was cut short by the event limit.
+    /// Whether the run was cut short by a limit (`stopped_by` says which).
     pub truncated: bool,
     /// Stable hash of the trace, 16 hex digits.
     pub trace_hash: String,
@@ -145,6 +146,12 @@ pub struct RunSummary {
     /// not by a test of the id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script_error: Option<ScriptError>,
+    /// The limit that stopped the run, where and in words
+    /// (core/engine/src/limits.rs, module docs): `end_ms` is its `at_ms`.
+    /// Absent when no limit stopped it (a key of the summary's JSON, a
+    /// contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<StoppedBy>,
 }
 
 /// Driving a run forward: its clock, one event, up to a time, to its end
@@ -186,6 +193,9 @@ pub trait Observe {
     fn kinds(&self) -> &[&'static str];
     /// The script error that stopped a scripted run, if one did.
     fn script_error(&self) -> Option<&ScriptError>;
+    /// The limit that stopped the run, if one did
+    /// (core/engine/src/limits.rs).
+    fn stopped_by(&self) -> Option<&StoppedBy>;
     /// Counters so far.
     fn metrics(&self) -> &Metrics;
     /// Violations so far.
@@ -287,6 +297,9 @@ impl<P: Protocol> Observe for Engine<P> {
     }
     fn script_error(&self) -> Option<&ScriptError> {
         Engine::script_error(self)
+    }
+    fn stopped_by(&self) -> Option<&StoppedBy> {
+        Engine::stopped_by(self)
     }
     fn metrics(&self) -> &Metrics {
         Engine::metrics(self)
@@ -398,5 +411,6 @@ fn summarize(sim: &dyn Simulation, end_us: Micros, settled: bool, truncated: boo
         truncated,
         trace_hash: format!("{:016x}", sim.trace_hash()),
         script_error: sim.script_error().cloned(),
+        stopped_by: sim.stopped_by().cloned(),
     }
 }

@@ -210,6 +210,12 @@ pub trait Message: Clone + Debug + Hash {
     fn kind_name(&self) -> Option<&'static str> {
         None
     }
+    /// Estimated heap bytes of the message's data, for the run's memory
+    /// limit (core/engine/src/limits.rs): a script's message, whose data
+    /// can be large. Zero (the default) for messages of a fixed size.
+    fn heap_bytes(&self) -> usize {
+        0
+    }
 }
 
 /// How a node comes to life.

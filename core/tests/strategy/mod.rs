@@ -182,7 +182,9 @@ pub fn scenario(max_faults: usize) -> impl Strategy<Value = Case> {
                 .prop_map(|s| json!(s.into_iter().collect::<Vec<_>>())),
         ];
         let ring = proptest::sample::select(vec!["ascending", "descending", "random"]);
-        let timing = (50u64..300, 0u64..300, 10u64..120).prop_map(
+        // The heartbeat at least the largest latency floor drawn (20 ms):
+        // a timing below the floor is refused (scenario validation).
+        let timing = (50u64..300, 0u64..300, 20u64..120).prop_map(
             |(lo, extra, hb)| json!({"election_timeout_ms": [lo, lo + extra], "heartbeat_ms": hb}),
         );
         let options = (

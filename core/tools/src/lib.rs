@@ -33,7 +33,7 @@ pub mod tradeoffs;
 pub mod workloads;
 
 pub(crate) use election_algorithms::{Scenario, ScenarioError, ScenarioExt, algorithms, script};
-pub(crate) use election_engine::{engine, trace, travel};
+pub(crate) use election_engine::{trace, travel};
 pub(crate) use election_model::{
     decimal, pretty_json, protocol, rng, scenario, share, time, vec_map,
 };

@@ -9,6 +9,9 @@
 //! built-ins' do.
 
 use super::node::{ScriptMsg, ScriptTimer};
+use super::program::{
+    MAX_COMMANDS_PER_CALL, MAX_MESSAGE_BYTES, MAX_SENT_BYTES_PER_CALL, MAX_STATE_BYTES,
+};
 use super::value;
 use crate::protocol::{Command, NodeId, Role};
 use crate::scenario::MAX_TIME_US;
@@ -39,6 +42,34 @@ pub(crate) struct Call {
     /// `ctx.persist`: what survives a crash.
     pub persist: Map,
     pub recording: bool,
+    /// Message data sent so far in this call, every copy counted.
+    pub sent_bytes: usize,
+}
+
+impl Call {
+    /// Adds a request of the handler, refused past
+    /// [`MAX_COMMANDS_PER_CALL`].
+    fn push(&mut self, command: Command<ScriptMsg, ScriptTimer>) -> Result<(), String> {
+        if self.out.len() >= MAX_COMMANDS_PER_CALL {
+            return Err(format!(
+                "one handler call may make at most {MAX_COMMANDS_PER_CALL} requests (sends, timers, log lines, roles): an endless loop?"
+            ));
+        }
+        self.out.push(command);
+        Ok(())
+    }
+
+    /// Sends `msg` to `to`, counted against [`MAX_SENT_BYTES_PER_CALL`].
+    fn send(&mut self, to: NodeId, msg: ScriptMsg) -> Result<(), String> {
+        self.sent_bytes = self.sent_bytes.saturating_add(msg.bytes as usize);
+        if self.sent_bytes > MAX_SENT_BYTES_PER_CALL {
+            return Err(format!(
+                "one handler call may send at most {} MiB of message data (every copy counted)",
+                MAX_SENT_BYTES_PER_CALL >> 20
+            ));
+        }
+        self.push(Command::Send { to, msg })
+    }
 }
 
 /// What a program's `ctx` values share: the call in progress and the
@@ -54,8 +85,12 @@ impl Shared {
     /// recording run keeps it, as a built-in's notes.
     pub fn log(&self, text: &str) {
         if let Some(call) = self.call.borrow_mut().as_mut() {
-            if call.recording {
-                call.out.push(Command::Note(text.to_string()));
+            if call.recording && call.out.len() < MAX_COMMANDS_PER_CALL {
+                // As the trace keeps it (core/engine/src/limits.rs).
+                call.out
+                    .push(Command::Note(election_engine::limits::cut_text(
+                        text.to_string(),
+                    )));
             }
         }
     }
@@ -117,12 +152,22 @@ impl NodeCtx {
                 .as_bool()
                 .map_err(|t| format!("a message's background must be true or false, got {t}"))?,
         };
+        let mut bytes = 48usize;
         for (key, v) in &msg {
             value::check_plain(v).map_err(|t| format!("message field {key}: {t}"))?;
+            bytes = bytes.saturating_add(32 + key.len() + value::approx_bytes(v));
+        }
+        if bytes > MAX_MESSAGE_BYTES {
+            return Err(format!(
+                "a message may hold at most {} KiB of data; this {kind} holds about {} KiB",
+                MAX_MESSAGE_BYTES / 1024,
+                bytes.div_ceil(1024)
+            ));
         }
         Ok(ScriptMsg {
             kind: self.0.name("message kind", &kind)?,
             background,
+            bytes: bytes as u32,
             body: Rc::new(msg),
         })
     }
@@ -153,13 +198,13 @@ fn duration_us(us: INT) -> Result<Micros, String> {
     Ok(us as Micros)
 }
 
-fn set_role(call: &mut Call, role: Role, leader: Option<NodeId>) {
+fn set_role(call: &mut Call, role: Role, leader: Option<NodeId>) -> Result<(), String> {
     call.role = role;
-    call.out.push(Command::Role {
+    call.push(Command::Role {
         role,
         term: call.term,
-    });
-    call.out.push(Command::Leader(leader));
+    })?;
+    call.push(Command::Leader(leader))
 }
 
 fn role_name(role: Role) -> &'static str {
@@ -206,8 +251,17 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
     });
     engine.register_set("persist", |c: &mut NodeCtx, m: Map| {
         c.with(|c| {
+            let mut bytes = 48usize;
             for (key, v) in &m {
                 value::check_plain(v).map_err(|t| format!("ctx.persist.{key}: {t}"))?;
+                bytes = bytes.saturating_add(32 + key.len() + value::approx_bytes(v));
+            }
+            if bytes > MAX_STATE_BYTES {
+                return Err(format!(
+                    "ctx.persist may hold at most {} KiB; this one holds about {} KiB",
+                    MAX_STATE_BYTES / 1024,
+                    bytes.div_ceil(1024)
+                ));
             }
             c.persist = m;
             Ok(())
@@ -249,25 +303,19 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
         let msg = c.message(msg)?;
         c.with(|c| {
             let to = node_id(c, "ctx.send", to)?;
-            c.out.push(Command::Send { to, msg });
-            Ok(())
+            c.send(to, msg)
         })
     });
     engine.register_fn("send_next", |c: &mut NodeCtx, msg: Map| -> R<()> {
         let msg = c.message(msg)?;
-        c.with(|c| {
-            c.out.push(Command::Send { to: c.next, msg });
-            Ok(())
-        })
+        c.with(|c| c.send(c.next, msg))
     });
     engine.register_fn("broadcast", |c: &mut NodeCtx, msg: Map| -> R<()> {
         let msg = c.message(msg)?;
         c.with(|c| {
-            for to in (0..c.n).filter(|&p| p != c.id) {
-                c.out.push(Command::Send {
-                    to,
-                    msg: msg.clone(),
-                });
+            let me = c.id;
+            for to in (0..c.n).filter(|&p| p != me) {
+                c.send(to, msg.clone())?;
             }
             Ok(())
         })
@@ -280,8 +328,7 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
             let timer = c.timer(name)?;
             c.with(|c| {
                 let after_us = duration_us(ms.saturating_mul(1000))?;
-                c.out.push(Command::SetTimer { timer, after_us });
-                Ok(())
+                c.push(Command::SetTimer { timer, after_us })
             })
         },
     );
@@ -291,17 +338,13 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
             let timer = c.timer(name)?;
             c.with(|c| {
                 let after_us = duration_us(us)?;
-                c.out.push(Command::SetTimer { timer, after_us });
-                Ok(())
+                c.push(Command::SetTimer { timer, after_us })
             })
         },
     );
     engine.register_fn("cancel_timer", |c: &mut NodeCtx, name: &str| -> R<()> {
         let timer = c.timer(name)?;
-        c.with(|c| {
-            c.out.push(Command::CancelTimer(timer));
-            Ok(())
-        })
+        c.with(|c| c.push(Command::CancelTimer(timer)))
     });
 
     // Randomness, from the run's seeded generator.
@@ -330,35 +373,26 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
     engine.register_fn("become_leader", |c: &mut NodeCtx| -> R<()> {
         c.with(|c| {
             let id = c.id;
-            set_role(c, Role::Leader, Some(id));
-            Ok(())
+            set_role(c, Role::Leader, Some(id))
         })
     });
     engine.register_fn("become_follower", |c: &mut NodeCtx, leader: INT| -> R<()> {
         c.with(|c| {
             let leader = node_id(c, "ctx.become_follower", leader)?;
-            set_role(c, Role::Follower, Some(leader));
-            Ok(())
+            set_role(c, Role::Follower, Some(leader))
         })
     });
     engine.register_fn("become_follower", |c: &mut NodeCtx| -> R<()> {
-        c.with(|c| {
-            set_role(c, Role::Follower, None);
-            Ok(())
-        })
+        c.with(|c| set_role(c, Role::Follower, None))
     });
     engine.register_fn("become_candidate", |c: &mut NodeCtx| -> R<()> {
         c.with(|c| {
-            c.out.push(Command::ElectionStarted);
-            set_role(c, Role::Candidate, None);
-            Ok(())
+            c.push(Command::ElectionStarted)?;
+            set_role(c, Role::Candidate, None)
         })
     });
     engine.register_fn("election_started", |c: &mut NodeCtx| -> R<()> {
-        c.with(|c| {
-            c.out.push(Command::ElectionStarted);
-            Ok(())
-        })
+        c.with(|c| c.push(Command::ElectionStarted))
     });
     engine.register_fn("set_term", |c: &mut NodeCtx, term: INT| -> R<()> {
         c.with(|c| {
@@ -375,14 +409,13 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
                 && c.term.is_some_and(|now| term > now);
             c.term = Some(term);
             if steps_down {
-                set_role(c, Role::Follower, None);
+                set_role(c, Role::Follower, None)
             } else {
-                c.out.push(Command::Role {
+                c.push(Command::Role {
                     role: c.role,
                     term: c.term,
-                });
+                })
             }
-            Ok(())
         })
     });
     engine.register_fn(
@@ -393,11 +426,10 @@ pub(crate) fn register(engine: &mut rhai::Engine) {
                     return Err(format!("ctx.vote({term}, ..): a term is 0 or more"));
                 }
                 let candidate = node_id(c, "ctx.vote", candidate)?;
-                c.out.push(Command::Vote {
+                c.push(Command::Vote {
                     term: term as u64,
                     candidate,
-                });
-                Ok(())
+                })
             })
         },
     );

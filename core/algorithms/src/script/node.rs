@@ -26,6 +26,9 @@ pub struct ScriptMsg {
     pub kind: &'static str,
     /// `background: true` in the map: counted as background (heartbeats).
     pub background: bool,
+    /// Estimated heap bytes of the map (`value::approx_bytes`), for the
+    /// run's memory limit.
+    pub bytes: u32,
     /// The whole map, as the receiver gets it.
     pub body: Rc<Map>,
 }
@@ -45,6 +48,9 @@ impl Message for ScriptMsg {
     }
     fn kind_name(&self) -> Option<&'static str> {
         Some(self.kind)
+    }
+    fn heap_bytes(&self) -> usize {
+        self.bytes as usize
     }
 }
 
@@ -234,7 +240,12 @@ impl Protocol for ScriptNode {
     }
 
     fn heap_bytes(&self) -> usize {
-        value::approx_bytes(&self.state) + Self::persistent_heap_bytes(&self.persistent())
+        value::approx_bytes(&self.state)
+            + self
+                .persist
+                .iter()
+                .map(|(k, v)| k.len() + value::approx_bytes(v))
+                .sum::<usize>()
     }
 
     fn persistent_heap_bytes(persistent: &ScriptPersist) -> usize {

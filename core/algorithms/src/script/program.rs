@@ -12,6 +12,7 @@ use rhai::{AST, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
 use std::rc::Rc;
 
 use super::node::ScriptMsg;
+use super::value;
 
 /// Rhai's hashing seed, fixed so that nothing in the interpreter depends
 /// on a random number chosen when the process starts (Rhai would
@@ -48,6 +49,21 @@ pub const MAX_VARIABLES: usize = 1_000;
 pub const MAX_FUNCTIONS: usize = 256;
 /// Most distinct message kinds and timer names one run may use.
 pub const MAX_NAMES_PER_RUN: usize = 64;
+/// Largest message, in estimated bytes of its data (a message crosses
+/// the queue whole, and a run holds up to a million on the wire).
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+/// Most message data one handler call may send, every copy counted: a
+/// 1,024-node broadcast of a 16 KiB message. Bounds what one call holds
+/// before the engine carries it out.
+pub const MAX_SENT_BYTES_PER_CALL: usize = 16 * 1024 * 1024;
+/// Most requests (sends, timers, notes, roles) one handler call may make:
+/// a hundred broadcasts to 1,023 peers.
+pub const MAX_COMMANDS_PER_CALL: usize = 100_000;
+/// Most memory a node's state (`this` and `ctx.persist`) may hold, by
+/// the estimate of `value::approx_bytes`, checked after every handler
+/// call: 1,024 nodes at the limit fit in the run's memory limit
+/// (core/engine/src/limits.rs).
+pub const MAX_STATE_BYTES: usize = 256 * 1024;
 
 /// The handlers of the contract and how many parameters each takes.
 pub const HANDLERS: [(&str, usize); 3] = [("on_start", 1), ("on_message", 3), ("on_timer", 2)];
@@ -484,6 +500,7 @@ impl Program {
             term: node.term,
             persist: std::mem::take(&mut node.persist),
             recording: ctx.recording(),
+            sent_bytes: 0,
         });
         let name = HANDLERS[i].0;
         args.insert(0, Dynamic::from(NodeCtx(Rc::clone(&self.shared))));
@@ -503,6 +520,21 @@ impl Program {
         };
         *ctx.rng_mut() = call.rng;
         node.persist = call.persist;
+        // The state's limits, whatever the handler's outcome: a state past
+        // them is dropped at once (a deep one would need a deep stack
+        // anywhere it is walked later) and stops the run.
+        if let Err(message) = value::check_state(&node.state, &node.persist, MAX_STATE_BYTES) {
+            node.state = empty_state();
+            node.error = Some(ScriptError {
+                node: None,
+                handler: Some(name.into()),
+                line: self.lines[i],
+                column: None,
+                at_ms: None,
+                message,
+            });
+            return;
+        }
         match result {
             Ok(_) if !node.state.is_map() => {
                 node.error = Some(ScriptError {

@@ -7,8 +7,15 @@
 use rhai::{Array, Dynamic, ImmutableString, Map};
 use std::hash::Hasher;
 
-/// Deepest nesting of arrays and maps inside a message.
+/// Deepest nesting of arrays and maps inside a message or `ctx.persist`.
 const MAX_DEPTH: usize = 16;
+
+/// Deepest nesting of arrays and maps in a node's state, `this`, checked
+/// after every handler call (docs/ARCHITECTURE.md, Limits and why): past
+/// it, walking the state (copying it for a checkpoint, showing it in the
+/// inspector, dropping it) would need a stack as deep as the nesting,
+/// which the page's wasm does not have.
+pub const MAX_STATE_DEPTH: usize = 32;
 
 /// `Ok` when `v` is plain data; else the type found.
 pub fn check_plain(v: &Dynamic) -> Result<(), String> {
@@ -79,13 +86,27 @@ fn hash_str(s: &str, h: &mut impl Hasher) {
     h.write(s.as_bytes());
 }
 
+/// Most estimated bytes of a value [`show`] writes out in full; a larger
+/// array or map is shown by its size, so that a large message costs no
+/// long text on every send.
+const MAX_SHOWN_BYTES: usize = 4096;
+
 /// `v` as a short text for the event log and the inspector: Rhai's own
-/// notation, cut at `max` characters.
+/// notation, cut at `max` characters; an array or map that is large or
+/// deeply nested as its size (`[10000 items]`, `#{300 fields}`).
 pub fn show(v: &Dynamic, max: usize) -> String {
     let text = if v.is_string() {
         format!("{:?}", v.to_string())
     } else if v.is_unit() {
         "()".to_string()
+    } else if measure(v, MAX_DEPTH).is_none_or(|b| b > MAX_SHOWN_BYTES) {
+        if let Some(a) = v.read_lock::<Array>() {
+            format!("[{} items]", a.len())
+        } else if let Some(m) = v.read_lock::<Map>() {
+            format!("#{{{} fields}}", m.len())
+        } else {
+            v.type_name().to_string()
+        }
     } else {
         format!("{v:?}")
     };
@@ -102,20 +123,66 @@ pub fn cut(text: String, max: usize) -> String {
     out
 }
 
-/// Rough heap bytes of `v`, for bounding time-travel checkpoints.
+/// Rough heap bytes of `v`, for bounding time-travel checkpoints and the
+/// run's memory; a value nested deeper than [`MAX_STATE_DEPTH`] (which a
+/// run never keeps: see [`check_state`]) counts as `usize::MAX / 4`.
 pub fn approx_bytes(v: &Dynamic) -> usize {
+    measure(v, MAX_STATE_DEPTH).unwrap_or(usize::MAX / 4)
+}
+
+/// Rough heap bytes of `v`, or `None` when arrays and maps nest in it
+/// more than `max_depth` levels deep. Recurses at most `max_depth + 1`
+/// levels, so it is safe on any value.
+pub fn measure(v: &Dynamic, max_depth: usize) -> Option<usize> {
+    measure_at(v, max_depth, 0)
+}
+
+fn measure_at(v: &Dynamic, max_depth: usize, depth: usize) -> Option<usize> {
     if let Some(s) = v.read_lock::<ImmutableString>() {
-        32 + s.len()
-    } else if let Some(a) = v.read_lock::<Array>() {
-        32 + a.iter().map(approx_bytes).sum::<usize>()
-    } else if let Some(m) = v.read_lock::<Map>() {
-        48 + m
-            .iter()
-            .map(|(k, x)| 32 + k.len() + approx_bytes(x))
-            .sum::<usize>()
-    } else {
-        16
+        return Some(32 + s.len());
     }
+    let nested = v.is_array() || v.is_map();
+    if nested && depth >= max_depth {
+        return None;
+    }
+    if let Some(a) = v.read_lock::<Array>() {
+        let mut sum = 32usize;
+        for x in a.iter() {
+            sum = sum.saturating_add(measure_at(x, max_depth, depth + 1)?);
+        }
+        Some(sum)
+    } else if let Some(m) = v.read_lock::<Map>() {
+        let mut sum = 48usize;
+        for (k, x) in m.iter() {
+            sum = sum.saturating_add(32 + k.len() + measure_at(x, max_depth, depth + 1)?);
+        }
+        Some(sum)
+    } else {
+        Some(16)
+    }
+}
+
+/// Checks a node's state after a handler call: `this` nests at most
+/// [`MAX_STATE_DEPTH`] levels, and `this` with `persist` holds at most
+/// `max_bytes` (estimated). The error says which, in a script's words.
+pub fn check_state(state: &Dynamic, persist: &Map, max_bytes: usize) -> Result<(), String> {
+    let Some(own) = measure(state, MAX_STATE_DEPTH) else {
+        return Err(format!(
+            "`this` nests arrays and maps more than {MAX_STATE_DEPTH} levels deep: the limit of a node's state"
+        ));
+    };
+    let mut total = own;
+    for (k, x) in persist.iter() {
+        total = total.saturating_add(32 + k.len() + approx_bytes(x));
+    }
+    if total > max_bytes {
+        return Err(format!(
+            "the node's state (`this` and ctx.persist) holds about {} KiB; the limit is {} KiB",
+            total.div_ceil(1024),
+            max_bytes / 1024
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -140,6 +207,32 @@ mod tests {
         assert_eq!(h(&a), h(&b));
         assert_ne!(h(&Dynamic::from(1 as rhai::INT)), h(&Dynamic::from(true)));
         assert_ne!(h(&Dynamic::from("ab")), h(&Dynamic::from("ba")));
+    }
+
+    #[test]
+    fn deep_values_are_measured_without_walking_them_all() {
+        let mut v = Dynamic::from_array(Array::new());
+        for _ in 0..5000 {
+            v = Dynamic::from_array(vec![v]);
+        }
+        assert_eq!(measure(&v, MAX_STATE_DEPTH), None);
+        assert_eq!(show(&v, 80), "[1 items]");
+        let err = check_state(&v, &Map::new(), 1 << 20).unwrap_err();
+        assert!(err.contains("more than 32 levels deep"), "{err}");
+        let mut m = Map::new();
+        m.insert("big".into(), Dynamic::from("x".repeat(5000)));
+        let state = Dynamic::from_map(m);
+        assert_eq!(
+            measure(&state, MAX_STATE_DEPTH),
+            Some(48 + 32 + 3 + 32 + 5000)
+        );
+        let err = check_state(&state, &Map::new(), 4096).unwrap_err();
+        assert_eq!(
+            err,
+            "the node's state (`this` and ctx.persist) holds about 5 KiB; the limit is 4 KiB"
+        );
+        // Dropping it here takes a stack as deep as the value: the test
+        // thread's is deep enough for 5000 levels.
     }
 
     #[test]

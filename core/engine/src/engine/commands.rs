@@ -6,12 +6,13 @@ use super::*;
 
 /// `ELECTION(3)` from kind `ELECTION` and `Election(3)`: the kind name
 /// plus whatever payload the message's Debug form shows.
+/// At most `MAX_TRACE_TEXT` characters (core/engine/src/limits.rs).
 fn describe_message<M: std::fmt::Debug>(kind: &str, msg: &M) -> String {
     let debug = format!("{msg:?}");
-    match debug.find(['(', ' ', '{']) {
+    crate::limits::cut_text(match debug.find(['(', ' ', '{']) {
         Some(i) => format!("{kind}{}", debug[i..].trim_start()),
         None => kind.to_string(),
-    }
+    })
 }
 
 impl<P: Protocol> Engine<P> {
@@ -203,7 +204,14 @@ impl<P: Protocol> Engine<P> {
             }
             // Notes exist only in recorded runs, so they stay out of the
             // hash: recording must not change a run's identity.
-            Command::Note(text) => emit!(self, Event::Note { node, text }),
+            // At most `MAX_TRACE_TEXT` characters (core/engine/src/limits.rs).
+            Command::Note(text) => emit!(
+                self,
+                Event::Note {
+                    node,
+                    text: crate::limits::cut_text(text),
+                }
+            ),
         }
     }
 
@@ -253,6 +261,7 @@ impl<P: Protocol> Engine<P> {
             self.metrics.duplicated += 1;
         }
         self.metrics.on_wire(purpose);
+        self.wire_bytes += msg.heap_bytes() as u64;
         self.hash_event(HashTag::Send, &[id, u64::from(from), u64::from(to), arrive]);
         msg.hash(&mut self.hasher);
         if self.record {

@@ -170,6 +170,7 @@ impl<P: Protocol> Engine<P> {
             .or_else(|| self.network.blocked(from, to));
         if let Some(reason) = reason {
             self.metrics.off_wire(purpose, false);
+            self.wire_bytes -= msg.heap_bytes() as u64;
             if self.record {
                 self.flights.remove(wire);
             }
@@ -227,6 +228,7 @@ impl<P: Protocol> Engine<P> {
             return;
         }
         self.metrics.off_wire(purpose, true);
+        self.wire_bytes -= msg.heap_bytes() as u64;
         if self.record {
             // Flights are only tracked while recording.
             self.flights.remove(wire);
@@ -287,7 +289,7 @@ impl<P: Protocol> Engine<P> {
             self,
             Event::Note {
                 node,
-                text: error.to_string(),
+                text: crate::limits::cut_text(error.to_string()),
             }
         );
         self.halted = Some(Box::new(error));

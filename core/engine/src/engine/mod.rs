@@ -137,15 +137,14 @@ mod views;
 use flight_book::FlightBook;
 use timers::Timers;
 
-/// Most events one run may process before it is cut short.
-pub const MAX_EVENTS: u64 = 50_000_000;
+/// Bytes the event queue spends on an entry beside the event itself (its
+/// time and its share of the buckets), for the memory estimates.
+const QUEUE_ENTRY_OVERHEAD: usize = 32;
 
-/// Most trace events a recording run keeps (about 20 MB of them). Past
-/// it one [`Event::Truncated`] marker is recorded and the rest of the run
-/// is counted and hashed but not recorded, so a run of any length stays
-/// bounded in memory (time-travel checkpoints are bounded separately, by
-/// thinning; see the web crate's timeline).
-pub const MAX_TRACE_EVENTS: usize = 250_000;
+use crate::limits::{
+    Limit, MAX_IN_FLIGHT, MAX_RUN_BYTES, MAX_TIMERS, MEMORY_CHECK_EVENTS, StoppedBy,
+};
+pub use crate::limits::{MAX_EVENTS, MAX_TRACE_EVENTS};
 
 /// What the engine schedules.
 #[derive(Clone)]
@@ -370,7 +369,18 @@ pub struct Engine<P: Protocol> {
     agreement: bool,
     agreement_dirty: bool,
     end_us: Option<Micros>,
-    truncated: bool,
+    /// The limit the run stopped at (core/engine/src/limits.rs, module
+    /// docs): nothing happens after it. Boxed, as `halted`.
+    stopped: Option<Box<StoppedBy>>,
+    /// Estimated heap bytes of the messages on the wire
+    /// ([`Message::heap_bytes`]; a script's message data), for the run's
+    /// memory limit.
+    wire_bytes: u64,
+    /// Estimated bytes of the nodes, the links and the violations at the
+    /// last full count of the run's memory (see [`Engine::count_memory`]).
+    state_bytes: u64,
+    /// The event count at which the run's memory is counted in full next.
+    next_memory_count: u64,
     /// Undeliverable notices of election messages still to be handed to
     /// their senders: the election is not over while one is pending.
     election_notices: u64,
@@ -442,7 +452,10 @@ impl<P: Protocol> Engine<P> {
             agreement: false,
             agreement_dirty: true,
             end_us: None,
-            truncated: false,
+            stopped: None,
+            wire_bytes: 0,
+            state_bytes: 0,
+            next_memory_count: 0,
             idle_pop: false,
             election_notices: 0,
             role_changes: 0,
@@ -546,7 +559,7 @@ impl<P: Protocol> Engine<P> {
     /// happening). For the next moment something happens, see
     /// [`Engine::next_activity`].
     pub fn next_time(&self) -> Option<Micros> {
-        if self.halted.is_some() {
+        if self.is_stopped() {
             return None;
         }
         self.queue.peek_time()
@@ -562,7 +575,7 @@ impl<P: Protocol> Engine<P> {
     /// bookkeeping changes nothing it reads. `None` when nothing is left.
     /// For pacing a player through quiet stretches; changes nothing.
     pub fn next_activity(&self) -> Option<Micros> {
-        if self.halted.is_some() {
+        if self.is_stopped() {
             return None;
         }
         self.queue.earliest_by(|at, ev| match ev {
@@ -674,9 +687,88 @@ impl<P: Protocol> Engine<P> {
         self.end_us
     }
 
-    /// Whether the run hit [`MAX_EVENTS`].
+    /// Whether the run stopped at a limit (see [`Engine::stopped_by`]).
     pub fn truncated(&self) -> bool {
-        self.truncated
+        self.stopped.is_some()
+    }
+
+    /// The limit the run stopped at, if it did (core/engine/src/limits.rs,
+    /// module docs).
+    pub fn stopped_by(&self) -> Option<&StoppedBy> {
+        self.stopped.as_deref()
+    }
+
+    /// Whether nothing more happens in this run: a script error or a
+    /// limit stopped it.
+    #[inline(always)]
+    fn is_stopped(&self) -> bool {
+        self.halted.is_some() || self.stopped.is_some()
+    }
+
+    /// The run stops here, at `limit`.
+    #[inline(never)]
+    fn stop_at(&mut self, limit: Limit) {
+        self.stopped = Some(Box::new(StoppedBy::new(limit, self.now)));
+    }
+
+    /// Stops the run if the event that just happened took it past a
+    /// limit of what it holds: messages in flight, other queued events,
+    /// its memory (core/engine/src/limits.rs, module docs). A few
+    /// comparisons per event; the full count of the memory is made every
+    /// [`MEMORY_CHECK_EVENTS`] events, or when the running estimate
+    /// passes the limit.
+    #[inline(always)]
+    fn check_limits(&mut self) {
+        let in_flight = self.metrics.in_flight;
+        let queued = self.queue.len() as u64;
+        if in_flight > MAX_IN_FLIGHT {
+            self.stop_at(Limit::MessagesInFlight);
+        } else if queued.saturating_sub(in_flight) > MAX_TIMERS {
+            self.stop_at(Limit::Timers);
+        } else if self.metrics.events >= self.next_memory_count
+            || self.memory_estimate() > MAX_RUN_BYTES
+        {
+            self.count_memory();
+        }
+    }
+
+    /// The run's memory by the running estimate: the queued events, the
+    /// messages' data, and the rest as last counted.
+    #[inline(always)]
+    fn memory_estimate(&self) -> u64 {
+        let entry = (std::mem::size_of::<Ev<P::Msg, P::Timer>>() + QUEUE_ENTRY_OVERHEAD) as u64;
+        self.queue.len() as u64 * entry + self.wire_bytes + self.state_bytes
+    }
+
+    /// Counts the run's memory in full (the nodes' data, the links, the
+    /// violations) and stops the run if it is past [`MAX_RUN_BYTES`].
+    /// Not what a recording run adds (the trace, the drawn flights): the
+    /// same scenario stops at the same event recorded or not.
+    #[inline(never)]
+    fn count_memory(&mut self) {
+        self.state_bytes = self.state_bytes_now() as u64;
+        self.next_memory_count = self.metrics.events + MEMORY_CHECK_EVENTS;
+        if self.memory_estimate() > MAX_RUN_BYTES {
+            self.stop_at(Limit::RunMemory);
+        }
+    }
+
+    /// Estimated bytes of the nodes (their slots, timers and data), the
+    /// links and the violations.
+    fn state_bytes_now(&self) -> usize {
+        use std::mem::size_of;
+        self.slots.len() * size_of::<Slot<P>>()
+            + self
+                .slots
+                .iter()
+                .map(|s| {
+                    s.timers.len() * size_of::<ArmedTimer<P::Timer>>()
+                        + s.state.as_ref().map_or(0, P::heap_bytes)
+                        + P::persistent_heap_bytes(&s.persistent)
+                })
+                .sum::<usize>()
+            + self.network.approx_bytes()
+            + self.checker.violations.len() * size_of::<Violation>()
     }
 
     /// The script error that stopped the run, if one did.
@@ -694,7 +786,11 @@ impl<P: Protocol> Engine<P> {
     /// Processes the next event; false when nothing is left (or a script
     /// error stopped the run).
     pub fn step(&mut self) -> bool {
-        if self.halted.is_some() {
+        if self.is_stopped() {
+            return false;
+        }
+        if self.metrics.events >= MAX_EVENTS {
+            self.stop_at(Limit::Events);
             return false;
         }
         let Some((at, ev)) = self.queue.pop() else {
@@ -732,20 +828,19 @@ impl<P: Protocol> Engine<P> {
         if self.metrics.awaiting_failover() && self.election_over() {
             self.metrics.on_failover_settled(self.now);
         }
+        self.check_limits();
         true
     }
 
     /// Processes every event up to and including `t`, then sets the clock
     /// to `t`.
     pub fn run_until(&mut self, t: Micros) {
-        while self.halted.is_none() && self.queue.due_by(t) {
-            if self.metrics.events >= MAX_EVENTS {
-                self.truncated = true;
+        while self.queue.due_by(t) {
+            if !self.step() {
                 break;
             }
-            self.step();
         }
-        if !self.truncated && self.halted.is_none() {
+        if !self.is_stopped() {
             self.now = self.now.max(t);
         }
         self.metrics.account_to(self.now);
@@ -753,7 +848,8 @@ impl<P: Protocol> Engine<P> {
 
     /// Runs to the scenario's end: `until_ms` if set, else the moment the
     /// election settles (all events at that instant included), else
-    /// [`DEFAULT_RUN_LIMIT_US`]. Returns the end time.
+    /// [`DEFAULT_RUN_LIMIT_US`]; or where a limit or a script error
+    /// stopped it. Returns the end time.
     pub fn run_to_end(&mut self) -> Micros {
         loop {
             if let Some(end) = self.run_to_end_within(u64::MAX) {
@@ -764,7 +860,7 @@ impl<P: Protocol> Engine<P> {
 
     /// [`Engine::run_to_end`] in pieces: processes at most about
     /// `max_steps` events toward the end (the rest of an instant that
-    /// may be the end runs whole, and `until_ms` runs at once) and
+    /// may be the end runs whole) and
     /// returns the end once it is reached, `None` before. Calling it
     /// again goes on where it stopped, so any sequence of calls finds
     /// the same end, after the same events, as one `run_to_end`.
@@ -773,16 +869,26 @@ impl<P: Protocol> Engine<P> {
             return Some(end);
         }
         let end = if let Some(until) = self.scenario.until_us {
-            self.run_until(until);
-            if self.halted.is_some() {
-                self.now
-            } else {
-                until
+            // In pieces too, as `run_until(until)` would run them.
+            let mut steps = 0u64;
+            loop {
+                if self.is_stopped() {
+                    break self.now;
+                }
+                if !self.queue.due_by(until) {
+                    self.run_until(until);
+                    break until;
+                }
+                if steps >= max_steps {
+                    return None;
+                }
+                self.step();
+                steps += 1;
             }
         } else {
             let mut steps = 0u64;
             loop {
-                if self.halted.is_some() {
+                if self.is_stopped() {
                     break self.now;
                 }
                 if self.now > 0 && self.settled() {
@@ -792,6 +898,9 @@ impl<P: Protocol> Engine<P> {
                     // it was not the end after all.
                     let t = self.now;
                     self.run_until(t);
+                    if self.is_stopped() {
+                        break self.now;
+                    }
                     if self.settled() {
                         break t;
                     }
@@ -802,10 +911,6 @@ impl<P: Protocol> Engine<P> {
                     }
                     self.run_until(DEFAULT_RUN_LIMIT_US);
                     break DEFAULT_RUN_LIMIT_US;
-                }
-                if self.metrics.events >= MAX_EVENTS {
-                    self.truncated = true;
-                    break self.now;
                 }
                 if steps >= max_steps {
                     return None;

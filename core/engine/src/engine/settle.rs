@@ -37,8 +37,10 @@
 //! settled, once every event of that instant has run and it is still settled
 //! (a node resuming at that instant may unsettle it); else, when nothing is
 //! left before it, the moment the queue ran dry if settled; else the run
-//! limit, 60 s of simulated time (`DEFAULT_RUN_LIMIT_US`). A run that hits
-//! `MAX_EVENTS` stops there and reports `truncated`. The end can be searched
+//! limit, 60 s of simulated time (`DEFAULT_RUN_LIMIT_US`). A run that
+//! reaches one of the engine's limits (core/engine/src/limits.rs, module
+//! docs) or a script error ends there, at that moment, whatever `until_ms`
+//! says (its summary's `stopped_by`, `truncated` and `end_ms`). The end can be searched
 //! in pieces (`run_to_end_within`) with the same result after the same
 //! events.
 

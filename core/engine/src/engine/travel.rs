@@ -51,7 +51,10 @@ impl<P: Protocol> Engine<P> {
             agreement: self.agreement,
             agreement_dirty: self.agreement_dirty,
             end_us: self.end_us,
-            truncated: self.truncated,
+            stopped: self.stopped.clone(),
+            wire_bytes: self.wire_bytes,
+            state_bytes: self.state_bytes,
+            next_memory_count: self.next_memory_count,
             election_notices: self.election_notices,
             idle_pop: self.idle_pop,
             role_changes: self.role_changes,
@@ -66,20 +69,10 @@ impl<P: Protocol> Engine<P> {
     fn approx_bytes(&self) -> usize {
         use std::mem::size_of;
         size_of::<Self>()
-            + self.queue.len() * (size_of::<Ev<P::Msg, P::Timer>>() + 32)
-            + self.slots.len() * size_of::<Slot<P>>()
-            + self
-                .slots
-                .iter()
-                .map(|s| {
-                    s.timers.len() * size_of::<ArmedTimer<P::Timer>>()
-                        + s.state.as_ref().map_or(0, P::heap_bytes)
-                        + P::persistent_heap_bytes(&s.persistent)
-                })
-                .sum::<usize>()
+            + self.queue.len() * (size_of::<Ev<P::Msg, P::Timer>>() + QUEUE_ENTRY_OVERHEAD)
+            + self.wire_bytes as usize
+            + self.state_bytes_now()
             + self.flights.approx_bytes()
-            + self.network.approx_bytes()
-            + self.checker.violations.len() * size_of::<Violation>()
     }
 
     /// Saves this moment (see [`crate::travel`]).
@@ -135,16 +128,14 @@ impl<P: Protocol> Engine<P> {
             if self.queue.peek_time().is_none_or(|next| next > limit) {
                 break;
             }
-            if self.metrics.events >= MAX_EVENTS {
-                self.truncated = true;
-                break;
-            }
             let before = (
                 self.checker.violations.len(),
                 self.leader_set_changes,
                 self.role_changes,
             );
-            self.step();
+            if !self.step() {
+                break;
+            }
             if self.checker.violations.len() != before.0 {
                 return Some(Landmark::Violation);
             }

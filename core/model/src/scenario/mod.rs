@@ -34,6 +34,7 @@ pub mod fields;
 pub mod observers;
 mod parse;
 pub mod query;
+mod strict_json;
 mod write;
 
 pub use catalog::Catalog;
@@ -324,6 +325,13 @@ impl Fault {
     pub fn to_json(&self) -> serde_json::Value {
         write::fault_value(self)
     }
+}
+
+/// JSON text as a value, as every scenario text is read: "not valid
+/// JSON: ..." when it is not, and a key given twice in one object refused
+/// with its dotted path as the field (`timing.heartbeat_ms`).
+pub fn json_value(text: &str) -> Result<serde_json::Value, ScenarioError> {
+    parse::json_value(text)
 }
 
 impl Scenario {

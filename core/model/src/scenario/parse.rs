@@ -5,8 +5,9 @@ use super::MAX_TIME_US;
 use super::fault::FAULT_KINDS;
 use super::fields::{Fields, describe, millis_value};
 use super::{
-    Fault, FaultAction, MAX_FAULTS, MAX_NODES, MAX_SCENARIO_BYTES, NetworkSpec, RingOrder,
-    Scenario, ScenarioError, StartSet, Target, TimingSpec, VERSION, WatchMode,
+    DEFAULT_RUN_LIMIT_US, Fault, FaultAction, MAX_FAULTS, MAX_NODES, MAX_SCENARIO_BYTES,
+    NetworkSpec, RingOrder, Scenario, ScenarioError, StartSet, Target, TimingSpec, VERSION,
+    WatchMode,
 };
 use crate::time::{MAX_TIME_US_F64, Micros};
 use serde_json::Value;
@@ -23,9 +24,22 @@ pub fn parse_text(text: &str, catalog: &dyn Catalog) -> Result<Scenario, Scenari
             ),
         ));
     }
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
-    parse_value(&value, catalog)
+    parse_value(&json_value(text)?, catalog)
+}
+
+/// JSON text as a value: "not valid JSON: ..." when it is not, and a key
+/// given twice in one object refused with its path as the field
+/// ([`super::strict_json`]).
+pub fn json_value(text: &str) -> Result<Value, ScenarioError> {
+    super::strict_json::parse(text).map_err(|e| match e {
+        super::strict_json::StrictError::Syntax(e) => {
+            ScenarioError::new("", format!("not valid JSON: {e}"))
+        }
+        super::strict_json::StrictError::Duplicate(path) => ScenarioError::new(
+            path,
+            "is given twice; a field may appear once (which value was meant?)",
+        ),
+    })
 }
 
 /// Parses a decoded JSON value.
@@ -446,6 +460,51 @@ pub fn parse_fault(v: &Value, path: &str) -> Result<Fault, ScenarioError> {
     Ok(Fault { at_us, action })
 }
 
+/// A time in ms as a scenario writes it: `1.5`, `60000`.
+fn ms_text(us: Micros) -> String {
+    let whole = us / 1000;
+    match us % 1000 {
+        0 => whole.to_string(),
+        frac => format!("{whole}.{frac:03}")
+            .trim_end_matches('0')
+            .to_string(),
+    }
+}
+
+/// The smallest meaningful timeouts and heartbeat: not below the
+/// network's latency floor (`network.latency_ms[0]`, the fastest a
+/// message arrives), below which no message can arrive before the timer
+/// fires: every node would time out, or beat, faster than anything can
+/// be heard, and the run would only fill the network (docs/ARCHITECTURE.md,
+/// Limits and why).
+fn check_timing_floor(s: &Scenario) -> Result<(), ScenarioError> {
+    let floor = s.network.latency_us.0;
+    let mut timers = vec![
+        (
+            "timing.election_timeout_ms[0]",
+            s.timing.election_timeout_us.0,
+        ),
+        ("timing.heartbeat_ms", s.timing.heartbeat_us),
+    ];
+    if let Some(reply) = s.timing.reply_timeout_us {
+        timers.push(("timing.reply_timeout_ms", reply));
+    }
+    for (field, value) in timers {
+        if value < floor {
+            return Err(ScenarioError::new(
+                field,
+                format!(
+                    "{} ms is shorter than the network's fastest delivery (network.latency_ms[0], {} ms): no message could arrive before it fires; use at least {} ms",
+                    ms_text(value),
+                    ms_text(floor),
+                    ms_text(floor)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Cross-field rules.
 pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError> {
     if s.version != VERSION {
@@ -516,6 +575,7 @@ pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError
             "must be above 0",
         ));
     }
+    check_timing_floor(s)?;
     super::observers::validate(s, catalog)?;
     if s.until_us.is_some_and(|u| u > MAX_TIME_US) {
         return Err(ScenarioError::new(
@@ -534,6 +594,17 @@ pub fn validate(s: &Scenario, catalog: &dyn Catalog) -> Result<(), ScenarioError
             return Err(ScenarioError::new(
                 format!("faults[{i}].at_ms"),
                 format!("must be at most {} ms (one day)", MAX_TIME_US / 1000),
+            ));
+        }
+        if s.until_us.is_none() && fault.at_us > DEFAULT_RUN_LIMIT_US {
+            return Err(ScenarioError::new(
+                format!("faults[{i}].at_ms"),
+                format!(
+                    "{} ms is after {} ms, where a run without until_ms stops, so the fault would never happen; set until_ms to at least {} to reach it",
+                    ms_text(fault.at_us),
+                    DEFAULT_RUN_LIMIT_US / 1000,
+                    ms_text(fault.at_us)
+                ),
             ));
         }
         let field = format!("faults[{i}].{}", fault.action.key());

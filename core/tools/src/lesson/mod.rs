@@ -286,8 +286,8 @@ impl Lesson {
                 ),
             ));
         }
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| LessonError::new("", format!("not valid JSON: {e}")))?;
+        let value =
+            crate::scenario::json_value(text).map_err(|e| LessonError::new(e.field, e.message))?;
         Self::from_value(&value)
     }
 

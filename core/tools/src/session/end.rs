@@ -72,6 +72,14 @@ impl Session {
     /// before. With `max_events` 0 it only reads what is known (the page
     /// asks that every frame): no side run is made or checked.
     pub fn end_us_within(&mut self, max_events: u64) -> Option<Micros> {
+        // A run that stopped at a limit (or on a script error) ended there,
+        // whatever `until_ms` says (core/engine/src/limits.rs).
+        if self.sim.stopped_by().is_some() || self.sim.script_error().is_some() {
+            let now = self.sim.now_us();
+            self.end.end_us = Some(now);
+            self.end.side = None;
+            return Some(now);
+        }
         self.end.within(self.sim.scenario(), max_events)
     }
 

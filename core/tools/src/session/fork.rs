@@ -40,8 +40,14 @@ fn with_live_fault(
     now: Micros,
     fault_json: &str,
 ) -> Result<(Scenario, Vec<Value>), ScenarioError> {
-    let mut fault: Value = serde_json::from_str(fault_json)
-        .map_err(|e| ScenarioError::new("fault", format!("not valid JSON: {e}")))?;
+    let mut fault: Value = crate::scenario::json_value(fault_json).map_err(|e| {
+        let field = if e.field.is_empty() {
+            "fault".to_string()
+        } else {
+            format!("fault.{}", e.field)
+        };
+        ScenarioError::new(field, e.message)
+    })?;
     let Value::Object(fields) = &mut fault else {
         return Err(ScenarioError::new(
             "fault",

@@ -30,7 +30,6 @@
 //!                 seek(t) = restore(cp2) + run to t ▲ t
 //! ```
 
-use crate::engine::MAX_EVENTS;
 use crate::sim::Simulation;
 use crate::time::Micros;
 use crate::travel::{Checkpoint, Landmark};
@@ -292,6 +291,11 @@ impl Timeline {
         cap: u64,
     ) -> Option<Landmark> {
         loop {
+            // Stopped at a limit or by a script error: nothing more
+            // happens, however far `t` is.
+            if sim.stopped_by().is_some() || sim.script_error().is_some() {
+                break;
+            }
             let frontier = self.at_frontier(sim);
             let last = self.last();
             // At the frontier a chunk ends where the next checkpoint is
@@ -326,19 +330,19 @@ impl Timeline {
                     }
                     *left = left.saturating_sub(sim.metrics().events - started);
                 }
+                // `step` is false once a limit stopped the run (and the
+                // queue then reports nothing left).
                 None if frontier => {
                     while sim.next_time_us().is_some_and(|next| next <= chunk_end)
-                        && sim.metrics().events < due_events.min(MAX_EVENTS).min(cap)
-                    {
-                        sim.step();
-                    }
+                        && sim.metrics().events < due_events.min(cap)
+                        && sim.step()
+                    {}
                 }
                 None if cap < u64::MAX => {
                     while sim.next_time_us().is_some_and(|next| next <= chunk_end)
-                        && sim.metrics().events < MAX_EVENTS.min(cap)
-                    {
-                        sim.step();
-                    }
+                        && sim.metrics().events < cap
+                        && sim.step()
+                    {}
                 }
                 None => sim.run_until(chunk_end),
             }
@@ -348,11 +352,6 @@ impl Timeline {
                 continue;
             }
             if sim.next_time_us().is_some_and(|next| next <= chunk_end) {
-                if sim.metrics().events >= MAX_EVENTS {
-                    // `run_until` marks the run truncated.
-                    sim.run_until(chunk_end);
-                    break;
-                }
                 if budget == Some(0) || sim.metrics().events >= cap {
                     break;
                 }

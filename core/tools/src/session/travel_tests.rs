@@ -7,11 +7,11 @@
 //! between steps changes nothing.
 
 use crate::ScenarioExt;
-use crate::engine::MAX_TRACE_EVENTS;
 use crate::scenario::{RingOrder, StartSet};
 use crate::sim::{RunSummary, Simulation};
 use crate::time::Micros;
 use crate::{Scenario, algorithms, sim};
+use election_engine::engine::MAX_TRACE_EVENTS;
 
 /// Faults of every kind that touch the election: a leader crash, a GC
 /// pause, a partition and its heal, a crash and recovery, on a lossy

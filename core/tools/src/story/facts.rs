@@ -77,16 +77,22 @@ pub(crate) fn is_fault(e: &Event) -> bool {
 }
 
 impl Facts {
-    /// One recorded run of `scenario` to its end.
+    /// One recorded run of `scenario` to its end, or to where its trace
+    /// was cut (see [`super::StoryRecording`]).
     pub fn of(scenario: &Scenario) -> Self {
-        let mut sim = crate::algorithms::build(scenario, true);
-        let end_us = sim.run_to_end();
-        Self::from_sim(scenario, sim.as_ref(), end_us)
+        super::StoryRecording::new(scenario).finish(scenario).0
     }
 
     /// The facts of a recorded simulation that ran to its end at `end_us`.
+    /// A trace cut at `MAX_TRACE_EVENTS` ends the story at the cut (its
+    /// `Truncated` marker), whatever the run did after it: what
+    /// `election run --json` and the page tell is then the same.
     pub fn from_sim(scenario: &Scenario, sim: &dyn Simulation, end_us: Micros) -> Self {
         let events = sim.trace().to_vec();
+        let end_us = match events.last() {
+            Some(last) if matches!(last.event, Event::Truncated { .. }) => last.at_us,
+            _ => end_us,
+        };
         let mut role: Vec<Role> = Vec::new();
         let mut leaders: Vec<NodeId> = Vec::new();
         let mut leader_changes = Vec::new();

@@ -86,6 +86,7 @@ mod tests;
 use crate::scenario::Scenario;
 use crate::sim::Simulation;
 use crate::time::{Micros, to_ms};
+use election_engine::limits::MAX_TRACE_EVENTS;
 use facts::Facts;
 use serde::Serialize;
 
@@ -194,6 +195,49 @@ pub fn story_of_run(scenario: &Scenario, sim: &dyn Simulation, end_us: Micros) -
 /// no election follows before the next decisive moment or the end.
 pub fn question_at(scenario: &Scenario, at_ms: f64, kind: QuestionKind) -> Option<Question> {
     StoryRun::new(scenario).question_at(at_ms, kind)
+}
+
+/// One recorded run of a scenario made for its story, in pieces if the
+/// caller wants (the page spreads it over frames): to its end, or to
+/// where its trace was cut (`MAX_TRACE_EVENTS`, core/engine/src/limits.rs):
+/// the story is read off the trace, so nothing after the cut could be
+/// told, and a story costs at most that many recorded events however long
+/// the run.
+pub struct StoryRecording {
+    sim: Box<dyn Simulation>,
+    end_us: Option<Micros>,
+}
+
+impl StoryRecording {
+    /// A recording run of `scenario` at time 0.
+    pub fn new(scenario: &Scenario) -> Self {
+        Self {
+            sim: crate::algorithms::build(scenario, true),
+            end_us: None,
+        }
+    }
+
+    /// Runs about `max_events` more events; true once the run reached its
+    /// end or its trace's cut (any split gives the same story).
+    pub fn within(&mut self, max_events: u64) -> bool {
+        if self.end_us.is_none() {
+            if let Some(end) = self.sim.run_to_end_within(max_events) {
+                self.end_us = Some(end);
+            } else if self.sim.trace().len() > MAX_TRACE_EVENTS {
+                self.end_us = Some(self.sim.now_us());
+            }
+        }
+        self.end_us.is_some()
+    }
+
+    /// The run kept for its story, running what is left of it first.
+    pub fn finish(mut self, scenario: &Scenario) -> StoryRun {
+        /// Events between two looks at the trace.
+        const SLICE: u64 = 4096;
+        while !self.within(SLICE) {}
+        let end = self.end_us.unwrap_or_else(|| self.sim.now_us());
+        StoryRun(Facts::from_sim(scenario, self.sim.as_ref(), end))
+    }
 }
 
 /// One recorded run kept for its story: [`StoryRun::story`] and any
