@@ -171,8 +171,15 @@ test('bad embed parameters: one message naming each, defaults, never a blank fra
     assert.match(text, pattern, `message for "${extra}"`);
     assert.equal(text.match(/URL parameter/g)?.length, 1, `exactly one message for "${extra}": ${text}`);
     assert.ok(await page.isVisible('[data-testid=embed-canvas]'), `the canvas still shows for "${extra}"`);
+    // The backing store is sized when the resize observer first reports,
+    // in the rendering step after the embed says it is ready (before the
+    // first paint, so no one sees the default 300 px): wait for it rather
+    // than read it at once (CI read 300 once on a busy machine).
+    const drawn = await page
+      .waitForFunction(() => /** @type {HTMLCanvasElement} */ (document.querySelector('[data-testid=embed-canvas]')).width > 300, null, { timeout: 5000 })
+      .then(() => true, () => false);
     const width = await page.$eval('[data-testid=embed-canvas]', (c) => /** @type {HTMLCanvasElement} */ (c).width);
-    assert.ok(width > 300, `the canvas is drawn for "${extra}" (backing width ${width})`);
+    assert.ok(drawn, `the canvas is drawn for "${extra}" (backing width ${width})`);
     if (controls) assert.deepEqual((await controlsShown(page)).sort(), [...controls].sort());
     assert.deepEqual(errors, []);
     await page.close();
