@@ -34,7 +34,7 @@ export function playAskedEarly() {
  * @param {HTMLCanvasElement} canvas
  */
 export function retireFirstPicture(canvas) {
-  const picture = canvas.parentElement?.querySelector(':scope > .cluster-first');
-  if (!picture) return;
-  requestAnimationFrame(() => requestAnimationFrame(() => picture.remove()));
+  const pictures = canvas.parentElement?.querySelectorAll(':scope > .cluster-first');
+  if (!pictures?.length) return;
+  requestAnimationFrame(() => requestAnimationFrame(() => pictures.forEach((p) => p.remove())));
 }

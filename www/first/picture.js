@@ -30,7 +30,7 @@
  */
 
 import { applyStoredTheme, labelThemeButton, readColours } from '../shared/appearance.js';
-import { drawStill, layoutNodes } from '../cluster/draw.js';
+import { drawLabels, drawStill, layoutNodes } from '../cluster/draw.js';
 import { decodeNodes } from '../cluster/node-rows.js';
 import { roleLegend } from '../cluster/legend.js';
 import { firstScenario, stateAtZero } from './scenario.js';
@@ -56,23 +56,36 @@ function draw(s) {
   if (width === 0 || height === 0) return;
   const state = stateAtZero(TABLE, s);
   const dpr = window.devicePixelRatio || 1;
-  const picture = document.createElement('canvas');
-  picture.className = 'cluster-first';
-  picture.setAttribute('aria-hidden', 'true');
-  picture.width = Math.round(width * dpr);
-  picture.height = Math.round(height * dpr);
   // The cluster canvas's own box (fractional px, as its backing is
   // stretched to it), so the picture is scaled as the canvas will be.
   const box = cluster.getBoundingClientRect();
-  picture.style.setProperty('width', `${box.width}px`);
-  picture.style.setProperty('height', `${box.height}px`);
-  const ctx = picture.getContext('2d');
-  if (!ctx) return;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  // Two canvases, as the page layers them (cluster/layers.js): the nodes,
+  // and their words over them, so the two are blended as the page's are.
+  // The nodes' layer is stretched to the cluster canvas's box as that
+  // canvas is; the words' layer, as the page's, is its whole CSS px
+  // (cluster/layers.js `resize`).
+  const layer = (/** @type {{width: number, height: number}} */ css) => {
+    const c = document.createElement('canvas');
+    c.className = 'cluster-first';
+    c.setAttribute('aria-hidden', 'true');
+    c.width = Math.round(width * dpr);
+    c.height = Math.round(height * dpr);
+    c.style.setProperty('width', `${css.width}px`);
+    c.style.setProperty('height', `${css.height}px`);
+    const ctx = c.getContext('2d');
+    ctx?.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return { c, ctx };
+  };
+  const still = layer(box);
+  const words = layer({ width: Math.round(width * dpr) / dpr, height: Math.round(height * dpr) / dpr });
+  if (!still.ctx || !words.ctx) return;
   const nodes = decodeNodes({ rows: state.rows, col: state.col, roles: TABLE.roles });
   const g = layoutNodes(width, height, nodes.length, state.layout, state.ring, state.participants);
-  drawStill(ctx, g, /** @type {any} */ ({ nodes, cuts: [], leader: undefined }));
-  cluster.after(picture);
+  const scene = /** @type {any} */ ({ nodes, cuts: [], leader: undefined });
+  drawStill(still.ctx, g, scene);
+  drawLabels(words.ctx, g, scene);
+  showRoles?.(/** @type {any} */ ({ nodes }));
+  cluster.after(still.c, words.c);
   // The algorithm's words beside it, as the page writes them.
   const algorithm = TABLE.algorithms[s.algorithm];
   const kinds = document.getElementById('kinds');
@@ -128,7 +141,9 @@ const button = document.getElementById('theme-toggle');
 if (button) labelThemeButton(button);
 readColours();
 const roles = document.getElementById('roles');
-if (roles) roleLegend(roles);
+// The legend's occasional entries (service, observer) follow the nodes
+// drawn, as the page's do (an extra node is a service from time 0).
+const showRoles = roles ? roleLegend(roles) : null;
 caption();
 // The speed the page opens at, on its slider.
 const speed = document.getElementById('speed');

@@ -327,6 +327,9 @@ export class Model {
      * since when (page clock, ms). */
     this.toEnd = false;
     this.toEndSince = 0;
+    /** Called once To end in pieces is over: there, cancelled or taken
+     * over by another move (see `runToEndInPieces`). @private @type {() => void} */
+    this.toEndDone = () => {};
     /** Why the run is dead, after the wasm trapped in one of its calls
      * (see `fail`); null while it lives. @type {string | null} */
     this.broken = null;
@@ -597,9 +600,10 @@ export class Model {
       if (this.endPending && this.seekEnd(END_BUDGET_MS)) {
         this.advanced = true;
         if (this.toEnd) {
-          this.toEnd = false;
+          const done = this.takeToEndDone();
           const end = this.endMs();
-          if (end !== null && end > this.playground.now_ms()) this.seekInPieces(end);
+          if (end !== null && end > this.playground.now_ms()) this.seekInPieces(end, done);
+          else done();
         }
       } else if (this.toEnd) {
         this.advanced = true;
@@ -778,7 +782,7 @@ export class Model {
    */
   seek(ms) {
     this.stopOpening();
-    this.toEnd = false;
+    this.takeToEndDone()();
     if (ms < this.playground.now_ms()) this.revision += 1;
     this.playground.seek_ms(ms);
     this.noteLimit();
@@ -794,10 +798,12 @@ export class Model {
    * not block the page. `seek` stays whole for callers that read the
    * moment at once (the embed's API, exports).
    * @param {number} ms
+   * @param {() => void} [done] called once there (at once when the seek
+   *   took no pieces), or when another move takes over
    */
-  seekInPieces(ms) {
+  seekInPieces(ms, done = () => {}) {
     this.stopOpening();
-    this.toEnd = false;
+    this.takeToEndDone()();
     const pg = this.playground;
     if (ms < pg.now_ms()) {
       // Back: from the nearest checkpoint, at most one interval of events.
@@ -807,10 +813,14 @@ export class Model {
       pg.seek_ms(ms);
     } else {
       // A long way forward: the rest in pieces between frames.
-      this.opening = { ms, done: () => {}, since: performance.now() };
+      this.opening = { ms, done, since: performance.now() };
+      this.noteLimit();
+      this.changed();
+      return;
     }
     this.noteLimit();
     this.changed();
+    done();
   }
 
 
@@ -818,7 +828,7 @@ export class Model {
   runToEnd() {
     this.stopOpening();
     this.playing = false;
-    this.toEnd = false;
+    this.takeToEndDone()();
     this.playground.run_to_end();
     this.noteLimit();
     this.changed();
@@ -830,9 +840,12 @@ export class Model {
    * with the progress and a Cancel after `LONG_WORK_MS`): for what the
    * user asks (To end, a link's `at=end`). `runToEnd` stays whole for
    * callers that read the end at once (an embed's range).
+   * @param {() => void} [done] called once at the end (at once when it
+   *   took no pieces), or when Cancel or another move takes over
    */
-  runToEndInPieces() {
+  runToEndInPieces(done = () => {}) {
     this.stopOpening();
+    this.takeToEndDone()();
     this.playing = false;
     const end = this.endMs();
     if (end === null) {
@@ -840,12 +853,26 @@ export class Model {
       // to as a seek.
       this.toEnd = true;
       this.toEndSince = performance.now();
+      this.toEndDone = done;
     } else if (end > this.playground.now_ms()) {
-      this.seekInPieces(end);
+      this.seekInPieces(end, done);
       return;
     }
     this.noteLimit();
     this.changed();
+    if (!this.toEnd) done();
+  }
+
+  /**
+   * Ends a pending To end in pieces (see `runToEndInPieces`): returns its
+   * callback, for the caller to call once it has moved.
+   * @private
+   */
+  takeToEndDone() {
+    const done = this.toEndDone;
+    this.toEnd = false;
+    this.toEndDone = () => {};
+    return done;
   }
 
 
@@ -868,9 +895,10 @@ export class Model {
   cancelWork() {
     const was = this.opening !== null || this.toEnd;
     this.stopOpening();
-    this.toEnd = false;
+    const done = this.takeToEndDone();
     if (was) this.stopReason = `cancelled at ${this.playground.now_ms()} ms`;
     this.changed();
+    done();
   }
 
   /**

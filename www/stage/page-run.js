@@ -70,8 +70,9 @@ export function whenMade(make, use, fail) {
  * Moves a fresh run to where the address asks (`at`; the start when no
  * time was asked for), paused: the page waits for Play (its prompt says
  * so, see Controls). With `opened`, a moment is gone to in pieces over
- * the next frames (see Model.openAt) and `opened` is called once there
- * (at once when there is nothing to go through).
+ * the next frames (see Model.openAt; the end as To end goes there,
+ * Model.runToEndInPieces) and `opened` is called once there (at once
+ * when there is nothing to go through).
  * @param {import('../player/model.js').Model} model
  * @param {import('../shared/url.js').PageRequest} request
  * @param {() => void} [opened]
@@ -79,7 +80,8 @@ export function whenMade(make, use, fail) {
 export function position(model, request, opened) {
   model.setPlaying(false);
   if (request.at === 'end') {
-    model.runToEndInPieces();
+    model.runToEndInPieces(opened);
+    return;
   } else if (typeof request.at === 'number') {
     if (opened) {
       model.openAt(request.at, opened);
