@@ -138,7 +138,7 @@ test('P3 as a link (arrays nested 200 deep in a script\'s state): a script error
     await page.waitForTimeout(LOOK_EVERY_MS);
   }
   const text = await page.evaluate(() => document.body.textContent ?? '');
-  assert.match(text, /`this` nests arrays and maps more than 32 levels deep/);
+  assert.match(text, /the variable `a` nests arrays and maps more than 32 levels deep/);
   assert.deepEqual(
     errors.filter((e) => /recursive use|unreachable|RuntimeError/.test(e)),
     [],
