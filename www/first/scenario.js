@@ -4,7 +4,8 @@
  * time 0, read from the address without the wasm. Before its first event
  * a run is the same whatever its algorithm's rules: every node (the
  * participants, then the algorithm's extra nodes) in the core's row of a
- * node at time 0, their ids aside; no message on the wire, no timer. What
+ * node at time 0 (an extra node's as a service), their ids aside; no
+ * message on the wire, no timer. What
  * differs is known from the address and the table the site build wrote
  * from the wasm (scripts/build/site/first-picture.mjs, `FirstTable`): the
  * algorithm's layout and extra nodes, the node count, the ring order.
@@ -42,6 +43,8 @@ import { linkScenario } from '../shared/share-link.js';
  * @property {string[]} fields the node rows' columns (`node_fields()`)
  * @property {string[]} roles role names by code (`role_names()`)
  * @property {number[]} row a node's row at time 0 (its `id` column 0)
+ * @property {number[]} extraRow an extra node's row at time 0 (a service
+ *   from the first moment; its `id` column 0)
  * @property {number} maxNodes the most nodes a scenario may have
  * @property {{algorithm: string, nodes: number, ring: 'ascending' | 'descending'}} defaults
  *   what an address that does not say gets
@@ -149,7 +152,7 @@ export function stateAtZero(table, s) {
     col[f] = i;
   });
   for (let id = 0; id < total; id++) {
-    rows.set(table.row, id * width);
+    rows.set(id < s.nodes ? table.row : table.extraRow, id * width);
     rows[id * width + col.id] = id;
   }
   const ascending = [...Array(s.nodes).keys()];

@@ -151,6 +151,16 @@ export async function firstPictureTable() {
   const row = Array.from(one.nodes()).slice(0, fields.length);
   row[fields.indexOf('id')] = 0;
   one.free();
+  // An extra node (a service, a resource) is a service from the first
+  // moment (engine: extra nodes start in the service role): its row.
+  const withExtra = pkg.algorithms().find((/** @type {{extras: unknown[]}} */ a) => a.extras.length > 0);
+  let extraRow = row;
+  if (withExtra) {
+    const pg = pkg.Playground.from_url(`algorithm=${withExtra.id}&nodes=1`, '');
+    extraRow = Array.from(pg.nodes()).slice(fields.length, 2 * fields.length);
+    extraRow[fields.indexOf('id')] = 0;
+    pg.free();
+  }
   const base = pkg.Playground.from_url('', '');
   const defaults = { algorithm: base.algorithm(), nodes: base.node_count(), ring: JSON.parse(base.scenario_json()).ring };
   base.free();
@@ -167,6 +177,7 @@ export async function firstPictureTable() {
     fields,
     roles: pkg.role_names(),
     row,
+    extraRow,
     maxNodes: 1024,
     defaults,
     algorithms,
