@@ -76,3 +76,30 @@ fn a_session_stays_where_the_run_stopped() {
     session.seek(10_000);
     assert_eq!(session.summary().stopped_by.map(|s| s.at_ms), Some(0.0));
 }
+
+#[test]
+fn the_end_search_names_the_limit_that_stops_the_run_before_playback_is_there() {
+    // The page labels the end "Stopped at X ms: <limit>" from the start.
+    let s = flood(Some(86_400_000));
+    let mut session = Session::new(&s);
+    assert_eq!(session.end_stop(), None, "not known before the end is");
+    assert_eq!(session.end_us(), 0);
+    assert_eq!(session.now_us(), 0);
+    assert!(
+        session.summary().stopped_by.is_none(),
+        "the session has not run"
+    );
+    let stop = session.end_stop().expect("the end search keeps the limit");
+    assert_eq!(
+        (stop.limit, stop.message.as_str()),
+        (
+            Limit::MessagesInFlight,
+            "2,097,152 messages in flight (the limit)"
+        )
+    );
+    // A run no limit stops has none.
+    let calm = Scenario::from_value(&json!({"algorithm": "bully", "nodes": 4})).unwrap();
+    let mut session = Session::new(&calm);
+    session.end_us();
+    assert_eq!(session.end_stop(), None);
+}

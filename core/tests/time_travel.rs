@@ -98,3 +98,34 @@ fn running_to_a_landmark_is_bounded() {
     assert_eq!(sim.run_to_landmark(u64::MAX, 10), None);
     assert!(sim.metrics().events <= at + 10);
 }
+
+#[test]
+fn the_next_landmark_in_pieces_is_the_one_found_at_once() {
+    use election_core::session::{LandmarkSearch, Session};
+    let s = Scenario::from_json(
+        r#"{"algorithm":"bully","nodes":6,"seed":3,
+            "faults":[{"at_ms":1000,"partition":[[0,1,2]]}],"until_ms":5000}"#,
+    )
+    .unwrap();
+    let mut whole = Session::new(&s);
+    let mut pieces = Session::new(&s);
+    loop {
+        let at_once = whole.next_landmark();
+        let mut calls = 0;
+        let found = loop {
+            calls += 1;
+            match pieces.next_landmark_within(3) {
+                LandmarkSearch::Found(kind) => break Some(kind),
+                LandmarkSearch::NotYet => {}
+                LandmarkSearch::None => break None,
+            }
+        };
+        assert_eq!(found, at_once);
+        assert_eq!(pieces.now_us(), whole.now_us());
+        assert_eq!(pieces.summary(), whole.summary());
+        if found.is_none() {
+            assert!(calls > 1, "the quiet tail took pieces");
+            break;
+        }
+    }
+}

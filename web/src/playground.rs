@@ -9,7 +9,7 @@ use crate::{js, url, views};
 use election_core::ScenarioExt;
 use election_core::algorithms::{self, Layout};
 use election_core::scenario::MAX_TIME_US;
-use election_core::session::Session;
+use election_core::session::{LandmarkSearch, Session};
 use election_core::sim::{Simulation, ViolationReport};
 use election_core::time::{Micros, to_ms};
 use election_core::trace::Event;
@@ -312,6 +312,13 @@ impl Playground {
         js::to_js(&self.sim().stopped_by())
     }
 
+    /// The limit that stops the run at its end, as [`Playground::stopped_by`]
+    /// has it once the run stands there, known as soon as the end is
+    /// (`end_ms_within`; this does not look for it), or `null`.
+    pub fn end_stopped_by(&self) -> Result<JsValue, JsValue> {
+        js::to_js(&self.session.end_stop())
+    }
+
     /// Stable hash of the trace so far, 16 hex digits: equal to the CLI's
     /// `trace_hash` for the same scenario at the same moment.
     pub fn trace_hash(&self) -> String {
@@ -467,6 +474,19 @@ impl Playground {
     /// [`Session::next_landmark`]).
     pub fn next_landmark(&mut self) -> Option<String> {
         self.session.next_landmark().map(|l| l.name().to_string())
+    }
+
+    /// [`Playground::next_landmark`] in pieces of at most `max_events`
+    /// events, for the page to search between its frames: the
+    /// landmark's name once found, `""` when none came within these
+    /// events (call again), `undefined` when there is none before the
+    /// horizon (see [`Session::next_landmark_within`]).
+    pub fn next_landmark_within(&mut self, max_events: u32) -> Option<String> {
+        match self.session.next_landmark_within(u64::from(max_events)) {
+            LandmarkSearch::Found(l) => Some(l.name().to_string()),
+            LandmarkSearch::NotYet => Some(String::new()),
+            LandmarkSearch::None => None,
+        }
     }
 
     /// The latest simulated time this history has reached, ms: acting

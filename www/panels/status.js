@@ -35,14 +35,24 @@ export function leaderSummary(leaders) {
 /**
  * What the run's end is, for its readout's label: `election run` stops
  * where the election settles (docs/ARCHITECTURE.md, Settling rules),
- * at the scenario's `until_ms` when it sets one, or at the run limit when the
- * election never settles. Playback may go on past it in every case.
+ * at the scenario's `until_ms` when it sets one, at the run limit when the
+ * election never settles, or where one of the core's limits stops it
+ * (core/engine/src/limits.rs; the number is then followed by the limit:
+ * "Stopped at 10 ms: 2,097,152 messages in flight (the limit)"). Playback
+ * may go on past it, except past a limit.
  * @param {number | null} endMs the end; null while it is being looked for
  * @param {number | null} untilMs the scenario's `until_ms`, if set
  * @param {number} horizonMs `until_ms`, else the run limit
+ * @param {string | null} [limit] the limit that stops the run at its end, in words
  * @returns {[string, string]} label and its longer explanation
  */
-export function endLabel(endMs, untilMs, horizonMs) {
+export function endLabel(endMs, untilMs, horizonMs, limit = null) {
+  if (limit !== null) {
+    return [
+      'Stopped at',
+      `A limit stops the run here: ${limit}. Nothing happens after it; election run stops here too.`,
+    ];
+  }
   const after = 'Playback may go on past it; election run stops here.';
   if (untilMs !== null) {
     return ['Stops at', `The scenario's until_ms: the run is cut off here, settled or not. ${after}`];
@@ -73,6 +83,11 @@ export class StatusView {
     this.leaders = byTestId('leaders');
     this.summary = byTestId('leader-summary');
     this.endLabel = document.getElementById('end-label');
+    this.endStop = document.getElementById('end-stop');
+    /** Run revision and end the stopping limit was read for, and it. @private */
+    this.stopKey = '';
+    /** @private @type {string | null} */
+    this.stopText = null;
     /** Run revision the scenario's `until_ms` was read for, and it. @private */
     this.untilKey = -1;
     /** @private @type {number | null} */
@@ -156,9 +171,18 @@ export class StatusView {
       const until = JSON.parse(pg.scenario_json()).until_ms;
       this.untilMs = typeof until === 'number' ? until : null;
     }
-    const [label, title] = endLabel(model.endMs(), this.untilMs, pg.horizon_ms());
+    const end = model.endMs();
+    const stopKey = `${model.revision}:${end}`;
+    if (stopKey !== this.stopKey) {
+      this.stopKey = stopKey;
+      /** @type {{message: string} | null | undefined} */
+      const stop = end === null ? null : pg.end_stopped_by?.();
+      this.stopText = stop ? stop.message : null;
+    }
+    const [label, title] = endLabel(end, this.untilMs, pg.horizon_ms(), this.stopText);
     setText(this.endLabel, label);
     if (this.endLabel.title !== title) this.endLabel.title = title;
+    if (this.endStop) setText(this.endStop, this.stopText === null ? '' : `: ${this.stopText}`);
   }
 
   /**

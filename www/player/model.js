@@ -182,6 +182,10 @@ const SYNC_SEEK_MS = 12;
  * To end, the opening moment) shows its progress and a Cancel. */
 export const LONG_WORK_MS = 500;
 
+/** Most events one search for the next landmark runs (the core's
+ * MAX_LANDMARK_EVENTS, core/tools/src/session/landmarks.rs), in pieces. */
+const MAX_LANDMARK_EVENTS = 500_000;
+
 /** Most silent queue events one Step skips over. */
 const MAX_SILENT_STEPS = 10000;
 
@@ -330,6 +334,14 @@ export class Model {
     /** Called once To end in pieces is over: there, cancelled or taken
      * over by another move (see `runToEndInPieces`). @private @type {() => void} */
     this.toEndDone = () => {};
+    /** The search for the next landmark going on in pieces (see
+     * `nextInteresting`): the event count it started from, the events
+     * searched so far, since when (page clock, ms), and what the last
+     * piece found (`Playground.next_landmark_within`); null when none.
+     * @private @type {{from: number, events: number, since: number, found: string | undefined} | null} */
+    this.landmarkSearch = null;
+    /** Sizes the calls of the search for the next landmark. @private */
+    this.landmarkSlicer = new Slicer();
     /** Why the run is dead, after the wasm trapped in one of its calls
      * (see `fail`); null while it lives. @type {string | null} */
     this.broken = null;
@@ -351,10 +363,14 @@ export class Model {
   fail(e) {
     this.playing = false;
     this.opening = null;
+    this.landmarkSearch = null;
+    // A To end under way is over (the page waiting for it, ready at once).
+    const toEndDone = this.takeToEndDone();
     const text = e instanceof Error ? e.message : String(e);
     this.broken = /unreachable|out of memory|memory access out of bounds|Maximum memory|allocation|stack/i.test(text)
       ? `this run needs more memory than the page allows (${text}). Pick fewer nodes or longer timeouts, or press Restart`
       : `the run stopped on an error (${text}). Pick another scenario or press Restart`;
+    toEndDone();
     return this.broken;
   }
 
@@ -529,6 +545,12 @@ export class Model {
     return this.opening?.since !== undefined;
   }
 
+  /** Whether the search for the next landmark goes on in pieces (see
+   * `nextInteresting`). */
+  get searchingLandmark() {
+    return this.landmarkSearch !== null;
+  }
+
   /** Whether the run moves frame by frame (playing, or going to its
    * opening moment): views then draw as they do while playing, each
    * frame within its share of the budget. */
@@ -543,6 +565,7 @@ export class Model {
   stopOpening() {
     const opening = this.opening;
     this.opening = null;
+    this.landmarkSearch = null;
     opening?.done();
   }
 
@@ -592,6 +615,11 @@ export class Model {
         this.stopOpening();
         this.noteLimit();
       }
+      return;
+    }
+    if (this.landmarkSearch) {
+      this.advanced = true;
+      this.searchLandmark(OPEN_BUDGET_MS);
       return;
     }
     if (!this.playing) {
@@ -838,7 +866,7 @@ export class Model {
    * Goes to the end of the run as `runToEnd` does, but in pieces between
    * frames when it is far (the end search first, then the way there,
    * with the progress and a Cancel after `LONG_WORK_MS`): for what the
-   * user asks (To end, a link's `at=end`). `runToEnd` stays whole for
+   * user asks (To end, the End key, a link's `at=end`). `runToEnd` stays whole for
    * callers that read the end at once (an embed's range).
    * @param {() => void} [done] called once at the end (at once when it
    *   took no pieces), or when Cancel or another move takes over
@@ -847,7 +875,9 @@ export class Model {
     this.stopOpening();
     this.takeToEndDone()();
     this.playing = false;
-    const end = this.endMs();
+    // The end search gets a task's share at once (a short run's end is
+    // then found and gone to now, as the End key and To end always did).
+    const end = this.endMs() ?? (this.seekEnd(SYNC_SEEK_MS) ? this.endMs() : null);
     if (end === null) {
       // Found in pieces between frames first (see `advance`), then gone
       // to as a seek.
@@ -888,12 +918,16 @@ export class Model {
       return `Going to ${this.opening.ms} ms: at ${this.playground.now_ms()} ms so far…`;
     }
     if (this.toEnd && now - this.toEndSince > LONG_WORK_MS) return 'Looking for the end of the run…';
+    const search = this.landmarkSearch;
+    if (search && now - search.since > LONG_WORK_MS) {
+      return `Looking for the next change: at ${this.playground.now_ms()} ms so far…`;
+    }
     return null;
   }
 
   /** Stops the work in pieces (see `longWork`) where it got to. */
   cancelWork() {
-    const was = this.opening !== null || this.toEnd;
+    const was = this.opening !== null || this.toEnd || this.landmarkSearch !== null;
     this.stopOpening();
     const done = this.takeToEndDone();
     if (was) this.stopReason = `cancelled at ${this.playground.now_ms()} ms`;
@@ -918,28 +952,49 @@ export class Model {
 
   /**
    * Runs to right after the next role change, change of leaders or
-   * violation before the horizon (pausing first); the status line says
-   * what happened.
-   * @returns {string | undefined} `role`, `leaders` or `violation`;
-   *   undefined when none came
+   * violation before the horizon (pausing first), in pieces between
+   * frames when it is far (as To end, with the progress and a Cancel
+   * after `LONG_WORK_MS`); the status line says what happened.
    */
   nextInteresting() {
     this.stopOpening();
     this.playing = false;
+    this.takeToEndDone()();
+    this.landmarkSearch = { from: this.playground.event_count(), events: 0, since: performance.now(), found: '' };
+    this.searchLandmark(SYNC_SEEK_MS);
+    if (this.landmarkSearch) this.changed();
+  }
+
+  /**
+   * Goes on with the search for the next landmark (see `nextInteresting`)
+   * for about `budgetMs` of wall-clock time; says what it found once done.
+   * @private
+   * @param {number} budgetMs
+   */
+  searchLandmark(budgetMs) {
+    const search = this.landmarkSearch;
+    if (!search) return;
     const pg = this.playground;
-    const from = pg.event_count();
-    const found = pg.next_landmark();
-    if (found === undefined) {
+    const done = this.landmarkSlicer.run((events) => {
+      const n = Math.min(events, MAX_LANDMARK_EVENTS - search.events);
+      search.found = pg.next_landmark_within(n);
+      search.events += n;
+      return search.found !== '' || search.events >= MAX_LANDMARK_EVENTS;
+    }, budgetMs);
+    if (!done) return;
+    this.landmarkSearch = null;
+    const found = search.found;
+    if (found) {
+      this.stopReason = `next change: ${landmarkText(pg, search.from, found)}`;
+    } else {
       const now = pg.now_ms();
       this.stopReason =
-        now >= pg.horizon_ms()
+        found === undefined
           ? `no role change, leader change or violation before ${now} ms, the end of this scenario`
           : `no role change, leader change or violation in the next 500,000 events (stopped at ${now} ms)`;
-    } else {
-      this.stopReason = `next change: ${landmarkText(pg, from, found)}`;
     }
+    this.noteLimit();
     this.changed();
-    return found;
   }
 
   /**

@@ -244,7 +244,9 @@ export const player = new Player();
 export function playModel(model, failed, override = {}) {
   return {
     playing: () => model.playing,
-    busy: override.busy ?? (() => model.isOpening || model.endPending || model.toEnd || model.storyPending),
+    busy:
+      override.busy ??
+      (() => model.isOpening || model.endPending || model.toEnd || model.searchingLandmark || model.storyPending),
     advance: (realMs, budgetMs) => {
       if (override.advance) override.advance(realMs, budgetMs);
       else model.advance(realMs, budgetMs);

@@ -290,7 +290,7 @@ export async function startPage(wasm, firstName, options) {
     faster: () => timeline.changeSpeed(1),
     slower: () => timeline.changeSpeed(-1),
     start: () => actions.restart(),
-    end: () => model.runToEnd(),
+    end: () => model.runToEndInPieces(),
     present: () => presentation.toggle(),
     leave: () => presentation.leave(),
     help: () => {

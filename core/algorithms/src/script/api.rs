@@ -77,6 +77,8 @@ impl Call {
 #[derive(Default)]
 pub(crate) struct Shared {
     pub call: RefCell<Option<Call>>,
+    /// What the call in progress holds, watched as it runs.
+    pub watch: super::watch::Watch,
     names: RefCell<Vec<&'static str>>,
 }
 

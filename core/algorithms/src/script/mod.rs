@@ -6,7 +6,8 @@
 //! - With the `script` feature (the CLI, the page's tools module; never
 //!   the player module): `program` (the interpreter's settings, limits and
 //!   how a handler is called), `api` (the `ctx` a handler gets), `node`
-//!   (the protocol the engine runs), `value` (plain message data), `intern`
+//!   (the protocol the engine runs), `value` (plain message data), `watch`
+//!   (what one handler call holds, measured as it runs), `intern`
 //!   (run-time kind and timer names), `templates` (the scripts shipped with
 //!   the playground).
 //!
@@ -146,6 +147,8 @@ pub mod program;
 pub mod templates;
 #[cfg(feature = "script")]
 mod value;
+#[cfg(feature = "script")]
+mod watch;
 
 /// What stops a scripted run; defined with the protocol, whose
 /// [`crate::protocol::Protocol::take_error`] returns it.

@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use super::node::ScriptMsg;
 use super::value;
+use super::watch;
 
 /// Rhai's hashing seed, fixed so that nothing in the interpreter depends
 /// on a random number chosen when the process starts (Rhai would
@@ -146,15 +147,18 @@ fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
     // The operation budget, checked at each variable read: past it the
     // read fails with an ordinary run-time error, which (unlike the
     // interpreter's own limit) keeps the position of the line running.
-    // (`on_var` and the operation count, feature `internals`, are marked
-    // volatile in Rhai; the version is pinned.)
+    // And what the call holds, measured every `watch::CHECK_EVERY`
+    // operations (script/watch.rs: why this hook). (`on_var` and the
+    // operation count, feature `internals`, are marked volatile in Rhai;
+    // the version is pinned.)
+    let watched = Rc::clone(shared);
     #[allow(deprecated)]
-    engine.on_var(|_, _, context| {
+    engine.on_var(move |_, index, mut context| {
         if context.global_runtime_state().num_operations() > MAX_OPERATIONS {
-            Err(EvalAltResult::ErrorRuntime(BUDGET_STOP.into(), Position::NONE).into())
-        } else {
-            Ok(None)
+            return Err(EvalAltResult::ErrorRuntime(BUDGET_STOP.into(), Position::NONE).into());
         }
+        watched.watch.read(&watched, index, &mut context)?;
+        Ok(None)
     });
     let printed = Rc::clone(shared);
     engine.on_print(move |text| printed.log(text));
@@ -200,6 +204,15 @@ fn innermost(err: EvalAltResult) -> (String, Position) {
             if v.clone().into_string().ok().as_deref() == Some(BUDGET_STOP) =>
         {
             budget
+        }
+        EvalAltResult::ErrorRuntime(v, _)
+            if v.is_string()
+                && v.clone()
+                    .into_string()
+                    .is_ok_and(|t| t.starts_with(watch::HELD_STOP)) =>
+        {
+            let text = v.clone().into_string().unwrap_or_default();
+            text[watch::HELD_STOP.len()..].to_string()
         }
         EvalAltResult::ErrorDataTooLarge(what, _) => too_large(what),
         EvalAltResult::ErrorStackOverflow(_) => {
@@ -503,6 +516,7 @@ impl Program {
             sent_bytes: 0,
         });
         let name = HANDLERS[i].0;
+        self.shared.watch.start();
         args.insert(0, Dynamic::from(NodeCtx(Rc::clone(&self.shared))));
         let mut scope = Scope::new();
         let result = self.engine.call_fn_with_options::<Dynamic>(
@@ -522,18 +536,22 @@ impl Program {
         node.persist = call.persist;
         // The state's limits, whatever the handler's outcome: a state past
         // them is dropped at once (a deep one would need a deep stack
-        // anywhere it is walked later) and stops the run.
+        // anywhere it is walked later) and stops the run. A handler that
+        // failed says its own error, which names the line (the watch's
+        // stop, script/watch.rs, leaves `this` past the limit).
         if let Err(message) = value::check_state(&node.state, &node.persist, MAX_STATE_BYTES) {
             node.state = empty_state();
-            node.error = Some(ScriptError {
-                node: None,
-                handler: Some(name.into()),
-                line: self.lines[i],
-                column: None,
-                at_ms: None,
-                message,
-            });
-            return;
+            if result.is_ok() {
+                node.error = Some(ScriptError {
+                    node: None,
+                    handler: Some(name.into()),
+                    line: self.lines[i],
+                    column: None,
+                    at_ms: None,
+                    message,
+                });
+                return;
+            }
         }
         match result {
             Ok(_) if !node.state.is_map() => {

@@ -134,31 +134,90 @@ pub fn approx_bytes(v: &Dynamic) -> usize {
 /// more than `max_depth` levels deep. Recurses at most `max_depth + 1`
 /// levels, so it is safe on any value.
 pub fn measure(v: &Dynamic, max_depth: usize) -> Option<usize> {
-    measure_at(v, max_depth, 0)
+    let mut held = Held::new(usize::MAX, max_depth);
+    held.walk(v, 0).then_some(held.bytes)
 }
 
-fn measure_at(v: &Dynamic, max_depth: usize, depth: usize) -> Option<usize> {
-    if let Some(s) = v.read_lock::<ImmutableString>() {
-        return Some(32 + s.len());
-    }
-    let nested = v.is_array() || v.is_map();
-    if nested && depth >= max_depth {
-        return None;
-    }
-    if let Some(a) = v.read_lock::<Array>() {
-        let mut sum = 32usize;
-        for x in a.iter() {
-            sum = sum.saturating_add(measure_at(x, max_depth, depth + 1)?);
+/// A running measure of several values at once (what a handler call
+/// holds, `script::watch`): their bytes as [`measure`] counts them, the
+/// walk stopping as soon as they pass `max_bytes` or one nests deeper
+/// than `max_depth`, so a measure never costs more than the limit and
+/// never recurses deeper than `max_depth + 1` levels.
+pub struct Held {
+    bytes: usize,
+    max_bytes: usize,
+    max_depth: usize,
+}
+
+impl Held {
+    /// Nothing measured yet.
+    pub fn new(max_bytes: usize, max_depth: usize) -> Self {
+        Self {
+            bytes: 0,
+            max_bytes,
+            max_depth,
         }
-        Some(sum)
-    } else if let Some(m) = v.read_lock::<Map>() {
-        let mut sum = 48usize;
-        for (k, x) in m.iter() {
-            sum = sum.saturating_add(32 + k.len() + measure_at(x, max_depth, depth + 1)?);
+    }
+
+    /// Bytes counted so far (what the walk cost).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Counts `bytes` measured before.
+    pub fn add_bytes(&mut self, bytes: usize) -> Result<(), String> {
+        self.bytes = self.bytes.saturating_add(bytes);
+        self.over()
+    }
+
+    /// Counts `v`, held under `name`; an error naming the limit past one.
+    pub fn add(&mut self, name: impl std::fmt::Display, v: &Dynamic) -> Result<(), String> {
+        if self.walk(v, 0) {
+            return self.over();
         }
-        Some(sum)
-    } else {
-        Some(16)
+        Err(format!(
+            "{name} nests arrays and maps more than {} levels deep: the limit of a value a handler holds",
+            self.max_depth
+        ))
+    }
+
+    fn over(&self) -> Result<(), String> {
+        if self.bytes > self.max_bytes {
+            return Err(format!(
+                "the handler holds more than {} MiB at once (`this`, ctx.persist and its variables, as the state's limit counts them): a value grown in a loop?",
+                self.max_bytes >> 20
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds `v`'s bytes; false when it nests too deep. Stops early (true)
+    /// once past `max_bytes`.
+    fn walk(&mut self, v: &Dynamic, depth: usize) -> bool {
+        if self.bytes > self.max_bytes {
+            return true;
+        }
+        if let Some(s) = v.read_lock::<ImmutableString>() {
+            self.bytes = self.bytes.saturating_add(32 + s.len());
+            return true;
+        }
+        let nested = v.is_array() || v.is_map();
+        if nested && depth >= self.max_depth {
+            return false;
+        }
+        if let Some(a) = v.read_lock::<Array>() {
+            self.bytes = self.bytes.saturating_add(32);
+            return a.iter().all(|x| self.walk(x, depth + 1));
+        }
+        if let Some(m) = v.read_lock::<Map>() {
+            self.bytes = self.bytes.saturating_add(48);
+            return m.iter().all(|(k, x)| {
+                self.bytes = self.bytes.saturating_add(32 + k.len());
+                self.walk(x, depth + 1)
+            });
+        }
+        self.bytes = self.bytes.saturating_add(16);
+        true
     }
 }
 

@@ -7,7 +7,9 @@
 //! learns the script error that stops it, if one does (a scripted run is
 //! searched even with `until_ms`, where the error may come first), so the
 //! lab can say at Run where the script will stop
-//! ([`Session::script_error_ahead`]).
+//! ([`Session::script_error_ahead`]); and so the limit that stops a run
+//! there, if one does, so the page can name it beside the end
+//! ([`Session::end_stop`]).
 
 use super::Session;
 use crate::Scenario;
@@ -15,6 +17,7 @@ use crate::algorithms;
 use crate::script::ScriptError;
 use crate::sim::Simulation;
 use crate::time::Micros;
+use election_engine::limits::StoppedBy;
 
 /// The end once known, and the side run looking for it meanwhile.
 #[derive(Default)]
@@ -26,6 +29,9 @@ pub(super) struct EndSearch {
     /// The script error that stops the run, once the end is known from a
     /// run to it.
     error: Option<ScriptError>,
+    /// The limit that stops the run at its end, once the end is known
+    /// from a run to it.
+    stop: Option<StoppedBy>,
 }
 
 impl EndSearch {
@@ -50,6 +56,7 @@ impl EndSearch {
             .get_or_insert_with(|| algorithms::build(scenario, false));
         let end = run.run_to_end_within(max_events)?;
         self.error = run.script_error().cloned();
+        self.stop = run.stopped_by().cloned();
         self.side = None;
         self.end_us = Some(end);
         Some(end)
@@ -77,6 +84,7 @@ impl Session {
         if self.sim.stopped_by().is_some() || self.sim.script_error().is_some() {
             let now = self.sim.now_us();
             self.end.end_us = Some(now);
+            self.end.stop = self.sim.stopped_by().cloned();
             self.end.side = None;
             return Some(now);
         }
@@ -89,6 +97,14 @@ impl Session {
     pub fn script_error_ahead(&mut self) -> Option<&ScriptError> {
         self.end_us();
         self.end.error.as_ref()
+    }
+
+    /// The limit that stops the run at its end
+    /// (core/engine/src/limits.rs), once the end is known (see
+    /// [`Session::end_us_within`]; this does not look for it): `None`
+    /// before, or for a run no limit stops.
+    pub fn end_stop(&self) -> Option<&StoppedBy> {
+        self.end.end_us.and(self.end.stop.as_ref())
     }
 
     /// Whether a side run looking for the end is kept between pieces of
@@ -110,6 +126,7 @@ impl Session {
             let end = self.timeline.run_to_end(self.sim.as_mut());
             self.end.end_us = Some(end);
             self.end.error = self.sim.script_error().cloned();
+            self.end.stop = self.sim.stopped_by().cloned();
             return end;
         }
         let planned = self.end_us();
@@ -120,6 +137,7 @@ impl Session {
         self.timeline.saw(self.sim.as_ref());
         self.end.end_us = Some(end);
         self.end.error = self.sim.script_error().cloned();
+        self.end.stop = self.sim.stopped_by().cloned();
         end
     }
 }

@@ -149,7 +149,7 @@ mod timeline;
 mod travel_tests;
 
 pub use fork::Fork;
-pub use landmarks::{LandmarkAt, MAX_LANDMARK_EVENTS};
+pub use landmarks::{LandmarkAt, LandmarkSearch, MAX_LANDMARK_EVENTS};
 pub use timeline::{
     COPY_COST_EVENTS, FIRST_INTERVAL_EVENTS, FIRST_INTERVAL_US, MAX_CHECKPOINT_BYTES,
     MAX_CHECKPOINTS, SMALL_COPY, SPREAD_AT_LEAST, SPREAD_PER_EVENT, Timeline,
