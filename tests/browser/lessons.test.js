@@ -193,6 +193,12 @@ test("a step's question is the run's own: asked at its step, answered as electio
   const card = page.locator('[data-testid=lesson-question] [data-testid=question]');
   await card.waitFor();
   assert.equal(((await card.textContent()) ?? '').includes(expected.text), true, await card.textContent() ?? '');
+  // The prompt to press Play gives way to the question (it showed beside
+  // it, in presentation mode over the drawing).
+  const prompt = await page
+    .waitForSelector('[data-testid=start-prompt]', { state: 'hidden', timeout: 5000 })
+    .then(() => 'hidden', () => 'shown');
+  assert.equal(prompt, 'hidden', 'no "Press Play" while a question waits');
   const choices = await page.$$eval('[data-testid=lesson-question] [data-testid=choice]', (bs) =>
     bs.map((b) => JSON.parse(/** @type {HTMLElement} */ (b).dataset.choice ?? 'null')),
   );

@@ -51,6 +51,10 @@ export class Controls {
     /** Whether the run has played or moved since the page opened (the
      * prompt goes for good then). @private */
     this.started = false;
+    /** Whether a question waits for the viewer's answer (Predict, a
+     * lesson's step): the prompt to press Play then gives way to it.
+     * Set by the page (`asking`). @private */
+    this.askingNow = false;
     this.stopReason = bar.status;
     /** Cancel of a long piece of work (Model.longWork), beside the status. @private */
     this.cancel = document.createElement('button');
@@ -149,6 +153,15 @@ export class Controls {
   }
 
   /**
+   * Whether a question waits for the viewer (see `askingNow`); the next
+   * `render` shows it.
+   * @param {boolean} on
+   */
+  asking(on) {
+    this.askingNow = on;
+  }
+
+  /**
    * Brings the bar (stage/bar.js) and the readouts beside it up to date
    * with the model.
    * @param {boolean} [readouts] whether the numbers that change every
@@ -175,7 +188,8 @@ export class Controls {
     );
     // The first screen says where to start, until the run first moves.
     if (!this.started && (m.playing || now > 0)) this.started = true;
-    if (this.prompt.hidden !== this.started) this.prompt.hidden = this.started;
+    const hide = this.started || this.askingNow;
+    if (this.prompt.hidden !== hide) this.prompt.hidden = hide;
     if (!readouts) return;
     // A burst of events can take more than a frame's budget to simulate;
     // the run then plays slower than asked, and says so.

@@ -459,7 +459,9 @@ export async function startPage(wasm, firstName, options) {
     view.render(snapshot);
     if (due[0]) status.render(snapshot, model);
     if (due[0]) presentReadouts.render(snapshot);
-    caption.render(model.playground, snapshot.nowMs, predict.waiting || lessons.waiting);
+    const asking = predict.waiting || lessons.waiting;
+    caption.render(model.playground, snapshot.nowMs, asking);
+    controls.asking(asking);
     roles(snapshot);
     clusterLegend.update(snapshot);
     log.sync(model);
