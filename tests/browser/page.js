@@ -189,8 +189,18 @@ export async function settle(target, timeout = 60000) {
   await target.waitForFunction(() => /** @type {any} */ (window).__playClock.budget === 0, null, { timeout });
   const frames = await target.evaluate(() => /** @type {any} */ (window).__playClock.frames);
   await target.waitForFunction((f) => /** @type {any} */ (window).__playClock.frames > f, frames, { timeout });
-  const posted = await target.evaluate(() => /** @type {any} */ (window).__playClock.posted);
-  await target.waitForFunction((p) => /** @type {any} */ (window).__playClock.painted >= p, posted, { timeout });
+  // Every drawing handed to the worker is drawn, and on the screen: a
+  // worker's drawing shows a frame after it is made (see
+  // www/first/handoff.js), and a view resized meanwhile (compare mode's
+  // lanes settling) hands it another, which is waited for too. A
+  // screenshot once showed compare mode's third view blank: taken
+  // between the worker's drawing and its showing.
+  for (;;) {
+    const posted = await target.evaluate(() => /** @type {any} */ (window).__playClock.posted);
+    await target.waitForFunction((p) => /** @type {any} */ (window).__playClock.painted >= p, posted, { timeout });
+    await waitFrames(target, 2);
+    if ((await target.evaluate(() => /** @type {any} */ (window).__playClock.posted)) === posted) return;
+  }
 }
 
 /**
