@@ -192,10 +192,11 @@ export async function settle(target, timeout = 60000) {
   // Every drawing handed to the worker is drawn, and on the screen: a
   // worker's drawing shows a frame after it is made (see
   // www/first/handoff.js), and a view resized meanwhile (compare mode's
-  // lanes settling) hands it another, which is waited for too. A
-  // screenshot once showed compare mode's third view blank: taken
-  // between the worker's drawing and its showing.
-  for (;;) {
+  // lanes settling) hands it another, which is waited for too, once (a
+  // page that goes on drawing, a theme's transition say, hands it more
+  // every frame). A screenshot once showed compare mode's third view
+  // blank: taken between the worker's drawing and its showing.
+  for (let round = 0; round < 2; round++) {
     const posted = await target.evaluate(() => /** @type {any} */ (window).__playClock.posted);
     await target.waitForFunction((p) => /** @type {any} */ (window).__playClock.painted >= p, posted, { timeout });
     await waitFrames(target, 2);
