@@ -42,6 +42,17 @@ fn counts(s: &RunSummary) -> String {
     format!("{m:?} {sent:?}")
 }
 
+/// The notes (`ctx.log`) a run's trace holds, in order.
+fn notes(sim: &dyn election_core::sim::Simulation) -> Vec<String> {
+    sim.trace()
+        .iter()
+        .filter_map(|e| match &e.event {
+            election_core::trace::Event::Note { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn kind(s: &RunSummary, k: &str) -> u64 {
     s.messages.by_kind.get(k).copied().unwrap_or(0)
 }
@@ -286,14 +297,7 @@ fn the_contract_reads_and_does_what_it_says() {
         inspect.iter().any(|(k, v)| k == "seen" && v == "1"),
         "{inspect:?}"
     );
-    let notes: Vec<String> = sim
-        .trace()
-        .iter()
-        .filter_map(|e| match &e.event {
-            election_core::trace::Event::Note { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let notes = notes(sim.as_ref());
     assert_eq!(notes, ["n=4 peers=[1, 2, 3] next=3 prev=1 starts=true"]);
 }
 
@@ -385,14 +389,7 @@ fn a_correct_step_down_is_never_a_violation() {
     // n0 reads its new role at once.
     let mut sim = algorithms::build(&scenario, true);
     sim.run_to_end();
-    let notes: Vec<String> = sim
-        .trace()
-        .iter()
-        .filter_map(|e| match &e.event {
-            election_core::trace::Event::Note { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let notes = notes(sim.as_ref());
     assert!(
         notes.iter().any(|n| n == "role after set_term: follower"),
         "{notes:?}"

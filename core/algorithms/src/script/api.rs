@@ -83,6 +83,19 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
+    /// Adds what the call in progress keeps in `ctx.persist` to `held`
+    /// (the handler's watch, script/watch.rs); an error past its limits.
+    pub fn add_persist(&self, held: &mut super::value::Held) -> Result<(), String> {
+        if let Ok(call) = self.call.try_borrow()
+            && let Some(call) = call.as_ref()
+        {
+            for (_, v) in call.persist.iter() {
+                held.add("ctx.persist", v)?;
+            }
+        }
+        Ok(())
+    }
+
     /// A line for the event log (`ctx.log`, `print`, `debug`); only a
     /// recording run keeps it, as a built-in's notes.
     pub fn log(&self, text: &str) {

@@ -157,7 +157,9 @@ fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
         if context.global_runtime_state().num_operations() > MAX_OPERATIONS {
             return Err(EvalAltResult::ErrorRuntime(BUDGET_STOP.into(), Position::NONE).into());
         }
-        watched.watch.read(&watched, index, &mut context)?;
+        watched
+            .watch
+            .read(|held| watched.add_persist(held), index, &mut context)?;
         Ok(None)
     });
     let printed = Rc::clone(shared);

@@ -57,7 +57,6 @@
 //! A read that does not copy (`a[i]`) is charged the same: a loop over a
 //! 9,000-item array by index costs about a third of the budget more.
 
-use super::api::Shared;
 use super::value;
 use rhai::{EvalAltResult, EvalContext, Position};
 use std::cell::{Cell, RefCell};
@@ -118,7 +117,7 @@ impl Watch {
     /// call holds; an error past a limit.
     pub fn read(
         &self,
-        shared: &Shared,
+        persist: impl Fn(&mut value::Held) -> Result<(), String>,
         index: usize,
         context: &mut EvalContext,
     ) -> Result<(), Box<EvalAltResult>> {
@@ -141,7 +140,7 @@ impl Watch {
         let mut checked = Ok(());
         if operations >= self.due.get() {
             let mut held = value::Held::new(MAX_HELD_BYTES, MAX_VALUE_DEPTH);
-            checked = self.measure(shared, context, &mut held);
+            checked = self.measure(persist, context, &mut held);
             operations = operations.saturating_add((held.bytes() / BYTES_PER_OPERATION) as u64);
             self.due.set(operations.saturating_add(CHECK_EVERY));
         }
@@ -154,7 +153,7 @@ impl Watch {
 
     fn measure(
         &self,
-        shared: &Shared,
+        persist: impl Fn(&mut value::Held) -> Result<(), String>,
         context: &EvalContext,
         held: &mut value::Held,
     ) -> Result<(), String> {
@@ -166,13 +165,7 @@ impl Watch {
             }
             None => held.add_bytes(self.this_bytes.get())?,
         }
-        if let Ok(call) = shared.call.try_borrow()
-            && let Some(call) = call.as_ref()
-        {
-            for (_, v) in call.persist.iter() {
-                held.add("ctx.persist", v)?;
-            }
-        }
+        persist(held)?;
         let before = held.bytes();
         for (name, _, v) in context.scope().iter_raw() {
             held.add(format_args!("the variable `{name}`"), v)?;
