@@ -144,6 +144,8 @@ pub mod node;
 #[cfg(feature = "script")]
 pub mod program;
 #[cfg(feature = "script")]
+mod sort;
+#[cfg(feature = "script")]
 pub mod templates;
 #[cfg(feature = "script")]
 mod value;

@@ -140,6 +140,11 @@ pub struct ScriptNode {
     pub(crate) term: Option<u64>,
     /// The error that stopped its last handler, until the engine takes it.
     pub(crate) error: Option<ScriptError>,
+    /// Bytes `this` and `persist` held after its last handler call, as
+    /// `value::check_state` measured them: what its next call starts
+    /// holding, charged to every operation (script/watch.rs). 0 at boot
+    /// (a recovered node's `persist` is measured at the first look).
+    pub(crate) held_bytes: usize,
 }
 
 impl fmt::Debug for ScriptNode {
@@ -206,6 +211,7 @@ impl Protocol for ScriptNode {
             role: START_ROLE,
             term: None,
             error: None,
+            held_bytes: 0,
         }
     }
 

@@ -154,19 +154,25 @@ fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
     let watched = Rc::clone(shared);
     #[allow(deprecated)]
     engine.on_var(move |_, index, mut context| {
-        if context.global_runtime_state().num_operations() > MAX_OPERATIONS {
-            return Err(EvalAltResult::ErrorRuntime(BUDGET_STOP.into(), Position::NONE).into());
-        }
         watched
             .watch
             .read(|held| watched.add_persist(held), index, &mut context)?;
+        if watched.watch.total() > MAX_OPERATIONS {
+            return Err(EvalAltResult::ErrorRuntime(BUDGET_STOP.into(), Position::NONE).into());
+        }
         Ok(None)
     });
+    // Every operation, charged (script/watch.rs): past the budget and
+    // its slack with no variable read to stop it, the interpreter's
+    // "terminated" error, which has no position.
+    let progressed = Rc::clone(shared);
+    engine.on_progress(move |_| progressed.watch.progress().then(|| BUDGET_STOP.into()));
     let printed = Rc::clone(shared);
     engine.on_print(move |text| printed.log(text));
     let debugged = Rc::clone(shared);
     engine.on_debug(move |text, _, _| debugged.log(text));
     api::register(&mut engine);
+    super::sort::register(&mut engine);
     engine
 }
 
@@ -202,7 +208,7 @@ fn innermost(err: EvalAltResult) -> (String, Position) {
     );
     let message = match &err {
         EvalAltResult::ErrorTooManyOperations(_) => budget,
-        EvalAltResult::ErrorRuntime(v, _)
+        EvalAltResult::ErrorRuntime(v, _) | EvalAltResult::ErrorTerminated(v, _)
             if v.clone().into_string().ok().as_deref() == Some(BUDGET_STOP) =>
         {
             budget
@@ -409,6 +415,7 @@ impl Program {
     /// terms never decrease, one vote per term) or `"several_leaders"`
     /// (no leader-count property).
     fn read_claims(&self) -> Result<Safety, ScriptError> {
+        self.shared.watch.start(0, MAX_OPERATIONS + BUDGET_SLACK);
         let value: Dynamic = self
             .engine
             .call_fn_with_options(
@@ -518,7 +525,9 @@ impl Program {
             sent_bytes: 0,
         });
         let name = HANDLERS[i].0;
-        self.shared.watch.start();
+        self.shared
+            .watch
+            .start(node.held_bytes, MAX_OPERATIONS + BUDGET_SLACK);
         args.insert(0, Dynamic::from(NodeCtx(Rc::clone(&self.shared))));
         let mut scope = Scope::new();
         let result = self.engine.call_fn_with_options::<Dynamic>(
@@ -541,7 +550,9 @@ impl Program {
         // anywhere it is walked later) and stops the run. A handler that
         // failed says its own error, which names the line (the watch's
         // stop, script/watch.rs, leaves `this` past the limit).
-        if let Err(message) = value::check_state(&node.state, &node.persist, MAX_STATE_BYTES) {
+        let checked = value::check_state(&node.state, &node.persist, MAX_STATE_BYTES);
+        node.held_bytes = *checked.as_ref().unwrap_or(&0);
+        if let Err(message) = checked {
             node.state = empty_state();
             if result.is_ok() {
                 node.error = Some(ScriptError {
@@ -579,7 +590,8 @@ impl Program {
                 // loop that reads no variable, `loop { }`): the handler's
                 // only loop, when it has one, is what ran.
                 let fallback = match *e {
-                    EvalAltResult::ErrorTooManyOperations(_) => self.only_loop(i).or(self.lines[i]),
+                    EvalAltResult::ErrorTooManyOperations(_)
+                    | EvalAltResult::ErrorTerminated(..) => self.only_loop(i).or(self.lines[i]),
                     _ => self.lines[i],
                 };
                 node.error = Some(handler_error(name, *e, fallback));

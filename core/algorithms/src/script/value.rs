@@ -223,8 +223,9 @@ impl Held {
 
 /// Checks a node's state after a handler call: `this` nests at most
 /// [`MAX_STATE_DEPTH`] levels, and `this` with `persist` holds at most
-/// `max_bytes` (estimated). The error says which, in a script's words.
-pub fn check_state(state: &Dynamic, persist: &Map, max_bytes: usize) -> Result<(), String> {
+/// `max_bytes` (estimated): the bytes held, or an error that says which
+/// limit, in a script's words.
+pub fn check_state(state: &Dynamic, persist: &Map, max_bytes: usize) -> Result<usize, String> {
     let Some(own) = measure(state, MAX_STATE_DEPTH) else {
         return Err(format!(
             "`this` nests arrays and maps more than {MAX_STATE_DEPTH} levels deep: the limit of a node's state"
@@ -241,7 +242,7 @@ pub fn check_state(state: &Dynamic, persist: &Map, max_bytes: usize) -> Result<(
             max_bytes / 1024
         ));
     }
-    Ok(())
+    Ok(total)
 }
 
 #[cfg(test)]

@@ -28,10 +28,15 @@
 //! per call level and added, as `this` is when a function called without
 //! it runs.
 //!
-//! What it does not see: a loop that reads no variable at all (only
-//! `this` and literals) is not measured while it runs; `this` is still
-//! checked against the state's limit when the call returns, and the
-//! interpreter's own limits and the operation budget bound the loop.
+//! What it does not see between two variable reads: `this` is not a
+//! variable, so a loop over `this` alone (`for i in 0..n { this.b =
+//! this.a }`, `this.a.contains(x)`) reads none and gives the hook no look
+//! at what it copies or scans. Two rules bound it (below): every
+//! operation is charged for what the call held at its last measure, and
+//! past [`MAX_BLIND_OPERATIONS`] without a variable read as if it held
+//! the largest value there can be ([`BLIND_RATE`]; the interpreter's
+//! progress hook, [`Watch::progress`], which sees only that an operation
+//! ran, counts them and stops the call past its budget).
 //!
 //! Why this hook, by measurement (callgrind instructions of the release
 //! CLI, `election check --script tests/scripts/raft-double-vote.rhai
@@ -52,10 +57,23 @@
 //! should. So is a read of a large variable (one operation per
 //! [`ITEMS_PER_OPERATION`] of its items, not counting nested ones): the
 //! read may copy it whole (`let b = a`), which the interpreter counts as
-//! one operation, so copying a 9,000-item array in a loop ran for 10 s to
-//! a minute before the budget stopped it (tests/hostile/cli/copy-loop.rhai).
-//! A read that does not copy (`a[i]`) is charged the same: a loop over a
-//! 9,000-item array by index costs about a third of the budget more.
+//! one operation. A read that does not copy (`a[i]`) is charged the same:
+//! a loop over a 9,000-item array by index costs about a third of the
+//! budget more (`for x in a` reads it once).
+//!
+//! And every operation is charged one more per [`HELD_BYTES_PER_OPERATION`]
+//! bytes the call held at its last measure (at its start: the node's
+//! state after its previous call, `ScriptNode::held_bytes`): one
+//! operation may copy or scan anything the call holds (`this.b =
+//! this.a`, `this.a.contains(x)`, `a == b`), up to 10,000 items the
+//! interpreter counts as one. Without it, a handler copying `this`'s
+//! 9,000-item array in a loop ran 27 s before the budget stopped it, and
+//! one scanning it with `contains` over a minute (tests/hostile/cli/
+//! this-copy.rhai, this-contains.rhai); with it, no hostile handler call
+//! runs more than about a tenth of a second (the hostile suite prints
+//! each case's time; core/tests/script_watch.rs the worst). A node that
+//! keeps 16 KiB of state pays 17 per operation, so a call may run about
+//! 60,000; 200 KiB (near the state's limit), about 5,000.
 
 use super::value;
 use rhai::{EvalAltResult, EvalContext, Position};
@@ -84,6 +102,27 @@ pub const BYTES_PER_OPERATION: usize = 1024;
 /// the whole value, which the interpreter counts as one operation.
 pub const ITEMS_PER_OPERATION: usize = 256;
 
+/// Bytes held per extra operation charged for each operation (see the
+/// module docs). By measurement (natively): copying a 4,000-item array
+/// held in `this` and scanning a 9,000-item one with `contains` cost tens
+/// of microseconds each, hundreds of plain operations; at one per KiB the
+/// hostile loops stop within about 0.1 s, and building a 3,000-item array
+/// item by item in one call still fits the budget (4,000 does not).
+pub const HELD_BYTES_PER_OPERATION: usize = 1024;
+
+/// Operations in a row without a variable read after which each further
+/// one is charged as if the call held the largest value an operation can
+/// touch ([`BLIND_RATE`]): between two reads nothing is measured, so a
+/// loop over `this` alone could grow what it holds unseen. A loop that
+/// does real work reads its loop variable or a local; a built-in's own
+/// steps count too (`contains` on a 4,000-item array is about 4,000).
+pub const MAX_BLIND_OPERATIONS: u64 = 1_000;
+
+/// Extra operations charged for each operation past
+/// [`MAX_BLIND_OPERATIONS`] without a variable read: holding an array of
+/// 10,000 items (the interpreter's largest), 16 bytes each.
+pub const BLIND_RATE: u64 = (10_000 * 16 / HELD_BYTES_PER_OPERATION) as u64;
+
 /// The value of the run-time error that stops a handler at one of these
 /// limits, before the message (recognised in `program::innermost`).
 pub const HELD_STOP: &str = "\u{0}held: ";
@@ -101,14 +140,59 @@ pub struct Watch {
     /// (index: the interpreter's call level): a called function cannot
     /// see its callers' variables, but the call still holds them.
     levels: RefCell<Vec<usize>>,
+    /// The call's operations, charged: one for each the interpreter
+    /// counts, plus what is held (one per [`HELD_BYTES_PER_OPERATION`]),
+    /// large reads and walks. Counted here, not in the interpreter's own
+    /// count, because a callback (a `sort` comparer, `map`, `filter`)
+    /// runs on a copy of that count which is dropped when it returns:
+    /// a comparer's operations were never charged to the call.
+    total: Cell<u64>,
+    /// Extra operations charged for each operation: one per
+    /// [`HELD_BYTES_PER_OPERATION`] bytes held at the last measure (at
+    /// the call's start, the node's state's).
+    rate: Cell<u64>,
+    /// Operations since the last variable read.
+    blind: Cell<u64>,
+    /// The charged count past which [`Watch::progress`] stops the call.
+    limit: Cell<u64>,
 }
 
 impl Watch {
-    /// A new handler call begins.
-    pub fn start(&self) {
+    /// A new handler call begins, holding `held` bytes (the node's state
+    /// as its last call left it); [`Watch::progress`] stops it past
+    /// `limit` charged operations (a variable read checks the budget
+    /// before, naming its line).
+    pub fn start(&self, held: usize, limit: u64) {
+        self.limit.set(limit);
         self.due.set(CHECK_EVERY);
         self.this_bytes.set(0);
         self.levels.borrow_mut().clear();
+        self.total.set(0);
+        self.rate.set((held / HELD_BYTES_PER_OPERATION) as u64);
+        self.blind.set(0);
+    }
+
+    /// The call's operations so far, charged (see [`Watch::read`]).
+    pub fn total(&self) -> u64 {
+        self.total.get()
+    }
+
+    /// The interpreter's progress hook, at every operation (in a
+    /// callback's too): counts it, charged for what is held (past
+    /// [`MAX_BLIND_OPERATIONS`] without a variable read, at least
+    /// [`BLIND_RATE`]), and says whether the call is past its limit.
+    /// Between two reads this is all that sees the call run.
+    pub fn progress(&self) -> bool {
+        let blind = self.blind.get() + 1;
+        self.blind.set(blind);
+        let rate = if blind > MAX_BLIND_OPERATIONS {
+            self.rate.get().max(BLIND_RATE)
+        } else {
+            self.rate.get()
+        };
+        let total = self.total.get().saturating_add(1 + rate);
+        self.total.set(total);
+        total > self.limit.get()
     }
 
     /// The variable `index` places from the end of the scope (0: not
@@ -121,7 +205,7 @@ impl Watch {
         index: usize,
         context: &mut EvalContext,
     ) -> Result<(), Box<EvalAltResult>> {
-        let mut operations = context.global_runtime_state().num_operations;
+        let mut operations = self.total.get();
         if index > 0
             && let Some((_, _, v)) = context.scope().iter_raw().nth(index - 1)
         {
@@ -143,8 +227,11 @@ impl Watch {
             checked = self.measure(persist, context, &mut held);
             operations = operations.saturating_add((held.bytes() / BYTES_PER_OPERATION) as u64);
             self.due.set(operations.saturating_add(CHECK_EVERY));
+            self.rate
+                .set((held.bytes() / HELD_BYTES_PER_OPERATION) as u64);
         }
-        context.global_runtime_state_mut().num_operations = operations;
+        self.total.set(operations);
+        self.blind.set(0);
         checked.map_err(|message| {
             EvalAltResult::ErrorRuntime(format!("{HELD_STOP}{message}").into(), Position::NONE)
                 .into()
