@@ -50,6 +50,9 @@
 //! scope. The variable hook is called already for the budget; the watch
 //! adds a comparison and a look at the variable per read and a walk
 //! every [`CHECK_EVERY`] operations: 2,157 M (+2.2%; Bully +1.4%).
+//! Counting every operation in the progress hook (for the charge of what
+//! is held and callbacks' operations) costs 4.2% more: 1,924 M to 2,006 M
+//! instructions for `--seeds 1..5`, the same outcome.
 //!
 //! What a walk costs is charged to the call's operation budget (one
 //! operation per [`BYTES_PER_OPERATION`] bytes walked), so a call that
