@@ -18,11 +18,10 @@
 //! scenario found so far is the answer. A plain shrink keeps the seed, so
 //! it can get stuck where another seed shows the same failure on fewer
 //! nodes: [`super::search`] then looks across seeds and start sets, and
-//! what it finds is shrunk again.
+//! what it finds is shrunk again (both run from [`super::shrink_seed`],
+//! a floor above them: the search uses a [`Shrinker`]).
 
-use super::Counterexample;
 use super::nodes::remove_node;
-use super::search;
 use super::spec::CheckSpec;
 use super::verdict::{self, Finding};
 use crate::ScenarioExt;
@@ -202,35 +201,5 @@ impl Shrinker<'_> {
             }
         }
         changed
-    }
-}
-
-/// Shrinks `core` (the failing schedule of `seed`, without its
-/// epilogue), whose run fails `found`: the plain passes, then the search
-/// across seeds and start sets for a smaller failure of the same property
-/// (fewest nodes, then fewest faults, then the earliest violation), which
-/// is shrunk again.
-pub fn shrink(spec: &CheckSpec, seed: u64, core: Scenario, found: &Finding) -> Counterexample {
-    // The schedule's own network, for the search: the plain shrink makes
-    // it simpler (fixed latency), which can make a failure rarer on other
-    // seeds (two candidates whose timeouts must fall within one latency).
-    let network = core.network.clone();
-    let mut s = Shrinker {
-        spec,
-        property: found.property.clone(),
-        best: core,
-        found: found.clone(),
-        runs: 0,
-    };
-    s.plain();
-    let search = search::across(&mut s, &network);
-    Counterexample {
-        seed,
-        property: s.property,
-        detail: s.found.detail,
-        at_us: s.found.at_us,
-        scenario: spec.full(&s.best),
-        shrink_runs: s.runs,
-        search,
     }
 }
