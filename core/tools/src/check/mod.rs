@@ -68,6 +68,7 @@
 //! the lowest, so both find the same counterexample. The page opens it by
 //! pushing its link and reopening from the address (as for Back).
 
+pub mod epilogue;
 mod nodes;
 pub mod schedule;
 pub mod search;

@@ -1,14 +1,14 @@
 //! The scenario of one seed: the spec's cluster (or a small one drawn
 //! from the seed) and a random fault schedule of 1 to 8 faults built only
-//! from the spec's fault kinds; and, for liveness checks, the epilogue
-//! that undoes every fault afterwards. Deterministic per seed (its own
-//! PCG stream; the scenario's `seed` is the seed too).
+//! from the spec's fault kinds (the epilogue that undoes them for a
+//! liveness check is `epilogue.rs`). Deterministic per seed (its own PCG
+//! stream; the scenario's `seed` is the seed too).
 
 use super::spec::{CheckSpec, FaultKind};
 use crate::ScenarioExt;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{Fault, FaultAction, NetworkSpec, RingOrder, Scenario, StartSet, Target};
-use crate::time::{Micros, ms};
+use crate::time::ms;
 
 /// The scenario checked for `seed`, without the liveness epilogue.
 pub fn scenario_for(spec: &CheckSpec, seed: u64) -> Scenario {
@@ -136,70 +136,6 @@ fn faults(r: &mut SimRng, kinds: &[FaultKind], n: u32) -> Vec<Fault> {
             at_us: ms(t),
             action,
         });
-    }
-    out
-}
-
-/// When the last of `faults` is over: its time, plus its length for a
-/// pause or a bounded flaky spell.
-pub fn faults_over_us(faults: &[Fault]) -> Micros {
-    faults
-        .iter()
-        .map(|f| {
-            f.at_us
-                + match &f.action {
-                    FaultAction::Pause { for_us, .. } => *for_us,
-                    FaultAction::Flaky { for_us, .. } => for_us.unwrap_or(0),
-                    _ => 0,
-                }
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// What undoes the faults of `core`, 1 s after they are over: a heal
-/// after any partition or cut, a loss-free network (the scenario's
-/// latency) after a network fault or on a lossy network, a recovery of
-/// every node that may have crashed, and normal speed for every slowed
-/// node. Clock faults stay (a clock that is off is not undone).
-pub fn epilogue(core: &Scenario) -> Vec<Fault> {
-    let at_us = faults_over_us(&core.faults) + ms(1000);
-    let mut out = Vec::new();
-    let mut push = |action| out.push(Fault { at_us, action });
-    let has = |p: fn(&FaultAction) -> bool| core.faults.iter().any(|f| p(&f.action));
-    if has(|a| matches!(a, FaultAction::Partition(_) | FaultAction::Cut { .. })) {
-        push(FaultAction::Heal);
-    }
-    let lossy = core.network.drop > 0.0 || core.network.duplicate > 0.0;
-    if lossy || has(|a| matches!(a, FaultAction::Network(_))) {
-        push(FaultAction::Network(NetworkSpec {
-            drop: 0.0,
-            duplicate: 0.0,
-            ..core.network.clone()
-        }));
-    }
-    let n = core.total_nodes();
-    let aimed = |f: &Fault, id: u32, crash: bool| match &f.action {
-        FaultAction::Crash(t) | FaultAction::Flaky { node: t, .. } if crash => {
-            matches!(t, Target::Leader | Target::LeaderOrNext) || *t == Target::Node(id)
-        }
-        FaultAction::Slow { node: t, .. } if !crash => {
-            matches!(t, Target::Leader | Target::LeaderOrNext) || *t == Target::Node(id)
-        }
-        _ => false,
-    };
-    for id in 0..n {
-        if core.faults.iter().any(|f| aimed(f, id, true)) {
-            push(FaultAction::Recover(Target::Node(id)));
-        }
-    }
-    for id in 0..n {
-        if core.faults.iter().any(|f| aimed(f, id, false)) {
-            push(FaultAction::Slow {
-                node: Target::Node(id),
-                extra_us: 0,
-            });
-        }
     }
     out
 }

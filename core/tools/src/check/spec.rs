@@ -3,7 +3,7 @@
 //! schedules may use, and the optional liveness bound; and the JSON the
 //! page sends for it.
 
-use super::schedule;
+use super::epilogue;
 use crate::ScenarioExt;
 use crate::algorithms::{self, Registry};
 use crate::experiment::seeds::{SeedRange, parse_seeds};
@@ -122,7 +122,7 @@ pub struct CheckSpec {
     pub kinds: Vec<FaultKind>,
     /// When set, a run also fails if no single leader is settled within
     /// this long after the last fault; every fault is then undone at the
-    /// end of the schedule (see [`schedule::epilogue`]).
+    /// end of the schedule (see [`epilogue::epilogue`]).
     pub liveness_us: Option<Micros>,
     /// The script of a scripted algorithm (`algorithm` is `script`),
     /// carried into every scenario the search makes, so a counterexample
@@ -199,7 +199,7 @@ impl CheckSpec {
     pub fn full(&self, core: &Scenario) -> Scenario {
         let mut s = core.clone();
         if self.liveness_us.is_some() {
-            let extra: Vec<Fault> = schedule::epilogue(core);
+            let extra: Vec<Fault> = epilogue::epilogue(core);
             s.faults.extend(extra);
         }
         s

@@ -7,7 +7,7 @@
 //! With a liveness bound, a run also fails [`LIVENESS`] when no single
 //! leader is settled within the bound after the last fault.
 
-use super::schedule::faults_over_us;
+use super::epilogue::faults_over_us;
 use crate::algorithms;
 use crate::scenario::{FaultAction, Scenario};
 use crate::time::{Micros, to_ms};
