@@ -372,10 +372,26 @@ pub static ALL: &[Entry] = &[
 
 /// A scripted algorithm (`"algorithm": "script"`, the scenario's
 /// `script`; core/algorithms/src/script/mod.rs, module docs): not in [`ALL`],
-/// which lists the built-in algorithms; its entry is the script
-/// module's, as each algorithm's is its own.
+/// which lists the built-in algorithms. Its kinds are named at run time
+/// and its claims come from the script; it takes the scenario's
+/// `script`. Defined here, not in the script module as each built-in's
+/// is in its own, because the script module sits below the registry (it
+/// checks scenarios for it) and must not import it back.
 #[cfg(feature = "script")]
-pub static SCRIPT: Entry = crate::script::ENTRY;
+pub static SCRIPT: Entry = Entry {
+    id: crate::script::ALGORITHM,
+    name: "Script",
+    summary: "Your own algorithm, written in Rhai: fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)",
+    layout: Layout::Ring,
+    kinds: &[],
+    extras: &[],
+    observers: Observers::None,
+    takes_script: true,
+    claims: crate::protocol::Safety::OneLeaderPerComponent,
+    builder: Some(engine::<crate::script::ScriptNode>),
+    theory: None,
+    tradeoff: None,
+};
 
 /// The entries after [`ALL`]'s built-in algorithms: with the `script`
 /// feature, [`SCRIPT`].

@@ -8,11 +8,11 @@
 //! generator at once, so the draws interleave with the engine's as the
 //! built-ins' do.
 
-use super::node::{ScriptMsg, ScriptTimer};
-use super::program::{
+use super::limits::{
     MAX_COMMANDS_PER_CALL, MAX_MESSAGE_BYTES, MAX_SENT_BYTES_PER_CALL, MAX_STATE_BYTES,
 };
 use super::value;
+use super::wire::{ScriptMsg, ScriptTimer};
 use crate::protocol::{Command, NodeId, Role};
 use crate::scenario::MAX_TIME_US;
 use crate::time::Micros;
@@ -111,14 +111,14 @@ impl Shared {
     }
 
     /// The interned `name`, counted against
-    /// [`super::program::MAX_NAMES_PER_RUN`].
+    /// [`super::limits::MAX_NAMES_PER_RUN`].
     pub fn name(&self, what: &str, name: &str) -> Result<&'static str, String> {
         let mut names = self.names.borrow_mut();
         if let Some(&known) = names.iter().find(|n| **n == name) {
             return Ok(known);
         }
         super::intern::check_name(what, name)?;
-        let max = super::program::MAX_NAMES_PER_RUN;
+        let max = super::limits::MAX_NAMES_PER_RUN;
         if names.len() >= max {
             return Err(format!(
                 "a run may use at most {max} distinct message kinds and timer names; {name:?} is one more"

@@ -4,12 +4,14 @@
 //!
 //! - [`ScriptError`] (always compiled): what stops a scripted run.
 //! - With the `script` feature (the CLI, the page's tools module; never
-//!   the player module): `program` (the interpreter's settings, limits and
-//!   how a handler is called), `api` (the `ctx` a handler gets), `node`
-//!   (the protocol the engine runs), `value` (plain message data), `watch`
-//!   (what one handler call holds, measured as it runs), `intern`
-//!   (run-time kind and timer names), `templates` (the scripts shipped with
-//!   the playground).
+//!   the player module): `program` (the interpreter's settings and how a
+//!   handler is called), `limits` (the interpreter's and a handler call's
+//!   limits), `api` (the `ctx` a handler gets), `node` (the protocol the
+//!   engine runs), `kept` (what a node keeps between calls), `wire` (its
+//!   messages, timers and `ctx.persist`), `value` (plain message data),
+//!   `watch` (what one handler call holds and costs, measured as it
+//!   runs), `sort` (`sort(comparer)`), `intern` (run-time kind and timer
+//!   names), `templates` (the scripts shipped with the playground).
 //!
 //! # Scripted algorithms
 //!
@@ -140,6 +142,10 @@ mod api;
 #[cfg(feature = "script")]
 pub mod intern;
 #[cfg(feature = "script")]
+mod kept;
+#[cfg(feature = "script")]
+pub mod limits;
+#[cfg(feature = "script")]
 pub mod node;
 #[cfg(feature = "script")]
 pub mod program;
@@ -151,6 +157,8 @@ pub mod templates;
 mod value;
 #[cfg(feature = "script")]
 mod watch;
+#[cfg(feature = "script")]
+pub mod wire;
 
 /// What stops a scripted run; defined with the protocol, whose
 /// [`crate::protocol::Protocol::take_error`] returns it.
@@ -159,25 +167,6 @@ pub use crate::script_error::ScriptError;
 pub use node::ScriptNode;
 #[cfg(feature = "script")]
 pub use program::Program;
-
-/// The scripted algorithm's entry in the registry
-/// ([`crate::algorithms::SCRIPT`]): its kinds are named at run time and
-/// its claims come from the script; it takes the scenario's `script`.
-#[cfg(feature = "script")]
-pub const ENTRY: crate::algorithms::Entry = crate::algorithms::Entry {
-    id: ALGORITHM,
-    name: "Script",
-    summary: "Your own algorithm, written in Rhai: fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)",
-    layout: crate::algorithms::Layout::Ring,
-    kinds: &[],
-    extras: &[],
-    observers: crate::algorithms::Observers::None,
-    takes_script: true,
-    claims: crate::protocol::Safety::OneLeaderPerComponent,
-    builder: Some(crate::algorithms::engine::<ScriptNode>),
-    theory: None,
-    tradeoff: None,
-};
 
 /// The algorithm id of a scripted scenario (`"algorithm": "script"`).
 pub const ALGORITHM: &str = crate::scenario::SCRIPTED;

@@ -5,92 +5,17 @@
 //! what survives
 //! a crash is `ctx.persist` ([`ScriptPersist`]).
 
-use super::program::{HANDLERS, Program, START_ROLE, empty_state};
+use super::kept::NodeState;
+use super::program::{HANDLERS, Program};
 use super::value;
+pub use super::wire::{ScriptMsg, ScriptPersist, ScriptTimer};
 use super::{ScriptError, intern};
-use crate::protocol::{
-    Boot, Config, Ctx, Message, NodeId, Protocol, Purpose, Role, Safety, TimerClass,
-};
+use crate::protocol::{Boot, Config, Ctx, NodeId, Protocol, Safety, TimerClass};
 use crate::scenario::Scenario;
 use rhai::{Dynamic, INT, Map};
 use std::any::Any;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::rc::Rc;
-
-/// A script's message: the object map it sent (its `kind` included),
-/// with the kind interned and the purpose read once.
-#[derive(Clone)]
-pub struct ScriptMsg {
-    /// The `kind` field.
-    pub kind: &'static str,
-    /// `background: true` in the map: counted as background (heartbeats).
-    pub background: bool,
-    /// Estimated heap bytes of the map (`value::approx_bytes`), for the
-    /// run's memory limit.
-    pub bytes: u32,
-    /// The whole map, as the receiver gets it.
-    pub body: Rc<Map>,
-}
-
-impl Message for ScriptMsg {
-    /// Not used: the engine numbers script kinds in the order a run
-    /// first sends them ([`Message::kind_name`]).
-    fn kind(&self) -> usize {
-        0
-    }
-    fn purpose(&self) -> Purpose {
-        if self.background {
-            Purpose::Background
-        } else {
-            Purpose::Election
-        }
-    }
-    fn kind_name(&self) -> Option<&'static str> {
-        Some(self.kind)
-    }
-    fn heap_bytes(&self) -> usize {
-        self.bytes as usize
-    }
-}
-
-impl Hash for ScriptMsg {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        value::hash_map(&self.body, state);
-    }
-}
-
-/// `KIND(field: value, ...)`, the fields other than `kind` and
-/// `background`, for the event log.
-impl fmt::Debug for ScriptMsg {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let fields: Vec<String> = self
-            .body
-            .iter()
-            .filter(|(k, _)| k.as_str() != "kind" && k.as_str() != "background")
-            .map(|(k, v)| format!("{k}: {}", value::show(v, 40)))
-            .collect();
-        if fields.is_empty() {
-            write!(f, "{}", self.kind)
-        } else {
-            write!(f, "{}({})", self.kind, fields.join(", "))
-        }
-    }
-}
-
-/// A script's timer: its name.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ScriptTimer(pub &'static str);
-
-impl fmt::Debug for ScriptTimer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-/// What survives a crash: `ctx.persist`.
-#[derive(Debug, Clone, Default)]
-pub struct ScriptPersist(pub Map);
 
 /// What a timer is for, from its name (the page's countdown arcs and
 /// legend): the first rule that matches, ignoring case.
@@ -131,29 +56,17 @@ pub fn timer_class(name: &str) -> TimerClass {
 #[derive(Clone)]
 pub struct ScriptNode {
     program: Option<Rc<Program>>,
-    /// `this`: an object map, empty at boot and after a crash.
-    pub(crate) state: Dynamic,
-    /// `ctx.persist`.
-    pub(crate) persist: Map,
-    /// The role and term this node last announced.
-    pub(crate) role: Role,
-    pub(crate) term: Option<u64>,
-    /// The error that stopped its last handler, until the engine takes it.
-    pub(crate) error: Option<ScriptError>,
-    /// Bytes `this` and `persist` held after its last handler call, as
-    /// `value::check_state` measured them: what its next call starts
-    /// holding, charged to every operation (script/watch.rs). 0 at boot
-    /// (a recovered node's `persist` is measured at the first look).
-    pub(crate) held_bytes: usize,
+    /// What it keeps between handler calls.
+    kept: NodeState,
 }
 
 impl fmt::Debug for ScriptNode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ScriptNode")
-            .field("state", &self.state)
-            .field("persist", &self.persist)
-            .field("role", &self.role)
-            .field("term", &self.term)
+            .field("state", &self.kept.state)
+            .field("persist", &self.kept.persist)
+            .field("role", &self.kept.role)
+            .field("term", &self.kept.term)
             .finish_non_exhaustive()
     }
 }
@@ -163,7 +76,7 @@ type C<'a> = Ctx<'a, ScriptMsg, ScriptTimer>;
 impl ScriptNode {
     fn run(&mut self, ctx: &mut C<'_>, i: usize, boot: Option<Boot>, args: Vec<Dynamic>) {
         let Some(program) = self.program.clone() else {
-            self.error = Some(ScriptError {
+            self.kept.error = Some(ScriptError {
                 node: None,
                 handler: Some(HANDLERS[i].0.into()),
                 line: None,
@@ -173,7 +86,7 @@ impl ScriptNode {
             });
             return;
         };
-        program.run(self, ctx, i, boot, args);
+        program.run(&mut self.kept, ctx, i, boot, args);
     }
 }
 
@@ -206,12 +119,7 @@ impl Protocol for ScriptNode {
     fn new(_: NodeId, config: &Config, persistent: &ScriptPersist) -> Self {
         Self {
             program: program_of(config),
-            state: empty_state(),
-            persist: persistent.0.clone(),
-            role: START_ROLE,
-            term: None,
-            error: None,
-            held_bytes: 0,
+            kept: NodeState::new(persistent.0.clone()),
         }
     }
 
@@ -238,16 +146,17 @@ impl Protocol for ScriptNode {
     }
 
     fn persistent(&self) -> ScriptPersist {
-        ScriptPersist(self.persist.clone())
+        ScriptPersist(self.kept.persist.clone())
     }
 
     fn take_error(&mut self) -> Option<ScriptError> {
-        self.error.take()
+        self.kept.error.take()
     }
 
     fn heap_bytes(&self) -> usize {
-        value::approx_bytes(&self.state)
+        value::approx_bytes(&self.kept.state)
             + self
+                .kept
                 .persist
                 .iter()
                 .map(|(k, v)| k.len() + value::approx_bytes(v))
@@ -265,7 +174,7 @@ impl Protocol for ScriptNode {
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let mut rows = vec![(
             "term",
-            self.term.map_or("none".to_string(), |t| t.to_string()),
+            self.kept.term.map_or("none".to_string(), |t| t.to_string()),
         )];
         let mut add = |prefix: &str, map: &Map| {
             for (k, v) in map.iter().take(32) {
@@ -277,10 +186,10 @@ impl Protocol for ScriptNode {
                 rows.push((name, value::show(v, 80)));
             }
         };
-        if let Some(state) = self.state.read_lock::<Map>() {
+        if let Some(state) = self.kept.state.read_lock::<Map>() {
             add("", &state);
         }
-        add("persist.", &self.persist);
+        add("persist.", &self.kept.persist);
         rows
     }
 }

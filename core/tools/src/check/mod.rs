@@ -7,12 +7,14 @@
 //! (below).
 //!
 //! - [`schedule`]: the scenario of one seed (the cluster and its faults);
+//! - [`epilogue`]: for a liveness check, what undoes a schedule's faults;
 //! - [`verdict`]: what one run broke, as the finder counts it;
 //! - [`shrink`]: fewer faults, fewer nodes, earlier and shorter faults, a
 //!   simpler network, to a fixed point;
 //! - [`search`]: then a smaller failure of the same property across seeds
 //!   and start sets (fewest nodes, fewest faults, earliest violation);
-//! - [`spec`]: what to search ([`CheckSpec`]) and the fault kinds.
+//! - [`spec`]: what to search ([`CheckSpec`]) and the fault kinds;
+//! - [`shrink_seed`] (here, above `shrink` and `search`): both in turn.
 //!
 //! Everything is a function of the spec and the seed: the CLI runs the
 //! seeds on every core and the page in Web Workers, and both shrink the
