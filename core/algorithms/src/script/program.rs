@@ -167,7 +167,7 @@ fn innermost(err: EvalAltResult) -> (String, Position) {
         pos = outer;
     }
     let budget = format!(
-        "ran past the operation budget ({MAX_OPERATIONS} operations in one handler call): an endless loop?"
+        "ran past the operation budget ({MAX_OPERATIONS} operations in one handler call, each counting more the more the call holds): an endless loop, or a loop over large values?"
     );
     let message = match &err {
         EvalAltResult::ErrorTooManyOperations(_) => budget,
