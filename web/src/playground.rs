@@ -211,7 +211,8 @@ impl Playground {
     }
 
     /// Runs toward `t_ms` (forward only) but stops after about
-    /// `max_events` events, so the page can spread a crowded stretch over
+    /// `max_events` of work (events and the messages they sent), so the
+    /// page can spread a crowded stretch over
     /// frames; the events are those of one [`Playground::run_until_ms`].
     /// Returns whether `t_ms` was reached.
     pub fn run_until_ms_within(&mut self, t_ms: f64, max_events: u32) -> bool {

@@ -174,6 +174,12 @@ pub trait Control {
     /// The same in pieces of about `max_steps` events: the end once
     /// reached, `None` before (see [`Engine::run_to_end_within`]).
     fn run_to_end_within(&mut self, max_steps: u64) -> Option<Micros>;
+    /// The same in pieces of about `max_work` of work, an event and the
+    /// messages it sent (see [`Engine::run_to_end_within_work`]).
+    fn run_to_end_within_work(&mut self, max_work: u64) -> Option<Micros>;
+    /// Processes one event and returns the work it took (see
+    /// [`Engine::step_work`]); 0 when none is left.
+    fn step_work(&mut self) -> u64;
     /// Processes events up to `limit` until the next [`Landmark`] (a role
     /// change, a change of leaders, a violation) and stops right after
     /// it; `None` when none came before `limit` or within `max_steps`
@@ -279,6 +285,12 @@ impl<P: Protocol> Control for Engine<P> {
     }
     fn run_to_end_within(&mut self, max_steps: u64) -> Option<Micros> {
         Engine::run_to_end_within(self, max_steps)
+    }
+    fn run_to_end_within_work(&mut self, max_work: u64) -> Option<Micros> {
+        Engine::run_to_end_within_work(self, max_work)
+    }
+    fn step_work(&mut self) -> u64 {
+        Engine::step_work(self)
     }
     fn run_to_landmark(&mut self, limit: Micros, max_steps: u64) -> Option<Landmark> {
         Engine::run_to_landmark(self, limit, max_steps)

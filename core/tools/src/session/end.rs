@@ -54,7 +54,7 @@ impl EndSearch {
         let run = self
             .side
             .get_or_insert_with(|| algorithms::build(scenario, false));
-        let end = run.run_to_end_within(max_events)?;
+        let end = run.run_to_end_within_work(max_events)?;
         self.error = run.script_error().cloned();
         self.stop = run.stopped_by().cloned();
         self.side = None;
@@ -74,8 +74,9 @@ impl Session {
         }
     }
 
-    /// [`Session::end_us`] in pieces of about `max_events` events of the
-    /// side run, which is kept between calls: the end once found, `None`
+    /// [`Session::end_us`] in pieces of about `max_events` of work (events
+    /// and the messages they sent) of the side run, which is kept between
+    /// calls: the end once found, `None`
     /// before. With `max_events` 0 it only reads what is known (the page
     /// asks that every frame): no side run is made or checked.
     pub fn end_us_within(&mut self, max_events: u64) -> Option<Micros> {

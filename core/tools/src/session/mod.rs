@@ -258,7 +258,8 @@ impl Session {
     }
 
     /// Runs toward `t` (forward only) but stops after about `max_events`
-    /// events (at least one), so a caller can spread a crowded stretch
+    /// of work (events and the messages they sent; at least one event:
+    /// `Engine::step_work`), so a caller can spread a crowded stretch
     /// over several calls; the events and their order are those of one
     /// [`Session::run_until`]. Each call also spreads part of a coming
     /// burst in the event queue ahead of its turn ([`SPREAD_PER_EVENT`]
