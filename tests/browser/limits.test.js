@@ -2,7 +2,8 @@
 // links that once froze the tab, took gigabytes or killed its wasm. For
 // each, the page must open no dialog and throw no page error, answer a
 // `page.evaluate` within 1 s at every look while it works, keep every
-// main-thread task under 200 ms (by a Chromium trace), show its message
+// main-thread task under 200 ms of the thread's time (by a Chromium
+// trace), show its message
 // (a refused field, or "Stopped at ...: ... (the limit)"), and Restart
 // must work afterwards.
 import assert from 'node:assert/strict';
@@ -33,7 +34,8 @@ const MAX_TASK_MS = 200;
 const MAX_EVALUATE_MS = 1000;
 
 /**
- * The longest task on the renderer's main thread in a Chromium trace, ms.
+ * The longest task on the renderer's main thread in a Chromium trace, ms
+ * of the thread's time.
  * @param {Buffer} trace
  * @returns {{ms: number, name: string}}
  */
@@ -52,7 +54,11 @@ function longestTask(trace) {
     // was ever found and the bound checked nothing.)
     if (e.ph !== 'X' || !TASK_NAMES.has(e.name) || !main.has(`${e.pid}:${e.tid}`)) continue;
     tasks += 1;
-    const ms = (e.dur ?? 0) / 1000;
+    // The task's time on the thread (`tdur`), not its wall time: on a
+    // loaded machine a task waits for a core, and its wall time then says
+    // how busy the machine is, not how long the page blocked itself (a
+    // 100 ms task took 350 to 520 ms of wall time in the full suite).
+    const ms = (e.tdur ?? e.dur ?? 0) / 1000;
     if (ms > longest.ms) longest = { ms, name: e.name };
   }
   assert.ok(tasks > 0, 'the trace has main-thread tasks');
@@ -211,4 +217,24 @@ test('a script copying, sorting or scanning a large array in a loop: stopped by 
     const { text } = await openHostile(link, pageSays, 'operation budget', { looks: 40, act: pressPlay });
     assert.match(text, /ran past the operation budget/);
   }
+});
+
+/** @param {string} ms */
+const simTimeAtLeast = (ms) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent ?? 0) >= Number(ms);
+
+test('P2 as links: a script flooding messages plays in pieces with the tab responsive; one sending large messages stops naming the text limit', async () => {
+  // election run --link --script tests/hostile/cli/flood.rhai: every node
+  // broadcasts 200 messages a millisecond (the lab's flood took 60 s and
+  // 2.5 GB of the tab before); the CLI stops it at 5,000,000 events.
+  await openHostile('/#s=1.fVLBbtswDP0VgbukgOHKHToU3nXbaUA_YC4MRaISwbKUSXTTIsi_l7ITF2iB6iKRfHwkxXcC5XcxOdqP0ELWyR0IKtgqPURroaU0YQV6j3ro_08xTQyzymd2WjV5ytD-e-I3Bu3C7or3qAymnq-MK35UmT45A9IxpgHaE5gUD9DKWlZgpoN3WhFebOtsXLnZHfRrP5bS91Ujn85MEw2y_VDBIWH_HOm9Qpr7ApU1BlPe1XXMFm5vxe9nTK-i5Ittispo7jKLOynFiDmrHWaBM2R03ruMOgbTCnWNCutjNHUXbBAx9JlUoo2mlxtxEnzVGaknN2LadEBODx1Uorn5Kc7XjCXI0EoENSLndUHwsTEJJ1wQsq5LNwvd2uLm22lwpZMO_vx9fPzVwXlhLblfFO7CWvkywVLbpjhWYsy70jhDyi8hGmgbfpShyhd6z24mnX-UF4ae1LyH-7Kz5Cz12zgFM2-NE9GjJncZMk607Kxh9HcpWTV7ZOItKlpJZnHMViMl2wkDHnvDcvIuLIGHxU9pkcBdMTOP8rHOjxI4srJXPtYJb7IA57GOivSex2LFGNTMEBOc3wA', simTimeAtLeast, '0.01', {
+    looks: 40,
+    act: async (page) => {
+      await pressPlay(page);
+      await playFor(page, 1000);
+    },
+  });
+  // election run --link --script tests/hostile/cli/big-messages.rhai:
+  // messages of 500 strings of 8 KB (the tab froze for the whole 90 s).
+  const { text } = await openHostile('/#s=1.dVPbjpswEP2VkfvQREUsaZUqIt2Xfamqql-wRMixh2DF2NQeNluh_HvHkLBSq-UBPOMzlzNzGIW0Jx8MtZ0oRVTB9CQycZTq7JtGlBQGzIRqUZ3r34MPA8MaaSM7GzlYiqJ8PvAZnTLudMdblBpDzZ-IC76Tkf5zOqSLD2dRjkIH34uyyItM6KG3RknCm92Yxi-52e3Un7pLpbfZpjhcOY3XyPYuE33A-sXTW4Uw9SVkVOh0Omd3mqV4eIBfGKM8YQTfwLYoIFIKmMwd_HwClKotoefegVoE45gD1-D3x3gDgzWdobxyjQPv6kgy0ErR6xpG4E8ekWoyHYZVJciocyUy2Kz3cL1HzJcMzcDJDjmucsCPRYIIj1CJ10rsZ9-lNRYh5hbdag3fYFdw0yPDPj1CnHLeIyVHPh9uYY0PYLh7KPJ8O0XIvB9iu4rrJSj1egxeasVsVx_Gs3G65OJPP76nlrUkWYK8rvdv8HeoVW7h1s3zndk1wXcZdPGURsOQtAtELcoNH9LY0qKsZTcnnfbGskBLctr2NikjmIbqox-cnrTBgWhRkbmN0Q80K2PD6C9FwdpskRMfUdKSZJLgZG14eiwRdHipNYvWGjdf7GY_hVlon5MZmcq_db6miwv_P0s-VuMLhgScaF0kqZZpsWY0Ks7gg7j-BQ', pageSays, 'too much text in one value', { looks: 40, act: pressPlay });
+  assert.match(text, /too much text in one value/);
 });
