@@ -1,6 +1,7 @@
 // @ts-check
 // Slicer: runs a long piece of work of the core (the simulation, the
-// search for a run's end) in calls of a bounded number of events, sized
+// search for a run's end) in calls of a bounded amount of work (the
+// core counts an event and the messages it sent), sized
 // from how long the last calls took, until a wall-clock budget is spent.
 // What a frame's task may not cut is then a single call, which is kept
 // near a sixth of the budget.
