@@ -172,7 +172,7 @@ pub fn check_seed(spec: &CheckSpec, seed: u64) -> Option<Finding> {
 /// search across seeds and start sets for a smaller failure of the same
 /// property (fewest nodes, then fewest faults, then the earliest
 /// violation), which is shrunk again. Here, above both, because the
-/// search shrinks what it finds ([`shrink::Shrinker`]).
+/// search shrinks what it finds (`shrink::Shrinker`).
 pub fn shrink_seed(spec: &CheckSpec, seed: u64, found: &Finding) -> Counterexample {
     let core = schedule::scenario_for(spec, seed);
     // The schedule's own network, for the search: the plain shrink makes

@@ -19,7 +19,7 @@
 //! it can get stuck where another seed shows the same failure on fewer
 //! nodes: [`super::search`] then looks across seeds and start sets, and
 //! what it finds is shrunk again (both run from [`super::shrink_seed`],
-//! a floor above them: the search uses a [`Shrinker`]).
+//! a floor above them: the search uses a `Shrinker`).
 
 use super::nodes::remove_node;
 use super::spec::CheckSpec;
