@@ -131,6 +131,10 @@ fn work_on_what_a_call_holds_is_charged_so_no_call_runs_long() {
             "  for i in 0..300000 { this.b = this.arr; }\n}\n",
             "operation budget",
         ),
+        (
+            "  let a = this.arr;\n  for i in 0..300000 { let b = a; }\n}\n",
+            "operation budget",
+        ),
     ] {
         let source = format!("{pad}{body}");
         let (ms, e) = timed_error(&source);
@@ -138,6 +142,26 @@ fn work_on_what_a_call_holds_is_charged_so_no_call_runs_long() {
         assert!(e.message.contains(says), "{source}\n{}", e.message);
         assert_eq!(e, error_of(&source), "the same stop twice:\n{source}");
     }
+}
+
+/// The script run on one node, with its error if it stopped with one.
+fn run_one(source: &str) -> Option<election_core::script::ScriptError> {
+    let v = json!({"algorithm": "script", "nodes": 1, "until_ms": 1, "script": source});
+    sim::run(&Scenario::from_value(&v).unwrap_or_else(|e| panic!("{e}"))).script_error
+}
+
+#[test]
+fn a_read_that_copies_is_charged_for_what_it_clones_and_a_read_by_index_is_not() {
+    // 2,000 copies of a 2,000-item array clone 4 million values: one
+    // operation each to the interpreter, a quarter of an operation per
+    // value to the watch (script/copies.rs, watch.rs). The same loop
+    // reading one item each time fits the budget with room to spare.
+    let copies = with_big_array("a.truncate(2000); for i in 0..2000 { let b = a; }");
+    let e = run_one(&copies).expect("2,000 copies stop at the budget");
+    assert!(e.message.contains(BUDGET), "{}", e.message);
+    assert_eq!(e.line, Some(4));
+    let by_index = with_big_array("a.truncate(2000); let s = 0; for i in 0..2000 { s += a[i]; }");
+    assert_eq!(run_one(&by_index), None, "reads by index fit the budget");
 }
 
 #[test]

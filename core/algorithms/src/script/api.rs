@@ -79,6 +79,10 @@ pub(crate) struct Shared {
     pub call: RefCell<Option<Call>>,
     /// What the call in progress holds, watched as it runs.
     pub watch: super::watch::Watch,
+    /// The variables the script reads as copies somewhere
+    /// (script/copies.rs), set once it is compiled: the watch charges
+    /// their reads for the values they clone.
+    pub copied: RefCell<std::collections::BTreeSet<String>>,
     names: RefCell<Vec<&'static str>>,
 }
 

@@ -10,7 +10,8 @@
 //!   engine runs), `kept` (what a node keeps between calls), `wire` (its
 //!   messages, timers and `ctx.persist`), `value` (plain message data),
 //!   `watch` (what one handler call holds and costs, measured as it
-//!   runs), `sort` (`sort(comparer)`), `intern` (run-time kind and timer
+//!   runs), `copies` (which variables a script reads as copies, for the
+//!   watch's charge), `sort` (`sort(comparer)`), `intern` (run-time kind and timer
 //!   names), `templates` (the scripts shipped with the playground).
 //!
 //! # Scripted algorithms
@@ -139,6 +140,8 @@
 
 #[cfg(feature = "script")]
 mod api;
+#[cfg(feature = "script")]
+mod copies;
 #[cfg(feature = "script")]
 pub mod intern;
 #[cfg(feature = "script")]

@@ -116,10 +116,14 @@ fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
     // the version is pinned.)
     let watched = Rc::clone(shared);
     #[allow(deprecated)]
-    engine.on_var(move |_, index, mut context| {
-        watched
-            .watch
-            .read(|held| watched.add_persist(held), index, &mut context)?;
+    engine.on_var(move |name, index, mut context| {
+        let copied = || watched.copied.borrow().contains(name);
+        watched.watch.read(
+            |held| watched.add_persist(held),
+            index,
+            copied,
+            &mut context,
+        )?;
         if watched.watch.total() > MAX_OPERATIONS {
             return Err(EvalAltResult::ErrorRuntime(BUDGET_STOP.into(), Position::NONE).into());
         }
@@ -342,6 +346,7 @@ impl Program {
             }
         };
         let (defined, claims_fn) = arity_error(&ast, &line_of)?;
+        *shared.copied.borrow_mut() = super::copies::copied_names(&ast);
         if !defined.iter().any(|&d| d) {
             return Err(compile_error(
                 "the script defines none of fn on_start(ctx), fn on_message(ctx, from, msg), fn on_timer(ctx, name)".into(),

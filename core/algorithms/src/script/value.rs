@@ -138,6 +138,27 @@ pub fn measure(v: &Dynamic, max_depth: usize) -> Option<usize> {
     held.walk(v, 0).then_some(held.bytes)
 }
 
+/// The values a copy of `v` clones: `v` and every item of its arrays
+/// and maps, at every level down to `max_depth` (deeper ones are left
+/// out: the handler's watch refuses such a value at its next measure).
+/// A string counts as one (a copy shares its text).
+pub fn count_values(v: &Dynamic, max_depth: usize) -> usize {
+    let nested = |x: &Dynamic| {
+        if max_depth == 0 {
+            1
+        } else {
+            count_values(x, max_depth - 1)
+        }
+    };
+    if let Some(a) = v.read_lock::<Array>() {
+        return 1 + a.iter().map(nested).sum::<usize>();
+    }
+    if let Some(m) = v.read_lock::<Map>() {
+        return 1 + m.values().map(nested).sum::<usize>();
+    }
+    1
+}
+
 /// A running measure of several values at once (what a handler call
 /// holds, `script::watch`): their bytes as [`measure`] counts them, the
 /// walk stopping as soon as they pass `max_bytes` or one nests deeper

@@ -57,18 +57,19 @@
 //! What a walk costs is charged to the call's operation budget (one
 //! operation per [`BYTES_PER_OPERATION`] bytes walked), so a call that
 //! holds a lot runs out of budget sooner, as its real cost says it
-//! should. So is a read of a large variable (one operation per
-//! [`ITEMS_PER_OPERATION`] of its items, not counting nested ones): the
-//! read may copy it whole (`let b = a`), which the interpreter counts as
-//! one operation. A read that does not copy (`a[i]`) is charged the same:
-//! a loop over a 9,000-item array by index costs about a third of the
-//! budget more (`for x in a` reads it once). Known gap: a copy costs
-//! more than this charge says. `let b = a` of a 9,000-item array takes
-//! about 160 us natively (some 16,000 plain operations) but is charged 35
-//! plus what is held, so a loop copying an array built with `pad` runs
-//! about 0.35 s natively (and 0.4 s on the page) before the budget stops
-//! it. Charging a read as a copy would make reading by index as dear,
-//! and the hook cannot tell them apart.
+//! should. So is a read of a large variable. A read that copies (`let b
+//! = a`, `f(a)`, `ctx.send(p, a)`, `for x in a`), which the interpreter
+//! counts as one operation, clones every value of the array or map:
+//! for a variable the script reads as a copy anywhere
+//! (script/copies.rs, from the syntax tree at compile time, since the
+//! hook cannot tell a copy from `a[i]`), one operation per
+//! [`VALUES_PER_COPY_OPERATION`] values, nested ones counted. Before, a
+//! copy was charged like any read and a loop copying a 9,000-item array
+//! ran 0.35 s natively (a 0.41 s task on the page); now 0.07 s. A read
+//! of a variable the script never copies (`a[i]`, `a.len()`,
+//! `a.push(x)`) is charged one operation per [`ITEMS_PER_OPERATION`] of
+//! its items, not counting nested ones, so a loop by index over a large
+//! array stays affordable.
 //!
 //! And every operation is charged one more per [`HELD_BYTES_PER_OPERATION`]
 //! bytes the call held at its last measure (at its start: the node's
@@ -106,10 +107,20 @@ pub const MAX_VALUE_DEPTH: usize = value::MAX_STATE_DEPTH;
 /// Bytes walked per operation charged to the call's budget.
 pub const BYTES_PER_OPERATION: usize = 1024;
 
-/// Items of an array or map read from a variable (or 16-byte pieces of
-/// a string) per operation charged to the call's budget: a read may copy
-/// the whole value, which the interpreter counts as one operation.
+/// Items of an array or map read from a variable the script never
+/// copies (or 16-byte pieces of a string) per operation charged to the
+/// call's budget: a read in place (`a[i]`, `a.len()`) finds the value
+/// without cloning it; a copy is charged by [`VALUES_PER_COPY_OPERATION`].
 pub const ITEMS_PER_OPERATION: usize = 256;
+
+/// Values cloned per operation charged for a read of a variable the
+/// script copies somewhere (script/copies.rs): a copy clones every
+/// value of an array or map, at every level, each about as dear as a
+/// plain operation (copying and later dropping a 9,000-integer array
+/// took about 0.3 ms natively, 1,000,000 plain operations 50 to 100
+/// ms). Four per operation stops a loop of such copies within about a
+/// tenth of a second, as the other hostile loops stop.
+pub const VALUES_PER_COPY_OPERATION: usize = 4;
 
 /// Bytes held per extra operation charged for each operation (see the
 /// module docs). By measurement (natively): copying a 4,000-item array
@@ -212,23 +223,29 @@ impl Watch {
         &self,
         persist: impl Fn(&mut value::Held) -> Result<(), String>,
         index: usize,
+        copied: impl Fn() -> bool,
         context: &mut EvalContext,
     ) -> Result<(), Box<EvalAltResult>> {
         let mut operations = self.total.get();
         if index > 0
             && let Some((_, _, v)) = context.scope().iter_raw().nth(index - 1)
         {
-            let items = match () {
-                () if v.is_array() => v.read_lock::<rhai::Array>().map_or(0, |a| a.len()),
-                () if v.is_map() => v.read_lock::<rhai::Map>().map_or(0, |m| m.len()),
-                () if v.is_string() => {
-                    v.read_lock::<rhai::ImmutableString>()
-                        .map_or(0, |s| s.len())
-                        / 16
-                }
-                () => 0,
+            let charge = if (v.is_array() || v.is_map()) && copied() {
+                value::count_values(v, MAX_VALUE_DEPTH) / VALUES_PER_COPY_OPERATION
+            } else {
+                let items = match () {
+                    () if v.is_array() => v.read_lock::<rhai::Array>().map_or(0, |a| a.len()),
+                    () if v.is_map() => v.read_lock::<rhai::Map>().map_or(0, |m| m.len()),
+                    () if v.is_string() => {
+                        v.read_lock::<rhai::ImmutableString>()
+                            .map_or(0, |s| s.len())
+                            / 16
+                    }
+                    () => 0,
+                };
+                items / ITEMS_PER_OPERATION
             };
-            operations = operations.saturating_add((items / ITEMS_PER_OPERATION) as u64);
+            operations = operations.saturating_add(charge as u64);
         }
         let mut checked = Ok(());
         if operations >= self.due.get() {
