@@ -30,7 +30,6 @@ impl Protocol for Server {
     const EXTRAS: &'static [Extra] = &[Extra::Resource];
 
     fn new(id: NodeId, config: &Config, p: &Persistent) -> Self {
-        let n = config.n as usize;
         Self {
             id,
             n: config.n,
@@ -50,10 +49,10 @@ impl Protocol for Server {
             heard_leader_at: None,
             elections_started: 0,
             leader_since: 0,
-            next_index: vec![1; n],
-            match_index: vec![0; n],
-            last_ack_at: vec![None; n],
-            acked_round: vec![0; n],
+            next_index: Vec::new(),
+            match_index: Vec::new(),
+            last_ack_at: Vec::new(),
+            acked_round: Vec::new(),
             round: 0,
             round_started: VecDeque::new(),
             lease_until: None,
@@ -229,6 +228,7 @@ impl Server {
         ctx.cancel_timer(Timer::Write);
         ctx.cancel_timer(Timer::Lease);
         self.drop_lease(ctx);
+        self.drop_replication();
     }
 
     /// Followers and candidates: the election timeout ran out. With

@@ -207,7 +207,8 @@ pub struct Server {
     /// Local time this server last heard from a leader of its term.
     heard_leader_at: Option<i64>,
     elections_started: u64,
-    // Volatile, leader only.
+    // Volatile, leader only: the lists below, one place per server, are
+    // empty unless leading (`start_replication`, `drop_replication`).
     /// When it became leader (check-quorum waits one election timeout).
     leader_since: i64,
     next_index: Vec<u64>,
