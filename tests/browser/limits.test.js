@@ -104,6 +104,8 @@ async function openHostile(path, done, arg, { looks = 400, act } = {}) {
   const trace = await browser.stopTracing();
   assert.ok(reached, `${path}: never reached ${done} (${arg})`);
   const longest = longestTask(trace);
+  // LIMITS_TASKS=1 prints each case's margin (for the closing figures).
+  if (process.env.LIMITS_TASKS) console.log(`longest task ${longest.ms.toFixed(0)} ms: ${path.slice(0, 90)}`);
   assert.ok(longest.ms < MAX_TASK_MS, `${path}: a main-thread task took ${longest.ms.toFixed(0)} ms`);
   const status = (await page.locator('#stop-reason').textContent()) ?? '';
   const box = page.locator('[data-testid="error"]');

@@ -23,6 +23,7 @@
 //! as they did when the core was one crate.
 
 pub mod checks;
+pub(crate) mod chunked;
 pub mod clock;
 pub mod engine;
 pub mod limits;

@@ -15,7 +15,8 @@
 //! its time in that map's inserts and removes (perf).
 
 use super::Flight;
-use std::collections::{BTreeMap, VecDeque};
+use crate::chunked::ChunkedDeque;
+use std::collections::BTreeMap;
 
 /// Slots the window may hold beyond `SPARSE_FACTOR` per message in it
 /// before its oldest messages move to the sorted map.
@@ -31,7 +32,7 @@ pub(crate) struct FlightBook {
     /// Wire id of the window's first slot.
     base: u64,
     /// Slot `i` holds the message of wire id `base + i`, if it is on the wire.
-    window: VecDeque<Option<Flight>>,
+    window: ChunkedDeque<Option<Flight>>,
     /// Messages in the window.
     live: usize,
 }
@@ -70,7 +71,12 @@ impl FlightBook {
             }
             return;
         }
-        if self.window[at].replace(flight).is_none() {
+        if self
+            .window
+            .get_mut(at)
+            .and_then(|slot| slot.replace(flight))
+            .is_none()
+        {
             self.live += 1;
         }
     }
@@ -102,7 +108,6 @@ impl FlightBook {
             .or_else(|| self.first_in_window(0).map(|(wire, _)| wire))?;
         let last = self
             .window
-            .iter()
             .rposition(Option::is_some)
             .map(|at| self.base + at as u64)
             .or_else(|| self.old.keys().next_back().copied())?;
@@ -123,10 +128,9 @@ impl FlightBook {
     /// The first message of the window at or after slot `at`.
     fn first_in_window(&self, at: usize) -> Option<(u64, &Flight)> {
         self.window
-            .iter()
-            .enumerate()
-            .skip(at)
-            .find_map(|(i, slot)| slot.as_ref().map(|f| (self.base + i as u64, f)))
+            .iter_from(at)
+            .zip(at..)
+            .find_map(|(slot, i)| slot.as_ref().map(|f| (self.base + i as u64, f)))
     }
 
     /// Drops the empty slots at the window's front, and moves its oldest
@@ -153,11 +157,14 @@ impl FlightBook {
 
     /// Moves every message of the window to `old` and empties it.
     fn retire_window(&mut self) {
-        for (i, slot) in self.window.drain(..).enumerate() {
+        let mut wire = self.base;
+        let old = &mut self.old;
+        self.window.drain_each(0, |slot| {
             if let Some(flight) = slot {
-                self.old.insert(self.base + i as u64, flight);
+                old.insert(wire, flight);
             }
-        }
+            wire += 1;
+        });
         self.live = 0;
     }
 

@@ -30,6 +30,7 @@
 mod checked;
 mod staging;
 
+use crate::chunked::ChunkedVec;
 use crate::time::Micros;
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -69,7 +70,7 @@ pub struct EventQueue<E> {
     /// `upper[(level - 1) * WIDTH + digit]`: the events whose time agrees
     /// with `last` above `level` and has `digit` at `level`, in push order
     /// (only appended to, then emptied whole).
-    upper: Vec<Vec<Entry<E>>>,
+    upper: Vec<ChunkedVec<Entry<E>>>,
     /// Bit `digit` of `occupied[level]` is set when that bucket is not
     /// empty.
     occupied: [u64; LEVELS],
@@ -86,7 +87,9 @@ impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         Self {
             now: (0..WIDTH).map(|_| VecDeque::new()).collect(),
-            upper: (WIDTH..LEVELS * WIDTH).map(|_| Vec::new()).collect(),
+            upper: (WIDTH..LEVELS * WIDTH)
+                .map(|_| ChunkedVec::default())
+                .collect(),
             occupied: [0; LEVELS],
             last: 0,
             len: 0,
@@ -99,14 +102,14 @@ impl<E> Default for EventQueue<E> {
 impl<E: Clone> Clone for EventQueue<E> {
     fn clone(&self) -> Self {
         Self {
-            // Collecting allocates exactly the live entries, not the
-            // capacity a burst left behind.
+            // A bucket's copy has room for exactly its live entries, not
+            // the capacity a burst left behind.
             now: self
                 .now
                 .iter()
                 .map(|b| b.iter().cloned().collect())
                 .collect(),
-            upper: self.upper.iter().map(|b| b.to_vec()).collect(),
+            upper: self.upper.iter().map(ChunkedVec::clone).collect(),
             occupied: self.occupied,
             last: self.last,
             len: self.len,
@@ -209,20 +212,18 @@ impl<E> EventQueue<E> {
         // of this bucket on lower levels.
         self.last = self.bucket_start(level, digit);
         let index = (level - 1) * WIDTH + digit;
+        // The bucket keeps its room for reuse, unless a burst made it
+        // large: every one of the 704 buckets would otherwise keep the
+        // largest size it ever had (a long run's memory crept up as more
+        // buckets had their burst).
         let mut items = std::mem::take(&mut self.upper[index]);
         self.occupied[level] &= !(1 << digit);
-        for entry in items.drain(..) {
+        items.drain_each(KEEP_CAPACITY, |entry| {
             let to = level_of(entry.at, self.last);
             let d = digit_of(entry.at, to);
             self.put(to, d, entry);
-        }
-        // Give the bucket's allocation back for reuse, unless a burst made
-        // it large: every one of the 704 buckets would otherwise keep the
-        // largest size it ever had (a long run's memory crept up as more
-        // buckets had their burst).
-        if items.capacity() <= KEEP_CAPACITY {
-            self.upper[index] = items;
-        }
+        });
+        self.upper[index] = items;
         true
     }
 
@@ -379,7 +380,7 @@ mod tests {
         q.push(500, 5000);
         let mut copy = q.clone();
         let stored: usize = copy.now.iter().map(VecDeque::capacity).sum::<usize>()
-            + copy.upper.iter().map(Vec::capacity).sum::<usize>();
+            + copy.upper.iter().map(ChunkedVec::capacity).sum::<usize>();
         assert_eq!(stored, 11, "only the scheduled events are copied");
         let rest: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         let copied: Vec<_> = std::iter::from_fn(|| copy.pop()).collect();

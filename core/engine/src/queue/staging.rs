@@ -21,6 +21,7 @@
 //! spreading falls changes.
 
 use super::{Entry, EventQueue, WIDTH, digit_of, level_of};
+use crate::chunked::{ChunkedDeque, ChunkedVec};
 use crate::time::Micros;
 use std::collections::VecDeque;
 
@@ -38,11 +39,11 @@ pub(super) struct Staging<E> {
     start: Micros,
     /// Its events not yet staged, in push order; events pushed to the
     /// bucket since are in the bucket itself, after these.
-    source: std::vec::IntoIter<Entry<E>>,
+    source: ChunkedDeque<Entry<E>>,
     /// `lower[level * WIDTH + digit]`: the staged events that will fill
     /// bucket `digit` of `level` (below the staged bucket's level), in
     /// push order.
-    lower: Vec<Vec<Entry<E>>>,
+    lower: Vec<ChunkedVec<Entry<E>>>,
 }
 
 impl<E> Staging<E> {
@@ -57,16 +58,14 @@ impl<E> Staging<E> {
     /// Its staged and not yet staged events (not the events pushed to the
     /// bucket since staging began), in no particular order.
     pub(super) fn entries(&self) -> impl Iterator<Item = &Entry<E>> {
-        self.lower.iter().flatten().chain(self.source.as_slice())
+        self.lower.iter().flatten().chain(&self.source)
     }
 
     /// The earliest staged or not yet staged time (not counting events
     /// pushed to the bucket since staging began).
     fn min_time(&self) -> Option<Micros> {
         let staged = self.lower.iter().flatten().map(|e| e.at);
-        staged
-            .chain(self.source.as_slice().iter().map(|e| e.at))
-            .min()
+        staged.chain(self.source.iter().map(|e| e.at)).min()
     }
 }
 
@@ -82,8 +81,7 @@ impl<E> EventQueue<E> {
             // Go on with a bucket whose staging is not done, or begin
             // the earliest big bucket not yet in staging.
             let open = self.staging.iter().position(|s| {
-                !s.source.as_slice().is_empty()
-                    || !self.upper[(s.level - 1) * WIDTH + s.digit].is_empty()
+                !s.source.is_empty() || !self.upper[(s.level - 1) * WIDTH + s.digit].is_empty()
             });
             let at = match open {
                 Some(at) => at,
@@ -95,8 +93,8 @@ impl<E> EventQueue<E> {
                         level,
                         digit,
                         start: self.bucket_start(level, digit),
-                        source: Vec::new().into_iter(),
-                        lower: (0..level * WIDTH).map(|_| Vec::new()).collect(),
+                        source: ChunkedDeque::default(),
+                        lower: (0..level * WIDTH).map(|_| ChunkedVec::default()).collect(),
                     });
                     self.staging.len() - 1
                 }
@@ -104,7 +102,7 @@ impl<E> EventQueue<E> {
             let staging = &mut self.staging[at];
             let index = (staging.level - 1) * WIDTH + staging.digit;
             while moved < max_moves {
-                if let Some(entry) = staging.source.next() {
+                if let Some(entry) = staging.source.pop_front() {
                     staging.stage(entry);
                     moved += 1;
                 } else if self.upper[index].is_empty() {
@@ -112,7 +110,7 @@ impl<E> EventQueue<E> {
                 } else {
                     // Events pushed to the bucket meanwhile come after all
                     // those staged so far, as in the bucket itself.
-                    staging.source = std::mem::take(&mut self.upper[index]).into_iter();
+                    staging.source = std::mem::take(&mut self.upper[index]).into_deque();
                 }
             }
         }
@@ -157,20 +155,19 @@ impl<E> EventQueue<E> {
         debug_assert_eq!(staging.start, self.bucket_start(level, digit));
         self.last = staging.start;
         let index = (level - 1) * WIDTH + digit;
-        for entry in std::mem::take(&mut staging.source) {
-            staging.stage(entry);
-        }
-        for entry in self.upper[index].drain(..) {
-            staging.stage(entry);
-        }
+        std::mem::take(&mut staging.source).drain_each(0, |entry| staging.stage(entry));
+        self.upper[index].drain_each(super::KEEP_CAPACITY, |entry| staging.stage(entry));
         self.occupied[level] &= !(1 << digit);
-        for (slot, bucket) in staging.lower.into_iter().enumerate() {
+        for (slot, mut bucket) in staging.lower.into_iter().enumerate() {
             if bucket.is_empty() {
                 continue;
             }
             let (to, d) = (slot / WIDTH, slot % WIDTH);
             if to == 0 {
-                self.now[d] = VecDeque::from(bucket);
+                // Level 0's buckets hold one time each: a few entries.
+                let mut now = VecDeque::with_capacity(bucket.len());
+                bucket.drain_each(0, |entry| now.push_back(entry));
+                self.now[d] = now;
             } else {
                 self.upper[(to - 1) * WIDTH + d] = bucket;
             }
