@@ -17,6 +17,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,6 +32,36 @@ WALL_SECONDS = 120
 def limits():
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_KB * 1024,) * 2)
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
+
+
+def run(argv):
+    """Runs `argv` under the limits: (exit code or "timeout", stdout,
+    stderr, the child's own peak resident memory in KB). The child is
+    reaped with wait4 for its own peak: RUSAGE_CHILDREN gives the largest
+    of every child so far."""
+    p = subprocess.Popen(argv, cwd=HERE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, preexec_fn=limits)
+    got = {}
+    readers = [threading.Thread(target=lambda k, f: got.__setitem__(k, f.read()), args=(k, f))
+               for k, f in (("out", p.stdout), ("err", p.stderr))]
+    for r in readers:
+        r.start()
+    deadline = time.monotonic() + WALL_SECONDS
+    while True:
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            p.kill()
+            pid, status, usage = os.wait4(p.pid, 0)
+            status = None
+            break
+        time.sleep(0.005)
+    p.returncode = 0  # reaped here: Popen must not wait for it again
+    for r in readers:
+        r.join()
+    code = "timeout" if status is None else os.waitstatus_to_exitcode(status)
+    return code, got.get("out", b""), got.get("err", b"").decode("utf-8", "replace"), usage.ru_maxrss
 
 
 def inputs(tmp):
@@ -64,16 +95,10 @@ def main():
                     args.append(a.replace("{tmp}", tmp))
             start = time.monotonic()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            try:
-                p = subprocess.run([binary] + args, cwd=HERE, capture_output=True,
-                                   preexec_fn=limits, timeout=WALL_SECONDS)
-                code, out, err = p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
-            except subprocess.TimeoutExpired:
-                code, out, err = "timeout", b"", ""
+            code, out, err, peak_kb = run([binary] + args)
             took = time.monotonic() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-            peak_mb = after.ru_maxrss / 1024
             problems = []
             if code != case["exit"]:
                 problems.append(f"exit {code}, expected {case['exit']}")
@@ -97,7 +122,8 @@ def main():
                 except ValueError as e:
                     problems.append(f"stdout is not one JSON object: {e}")
             status = "ok  " if not problems else "FAIL"
-            print(f"{status} {case['case']} (exit {code}, {took:.2f} s, {cpu:.2f} s CPU)")
+            print(f"{status} {case['case']} (exit {code}, {took:.2f} s, {cpu:.2f} s CPU, "
+                  f"{peak_kb / 1024:.0f} MB peak)")
             for p in problems:
                 print(f"       {p}")
             if problems:
