@@ -163,23 +163,6 @@ impl<T> ChunkedDeque<T> {
         None
     }
 
-    /// Takes every entry out, first to last, handing each to `f` (a
-    /// closure rather than an iterator: the chained iterator over the
-    /// chunks cost the event queue's spreading 12% of a run's time). A
-    /// lone chunk of room for at most `keep` entries is emptied in place
-    /// and kept, for the next entries.
-    #[inline]
-    pub(crate) fn drain_each(&mut self, keep: usize, mut f: impl FnMut(T)) {
-        self.len = 0;
-        if self.chunks.len() == 1 && self.chunks[0].capacity() <= keep {
-            self.chunks[0].drain(..).for_each(f);
-            return;
-        }
-        for chunk in std::mem::take(&mut self.chunks) {
-            chunk.into_iter().for_each(&mut f);
-        }
-    }
-
     /// Appends copies of `value` until `len` entries are stored.
     pub(crate) fn resize(&mut self, len: usize, value: T)
     where
@@ -253,9 +236,11 @@ impl<T> ChunkedVec<T> {
         self.chunks.iter().flatten()
     }
 
-    /// Takes every entry out, first to last, handing each to `f` (see
-    /// [`ChunkedDeque::drain_each`]). A lone chunk of room for at most
-    /// `keep` entries is emptied in place and kept.
+    /// Takes every entry out, first to last, handing each to `f` (a
+    /// closure rather than an iterator: a chained iterator over the chunks
+    /// cost the event queue's spreading 12% of a run's time). A lone chunk
+    /// of room for at most `keep` entries is emptied in place and kept,
+    /// for the next entries.
     #[inline]
     pub(crate) fn drain_each(&mut self, keep: usize, mut f: impl FnMut(T)) {
         if self.chunks.len() == 1 && self.chunks[0].capacity() <= keep {
@@ -280,6 +265,15 @@ impl<T> ChunkedVec<T> {
                 .collect(),
             len,
         }
+    }
+
+    /// The same entries as one `VecDeque`: a lone chunk moves, more are
+    /// copied (for buckets that hold few entries).
+    pub(crate) fn into_vec_deque(mut self) -> VecDeque<T> {
+        if self.chunks.len() <= 1 {
+            return self.chunks.pop().map(VecDeque::from).unwrap_or_default();
+        }
+        self.chunks.into_iter().flatten().collect()
     }
 }
 
@@ -324,24 +318,12 @@ impl<T: Clone> Clone for ChunkedDeque<T> {
     }
 }
 
-impl<T> FromIterator<T> for ChunkedDeque<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
-        let mut iter = iter.into_iter();
-        let mut out = Self::default();
-        loop {
-            // For an iterator that knows its length, each chunk has room
-            // for exactly what it holds.
-            let chunk: VecDeque<T> = iter.by_ref().take(CHUNK).collect();
-            if chunk.is_empty() {
-                return out;
-            }
-            out.len += chunk.len();
-            let full = chunk.len() == CHUNK;
-            out.chunks.push_back(chunk);
-            if !full {
-                return out;
-            }
-        }
+impl<T> IntoIterator for ChunkedDeque<T> {
+    type Item = T;
+    type IntoIter = std::iter::Flatten<std::collections::vec_deque::IntoIter<VecDeque<T>>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.chunks.into_iter().flatten()
     }
 }
 
@@ -412,10 +394,7 @@ mod tests {
             }
             assert!(ours.iter().eq(plain.iter()), "seed {seed}");
             assert!(ours.clone().iter().eq(plain.iter()), "seed {seed}");
-            let mut drained = Vec::new();
-            ours.drain_each(0, |v| drained.push(v));
-            assert!(drained.iter().eq(plain.iter()), "seed {seed}");
-            assert!(ours.is_empty(), "seed {seed}");
+            assert!(ours.into_iter().eq(plain.into_iter()), "seed {seed}");
         }
     }
 
@@ -444,15 +423,17 @@ mod tests {
 
     #[test]
     fn draining_keeps_a_small_first_chunk() {
-        let mut q: ChunkedDeque<u32> = (0..100).collect();
+        let mut q = ChunkedVec::default();
+        (0..100).for_each(|i| q.push(i));
         let mut count = 0;
         q.drain_each(256, |_| count += 1);
         assert_eq!(count, 100);
         assert!(q.is_empty());
-        assert_eq!(q.capacity(), 100);
-        q.push_back(1);
+        assert_eq!(q.capacity(), 128);
+        q.push(1);
         assert_eq!(q.len(), 1);
-        let mut big: ChunkedDeque<u32> = (0..1000).collect();
+        let mut big = ChunkedVec::default();
+        (0..1000).for_each(|i| big.push(i));
         big.drain_each(256, |_| count += 1);
         assert_eq!(count, 1100);
         assert_eq!(big.capacity(), 0);
@@ -473,6 +454,7 @@ mod tests {
         assert_eq!(deque.len(), 3 * CHUNK + 11);
         assert_eq!(deque.get(2 * CHUNK + 3), Some(&(2 * CHUNK + 3)));
         assert_eq!(deque.pop_front(), Some(0));
+        assert!(v.clone().into_vec_deque().into_iter().eq(0..3 * CHUNK + 11));
         let mut out = Vec::new();
         v.drain_each(0, |x| out.push(x));
         assert!(out.into_iter().eq(0..3 * CHUNK + 11));

@@ -157,14 +157,14 @@ impl FlightBook {
 
     /// Moves every message of the window to `old` and empties it.
     fn retire_window(&mut self) {
-        let mut wire = self.base;
-        let old = &mut self.old;
-        self.window.drain_each(0, |slot| {
+        for (slot, wire) in std::mem::take(&mut self.window)
+            .into_iter()
+            .zip(self.base..)
+        {
             if let Some(flight) = slot {
-                old.insert(wire, flight);
+                self.old.insert(wire, flight);
             }
-            wire += 1;
-        });
+        }
         self.live = 0;
     }
 

@@ -23,7 +23,6 @@
 use super::{Entry, EventQueue, WIDTH, digit_of, level_of};
 use crate::chunked::{ChunkedDeque, ChunkedVec};
 use crate::time::Micros;
-use std::collections::VecDeque;
 
 /// Buckets with fewer events are spread when their turn comes, as usual.
 pub(super) const BIG_BUCKET: usize = 4096;
@@ -155,19 +154,18 @@ impl<E> EventQueue<E> {
         debug_assert_eq!(staging.start, self.bucket_start(level, digit));
         self.last = staging.start;
         let index = (level - 1) * WIDTH + digit;
-        std::mem::take(&mut staging.source).drain_each(0, |entry| staging.stage(entry));
+        for entry in std::mem::take(&mut staging.source) {
+            staging.stage(entry);
+        }
         self.upper[index].drain_each(super::KEEP_CAPACITY, |entry| staging.stage(entry));
         self.occupied[level] &= !(1 << digit);
-        for (slot, mut bucket) in staging.lower.into_iter().enumerate() {
+        for (slot, bucket) in staging.lower.into_iter().enumerate() {
             if bucket.is_empty() {
                 continue;
             }
             let (to, d) = (slot / WIDTH, slot % WIDTH);
             if to == 0 {
-                // Level 0's buckets hold one time each: a few entries.
-                let mut now = VecDeque::with_capacity(bucket.len());
-                bucket.drain_each(0, |entry| now.push_back(entry));
-                self.now[d] = now;
+                self.now[d] = bucket.into_vec_deque();
             } else {
                 self.upper[(to - 1) * WIDTH + d] = bucket;
             }

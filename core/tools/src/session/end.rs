@@ -11,7 +11,7 @@
 //! there, if one does, so the page can name it beside the end
 //! ([`Session::end_stop`]).
 
-use super::{Session, timeline};
+use super::{Session, spread_share};
 use crate::Scenario;
 use crate::algorithms;
 use crate::script::ScriptError;
@@ -56,7 +56,7 @@ impl EndSearch {
             .get_or_insert_with(|| algorithms::build(scenario, false));
         // A piece spreads its share of a coming burst ahead, as the
         // session's own slices do.
-        timeline::spread_share(run.as_mut(), max_events);
+        spread_share(run.as_mut(), max_events);
         let end = run.run_to_end_within_work(max_events)?;
         self.error = run.script_error().cloned();
         self.stop = run.stopped_by().cloned();

@@ -150,6 +150,7 @@ mod travel_tests;
 
 pub use fork::Fork;
 pub use landmarks::{LandmarkAt, LandmarkSearch, MAX_LANDMARK_EVENTS};
+pub(crate) use timeline::spread_share;
 pub use timeline::{
     COPY_COST_EVENTS, FIRST_INTERVAL_EVENTS, FIRST_INTERVAL_US, MAX_CHECKPOINT_BYTES,
     MAX_CHECKPOINTS, SMALL_COPY, SPREAD_AT_LEAST, SPREAD_PER_EVENT, Timeline,

@@ -271,6 +271,7 @@ impl Timeline {
         limit: Micros,
         max_events: u64,
     ) -> Option<Landmark> {
+        spread_share(sim, max_events);
         self.forward(sim, limit, Some(max_events), u64::MAX)
     }
 
@@ -371,11 +372,14 @@ impl Timeline {
 /// of its turn ([`SPREAD_PER_EVENT`] per unit of the slice's `max_events`,
 /// at least [`SPREAD_AT_LEAST`]; the same events come in the same order
 /// either way), so that the one event reaching the burst does not move
-/// hundreds of thousands at once: 1,024 Raft servers with timeouts at the
-/// floor fill a bucket with about 2 million deliveries, and spreading it
-/// whole took 75 to 125 ms natively in one call of the page's end search
-/// (`cargo run --release -p election-core --example open_time`).
-pub(super) fn spread_share(sim: &mut dyn Simulation, max_events: u64) {
+/// hundreds of thousands at once. Every piece of a run in slices calls it
+/// first: the session's (`run_until_within`, the landmark search), the end
+/// search's and the story's side runs. 1,024 Raft servers with timeouts at
+/// the floor fill a bucket with about 2 million deliveries, and spreading
+/// it whole took 75 to 125 ms natively in one call of the page's end
+/// search, which did not call this (`cargo run --release -p election-core
+/// --example open_time`).
+pub(crate) fn spread_share(sim: &mut dyn Simulation, max_events: u64) {
     let moves = max_events
         .saturating_mul(SPREAD_PER_EVENT)
         .max(SPREAD_AT_LEAST);

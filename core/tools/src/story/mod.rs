@@ -221,6 +221,9 @@ impl StoryRecording {
     /// end or its trace's cut (any split gives the same story).
     pub fn within(&mut self, max_events: u64) -> bool {
         if self.end_us.is_none() {
+            // A piece spreads its share of a coming burst ahead, as every
+            // run in slices does.
+            crate::session::spread_share(self.sim.as_mut(), max_events);
             if let Some(end) = self.sim.run_to_end_within_work(max_events) {
                 self.end_us = Some(end);
             } else if self.sim.trace().len() > MAX_TRACE_EVENTS {
