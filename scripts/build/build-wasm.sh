@@ -80,7 +80,7 @@ players=()
 every=""
 for family in $FAMILIES; do
     # The module name has no hyphen: bully-variants -> election_player_bully_variants.
-    builds+=("election_player_${family//-/_} --no-default-features --features family-$family")
+    builds+=("election_player_${family//-/_} --no-default-features --features player,family-$family")
     players+=("election_player_${family//-/_}")
     every+="${every:+,}family-$family"
 done

@@ -1,6 +1,6 @@
 // @ts-check
 // Lessons across the wasm boundary (web/src/lessons.rs; the format:
-// docs/lessons.md): in the tools module and in every player module, a
+// docs/lessons.md): in the tools module and in every module with a player, a
 // lesson file round-trips through lesson_link and lesson_from_link to the
 // lesson lesson_check gives; lesson_scenario adds the steps' faults;
 // lesson_from_run moves a scenario's faults into steps; and a bad lesson
@@ -19,7 +19,11 @@ const LESSON = readFileSync(join(ROOT, 'lessons', 'bully-partition.json'), 'utf8
 const modules = new Map();
 before(async () => {
   const table = await import(pathToFileURL(join(PKG, 'modules.js')).href);
-  for (const name of Object.keys(table.RUNS)) modules.set(name, (await loadWasm(PKG, name)).pkg);
+  // Every module with a player (web/Cargo.toml `player`): all but the
+  // sweeps module, which runs headless.
+  for (const name of Object.keys(table.RUNS)) {
+    if (name !== table.PANELS.sweeps) modules.set(name, (await loadWasm(PKG, name)).pkg);
+  }
 });
 
 /**

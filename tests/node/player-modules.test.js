@@ -91,13 +91,23 @@ test('the lab\'s module refuses a built-in algorithm, and the compare and sweeps
     (/** @type {any} */ e) => e.field === 'algorithm' && e.needs === 'bully',
   );
   const script = readFileSync(join(CORPUS, 'script-bully-clean.json'), 'utf8');
-  for (const name of [table.PANELS.compare, table.PANELS.sweeps]) {
-    assert.throws(
-      () => new (modules.get(name).Playground)(script),
-      (/** @type {any} */ e) => e.field === 'algorithm' && e.needs === 'script',
-      `${name} refuses a script`,
-    );
-  }
+  assert.throws(
+    () => new (modules.get(table.PANELS.compare).Playground)(script),
+    (/** @type {any} */ e) => e.field === 'algorithm' && e.needs === 'script',
+    `${table.PANELS.compare} refuses a script`,
+  );
+  // The sweeps module has no Playground (web/Cargo.toml `player`): its runs are headless.
+  const sweeps = modules.get(table.PANELS.sweeps);
+  assert.equal(sweeps.Playground, undefined);
+  assert.throws(
+    () => sweeps.run_summary(script),
+    (/** @type {any} */ e) => e.field === 'algorithm' && e.needs === 'script',
+    `${table.PANELS.sweeps} refuses a script`,
+  );
+  assert.equal(
+    sweeps.address_scenario_json('?preset=raft-split-votes', ''),
+    modules.get(table.TOOLS).Playground.from_preset_url('?preset=raft-split-votes', '').scenario_json(),
+  );
   const run = new lab.Playground(script);
   assert.equal(run.algorithm(), 'script');
   run.free();

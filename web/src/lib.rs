@@ -28,7 +28,11 @@
 //! default: every family, also compare mode, exports, experiments, the
 //! failure finder, the trade-off table, scripts and headless runs), which
 //! the page loads on first use and Node and the page's workers load for
-//! everything.
+//! everything. The panels' modules (`compare`, `sweeps`, `lab`) are built
+//! the same way; all but `sweeps` have the feature `player` ([`Playground`]
+//! and what only it uses: [`views`], the rows, [`story`], [`lessons`]):
+//! the sweeps module runs headless in the panels' workers and gives the
+//! experiments an address's scenario by [`presets::address_scenario_json`].
 //!
 //! The crate also compiles natively so that clippy and `cargo test` cover
 //! it; the native tests exercise the pure-Rust parts ([`url`], [`views`],
@@ -158,20 +162,27 @@ pub mod finder;
 #[cfg(feature = "sweeps")]
 pub mod headless;
 pub mod js;
+#[cfg(feature = "player")]
 pub mod lessons;
+#[cfg(feature = "player")]
 pub mod playground;
 pub mod presets;
 #[cfg(feature = "lab")]
 pub mod scripts;
+#[cfg(feature = "player")]
 pub mod story;
 #[cfg(feature = "sweeps")]
 pub mod tradeoffs;
 pub mod url;
+#[cfg(feature = "player")]
 pub mod views;
 
+#[cfg(feature = "player")]
 pub mod metric_rows;
+#[cfg(feature = "player")]
 pub mod trace_rows;
 
+#[cfg(feature = "player")]
 pub use playground::Playground;
 
 use election_core::algorithms;
@@ -216,12 +227,14 @@ pub fn scenario_params() -> Vec<String> {
 }
 
 /// Names of the columns of [`Playground::nodes`], in order.
+#[cfg(feature = "player")]
 #[wasm_bindgen]
 pub fn node_fields() -> Vec<String> {
     views::NODE_FIELDS.iter().map(|f| f.to_string()).collect()
 }
 
 /// Names of the columns of [`Playground::flights`], in order.
+#[cfg(feature = "player")]
 #[wasm_bindgen]
 pub fn flight_fields() -> Vec<String> {
     views::FLIGHT_FIELDS.iter().map(|f| f.to_string()).collect()
@@ -268,6 +281,7 @@ pub fn fresh_seed() -> Result<u32, JsValue> {
 /// (entry `i` describes code `i`): objects with `name`
 /// (`"election_timeout"`, `"heartbeat"`, `"reply_wait"`, ...) and `label`,
 /// a few words for a legend (`"election timeout"`).
+#[cfg(feature = "player")]
 #[wasm_bindgen]
 pub fn timer_classes() -> Result<JsValue, JsValue> {
     // JSON text: 2.0 us against 3.0 through serde-wasm-bindgen (+50%;

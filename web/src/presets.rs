@@ -6,10 +6,15 @@
 //! replays the lesson with the paper's timeouts), through the same code
 //! that reads a URL. A `#s=` share link, when present, wins over the
 //! preset (as it wins over the query), so a shared, changed preset opens as
-//! it was shared; the page still shows the narration.
+//! it was shared; the page still shows the narration. The scenario of
+//! an address (a preset's, the query's or a share link's) is also given
+//! as JSON text without a playground ([`address_scenario_json`]), for the
+//! modules that have none (the sweeps module, web/Cargo.toml `player`).
 
-use crate::url::{parse_pairs, share_param};
-use crate::{js, playground::Playground};
+use crate::js;
+#[cfg(feature = "player")]
+use crate::playground::Playground;
+use crate::url::{parse_pairs, scenario_from_url, share_param};
 use election_core::presets::{self, Preset};
 use election_core::scenario::query::apply_query_pairs;
 use election_core::{Scenario, ScenarioError};
@@ -41,12 +46,32 @@ pub fn preset_scenario(preset: &Preset, query: &str) -> Result<Scenario, Scenari
 /// `related` (a name or null) and `steps` (objects with `at_ms`, `text`,
 /// and `question`, `fault`, `view` where the step has them: the steps of
 /// the preset's lesson file, `lessons/<name>.json`).
+#[cfg(feature = "player")]
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsValue> {
     js::to_js(&presets::infos())
 }
 
+/// The scenario of a page address as canonical JSON text (pretty, as
+/// [`Playground::scenario_json`](crate::Playground) writes it): a `#s=`
+/// share link in `fragment`, else the preset the query names with the
+/// query's scenario parameters over it, else the query's. Throws an
+/// `Error` naming the field, as [`Playground::from_url`](crate::Playground)
+/// and `from_preset_url` do.
+#[wasm_bindgen]
+pub fn address_scenario_json(query: &str, fragment: &str) -> Result<String, JsValue> {
+    let preset = preset_from_query(query)
+        .map_err(|e| js::error(&format!("URL parameter `preset`: {}", e.message), &e.field))?;
+    match preset {
+        Some(p) if share_param(fragment).is_none() => preset_scenario(p, query),
+        _ => scenario_from_url(query, fragment),
+    }
+    .map(|s| s.to_json_pretty())
+    .map_err(|e| js::scenario_error(&e))
+}
+
 /// Guided scenarios on the JS side.
+#[cfg(feature = "player")]
 #[wasm_bindgen]
 impl Playground {
     /// The playground for a page URL with a `preset` parameter, or
@@ -84,5 +109,35 @@ mod tests {
         assert_eq!(err.field, "preset");
         assert!(err.message.contains("bully-partition"), "{err}");
         assert_eq!(preset_scenario(p, "?nodes=0").unwrap_err().field, "nodes");
+    }
+
+    #[test]
+    fn an_address_gives_the_scenario_its_playground_opens() {
+        let shared = scenario_from_url("?algorithm=raft&nodes=6", "").unwrap();
+        let link = format!("#s={}", election_core::share::encode(&shared));
+        for (query, fragment, want) in [
+            (
+                "?preset=raft-split-votes&election_timeout_ms=150-300",
+                "",
+                None,
+            ),
+            ("?algorithm=chang-roberts&nodes=7&seed=3", "", None),
+            ("?preset=raft-split-votes", link.as_str(), Some(&shared)),
+            ("", "", None),
+        ] {
+            let scenario = match preset_from_query(query).unwrap() {
+                Some(p) if fragment.is_empty() => preset_scenario(p, query).unwrap(),
+                _ => scenario_from_url(query, fragment).unwrap(),
+            };
+            if let Some(want) = want {
+                assert_eq!(&scenario, want, "the link wins over the preset");
+            }
+            let opened = Playground::open(&scenario).unwrap();
+            assert_eq!(
+                address_scenario_json(query, fragment).unwrap(),
+                opened.scenario_json(),
+                "{query}{fragment}"
+            );
+        }
     }
 }

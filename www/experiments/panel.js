@@ -111,14 +111,12 @@ function addressScenario() {
   // (The page has a run once ready; before the panel's module is in, none.)
   if (!wasm) return '{}';
   const { search, hash } = window.location;
-  let pg;
+  let text;
   try {
-    pg = wasm.Playground.from_preset_url(search, hash) ?? wasm.Playground.from_url(search, hash);
+    text = wasm.address_scenario_json(search, hash);
   } catch {
-    pg = wasm.Playground.from_url('', '');
+    text = wasm.address_scenario_json('', '');
   }
-  const text = pg.scenario_json();
-  pg.free();
   return JSON.stringify(JSON.parse(text), null, 2);
 }
 
