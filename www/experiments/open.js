@@ -16,9 +16,13 @@ if (button && section) {
   lazyPanel(
     button,
     section,
-    // The panel shows as soon as its code is in; its wasm module loads
-    // then (Run waits for it).
-    (s, close) => pageReady().then(() => import('./panel.js').then((m) => m.createPanel(s, close, sweepsWasm()))),
+    // The panel's code and its wasm module load together from the click
+    // (Run waits for the module).
+    (s, close) =>
+      pageReady().then(() => {
+        const sweeps = sweepsWasm();
+        return import('./panel.js').then((m) => m.createPanel(s, close, sweeps));
+      }),
     'the experiments',
   );
 }

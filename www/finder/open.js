@@ -16,12 +16,14 @@ if (details) {
   let loaded = null;
   details.addEventListener('toggle', () => {
     if (!details.open || loaded) return;
-    // The form shows as soon as its code is in; the wasm sweeps module
-    // loads then (a search waits for it).
+    // The form's code and the wasm sweeps module load together from the
+    // click (a search waits for the module).
     loaded = pageReady()
-      .then(() => import('./panel.js'))
-      .then((m) => {
+      .then(() => {
         sweepsWasm().catch(() => {});
+        return import('./panel.js');
+      })
+      .then((m) => {
         m.createFinder();
         details.dataset.loaded = 'true';
       })

@@ -51,9 +51,11 @@ function once(load) {
 
 /**
  * The compiled wasm at `url`, streamed as it downloads where the server
- * names its type, else from its bytes. At low priority; the panels ask
- * for it once their code is in (the panel shows before its module is in,
- * and a link shares its bandwidth, whatever the priorities).
+ * names its type, else from its bytes. At low priority. The experiments,
+ * the finder and the trade-offs ask for theirs with their code, at the
+ * click: on 5 Mbps their panel shows 0.02 s later and a first Run 0.06 to
+ * 0.08 s sooner (bench-panels.js, docs/PERFORMANCE.md, Panels); the lab
+ * asks once its code is in, so its editor shows before the 600 KB.
  * @param {URL} url
  * @returns {Promise<WebAssembly.Module>}
  */

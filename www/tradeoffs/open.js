@@ -16,9 +16,13 @@ if (button && section) {
   const panel = lazyPanel(
     button,
     section,
-    // The table shows as soon as the panel's code is in; its wasm module
-    // loads then (the rows are measured once it is in).
-    (s, close) => pageReady().then(() => import('./panel.js').then((m) => m.createPanel(s, close, sweepsWasm()))),
+    // The panel's code and its wasm module load together from the click
+    // (the rows are measured once the module is in).
+    (s, close) =>
+      pageReady().then(() => {
+        const sweeps = sweepsWasm();
+        return import('./panel.js').then((m) => m.createPanel(s, close, sweeps));
+      }),
     'the trade-offs',
   );
   if (new URLSearchParams(window.location.search).get('tradeoffs') === '1') panel.open();
