@@ -106,15 +106,28 @@ export function shareAddress(runs, baseAlgorithm) {
 }
 
 /**
- * Loads `url`; when only its fragment differs from the current address
- * (which would not reload the page), reloads.
+ * Opens `url` (compare mode's Compare and Leave): in this page, by
+ * pushing it to the history and reading it as Back and Forward do
+ * (stage/page.js, reopen on popstate), so compare mode opens without
+ * loading the page again; the page is not ready (body[data-ready]) until
+ * it stands there. Where the history cannot take the address (a page
+ * opened from a file whose browser refuses it), the address is loaded.
  * @param {URL} url
  */
 export function navigate(url) {
   // Commas read better than %2C in `compare=bully,raft`.
   url.search = url.search.replace(/%2C/gi, ',');
-  const here = new URL(window.location.href);
-  const sameDocument = here.pathname === url.pathname && here.search === url.search;
-  window.location.assign(url.href);
-  if (sameDocument) window.location.reload();
+  if (url.href === window.location.href) {
+    window.location.reload();
+    return;
+  }
+  try {
+    window.history.pushState(null, '', url.href);
+  } catch {
+    window.location.assign(url.href);
+    return;
+  }
+  // At the top, where a page load would show it.
+  window.scrollTo(0, 0);
+  window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
 }

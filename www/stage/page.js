@@ -378,12 +378,21 @@ export async function startPage(wasm, firstName, options) {
   // address is read once per change.
   // The run may be in another wasm module, loaded first: meanwhile the old
   // run stays; a module that cannot load leaves it, with one message.
+  // Compare mode's Compare and Leave push their address and open it here
+  // too (stage/compare-links.js navigate), without loading the page again.
+  // The page is not ready (body[data-ready]) from the change until the
+  // new address stands where it asks and compare mode is open or closed.
   let reopened = '';
   let reopening = 0;
   const reopen = async () => {
     if (location.href === reopened) return;
     reopened = location.href;
     const turn = ++reopening;
+    const wasReady = document.body.dataset.ready === 'true';
+    const readyAgain = () => {
+      if (turn === reopening && wasReady) document.body.dataset.ready = 'true';
+    };
+    if (wasReady) document.body.dataset.ready = 'false';
     const again = adjust(readAddress(wasm.scenario_params()));
     const found = [...again.problems];
     /** @type {Playground} */
@@ -392,6 +401,7 @@ export async function startPage(wasm, firstName, options) {
       pg = await requestedRun(again, found);
     } catch (e) {
       if (turn === reopening) showProblems([`${messageOf(e)}. The current run is kept.`]);
+      readyAgain();
       return;
     }
     if (turn !== reopening) {
@@ -400,15 +410,22 @@ export async function startPage(wasm, firstName, options) {
     }
     model.replace(pg);
     controls.fill(model.playground);
-    position(model, again);
+    // A moment is sought at once, as before; the end is reached in pieces
+    // (page-run.js position).
+    /** @type {Promise<void>} */
+    const positioned = again.at === 'end' ? new Promise((done) => position(model, again, done)) : Promise.resolve(position(model, again));
     presentation.set(Boolean(again.present), false);
     predict.set(Boolean(again.predict), false, again.predictKinds ?? null);
     faults.fill(model.playground);
     narration.open(again);
     // A lesson's `"predict": true` turns Predict on.
     if (narration.lesson?.predict) predict.set(true, false, again.predictKinds ?? null);
-    compare.open(again, found).then((more) => more && showProblems(found));
+    const compared = compare.open(again, found).then((more) => {
+      if (more) showProblems(found);
+    });
     showProblems(found);
+    await Promise.all([positioned, compared]);
+    readyAgain();
   };
   window.addEventListener('hashchange', reopen);
   window.addEventListener('popstate', reopen);
