@@ -30,7 +30,7 @@ export class CompareMode extends PageComparison {
    */
   constructor(wasm, algorithms, hooks) {
     super(wasm, algorithms, hooks);
-    el('compare-leave').addEventListener('click', () => navigate(leaveAddress(this.current(), this.baseAlgorithm)));
+    el('compare-leave').addEventListener('click', () => navigate(leaveAddress(this.current(), this.baseAlgorithm), 'compare-open'));
     el('compare-share').addEventListener('click', () => this.share());
     const field = /** @type {HTMLTextAreaElement} */ (el('compare-embed-code'));
     wireEmbedCode({ button: el('compare-copy-embed'), field, status: this.shareStatus }, () =>
@@ -70,7 +70,7 @@ export class CompareMode extends PageComparison {
       this.hooks.report(`Compare: ${messageOf(e)}`);
       return;
     }
-    navigate(pickedAddress(this.hooks.single(), ids));
+    navigate(pickedAddress(this.hooks.single(), ids), 'compare-title');
   }
 
   /** @private @returns {CompareRuns} the open runs */

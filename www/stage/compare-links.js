@@ -110,11 +110,14 @@ export function shareAddress(runs, baseAlgorithm) {
  * pushing it to the history and reading it as Back and Forward do
  * (stage/page.js, reopen on popstate), so compare mode opens without
  * loading the page again; the page is not ready (body[data-ready]) until
- * it stands there. Where the history cannot take the address (a page
- * opened from a file whose browser refuses it), the address is loaded.
+ * it stands there, and then the element `focusId` takes the focus
+ * (the button pressed is hidden by the change). Where the history cannot
+ * take the address (a page opened from a file whose browser refuses it),
+ * the address is loaded.
  * @param {URL} url
+ * @param {string} [focusId]
  */
-export function navigate(url) {
+export function navigate(url, focusId) {
   // Commas read better than %2C in `compare=bully,raft`.
   url.search = url.search.replace(/%2C/gi, ',');
   if (url.href === window.location.href) {
@@ -130,4 +133,24 @@ export function navigate(url) {
   // At the top, where a page load would show it.
   window.scrollTo(0, 0);
   window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  if (focusId) focusOnceReady(focusId);
+}
+
+/**
+ * Moves the focus to the element `id` once the page is ready again
+ * (body[data-ready], which the reading of the address turned off).
+ * @param {string} id
+ */
+function focusOnceReady(id) {
+  const focus = () => document.getElementById(id)?.focus({ preventScroll: true });
+  if (document.body.dataset.ready === 'true') {
+    focus();
+    return;
+  }
+  const watch = new MutationObserver(() => {
+    if (document.body.dataset.ready !== 'true') return;
+    watch.disconnect();
+    focus();
+  });
+  watch.observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
 }
