@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, pageAddress, readouts, testId } from './page.js';
+import { openPlayground, pageAddress, readouts, testId, toEnd } from './page.js';
 import { REPO_ROOT, cliRun, cliRunScenario } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -61,7 +61,7 @@ test('the exported scenario, with a crash made by clicking, runs in the CLI to t
   const scenario = JSON.parse(bytes.toString('utf8'));
   // n5 leads: a click on the one leader is a crash of "leader".
   assert.deepEqual(scenario.faults, [{ at_ms: 300, crash: 'leader' }]);
-  await page.click('#to-end');
+  await toEnd(page);
   const cliSummary = cli(['run', '--scenario', tempFile(name, bytes), '--json']);
   const summary = JSON.parse(cliSummary);
   assert.equal(await testId(page, 'trace-hash'), summary.trace_hash);
@@ -90,7 +90,7 @@ test('importing a good file runs it; a broken one names the field and keeps the 
   await page.waitForFunction(() => document.querySelector('#algorithm')?.value === 'raft');
   assert.equal(await page.isHidden('[data-testid="error"]'), true);
   assert.equal((await readouts(page)).time, 0);
-  await page.click('#to-end');
+  await toEnd(page);
   const expected = cliRunScenario(good);
   assert.equal(await testId(page, 'trace-hash'), expected.trace_hash);
   assert.equal(await testId(page, 'leader'), String(expected.leader));
@@ -106,7 +106,7 @@ test('importing a good file runs it; a broken one names the field and keeps the 
     document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   }, JSON.stringify(dropped));
   await page.waitForFunction(() => document.querySelector('#algorithm')?.value === 'chang-roberts');
-  await page.click('#to-end');
+  await toEnd(page);
   const ring = cliRunScenario(dropped);
   assert.equal(await testId(page, 'trace-hash'), ring.trace_hash);
   assert.equal(Number(await testId(page, 'messages-total')), ring.messages.sent);
@@ -133,7 +133,7 @@ test('a scenario with 1000 faults exports within the 64 KiB a scenario file may 
   assert.ok(bytes.length <= 64 * 1024, `${bytes.length} bytes`);
   assert.deepEqual(JSON.parse(bytes.toString('utf8')).faults, faults);
   const summary = JSON.parse(cli(['run', '--scenario', tempFile(name, bytes), '--json']));
-  await page.click('#to-end');
+  await toEnd(page);
   assert.equal(await testId(page, 'trace-hash'), summary.trace_hash);
   assert.deepEqual(errors, []);
   await page.close();

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { baseUrl, collectErrors, fixtureUrl, launchBrowser } from './helpers.js';
-import { pageAddress, readouts, ready } from './page.js';
+import { pageAddress, readouts, ready, workDone } from './page.js';
 import { REPO_ROOT, cliRun, cliRunScenario, decodeShare, encodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -96,6 +96,7 @@ test('switching Bully -> Raft in the settings form loads the Raft module; Raft r
   // To the end of the run (the End key), then the scenario it ran (Share).
   await page.evaluate(() => /** @type {HTMLElement | null} */ (document.activeElement)?.blur());
   await page.keyboard.press('End');
+  await workDone(page);
   await page.click('#share');
   const scenario = decodeShare(await pageAddress(page));
   assert.equal(scenario.algorithm, 'raft');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser } from './helpers.js';
-import { openPlayground, pageAddress, readouts, ready, testId } from './page.js';
+import { openPlayground, pageAddress, readouts, ready, testId, toEnd } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -36,7 +36,7 @@ async function endMatchesCli(page) {
   // From the start: a run edited after its old end may already be past
   // its new one, and To end does not go back.
   await page.click('#restart');
-  await page.click('#to-end');
+  await toEnd(page);
   const expected = cliRunScenario(scenario);
   assert.equal(await testId(page, 'trace-hash'), expected.trace_hash, JSON.stringify(scenario.faults));
   assert.equal(await testId(page, 'leader'), expected.leader === null ? 'none' : String(expected.leader));

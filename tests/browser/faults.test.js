@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { devUrl, launchBrowser } from './helpers.js';
-import { latestLog, openPlayground, pageAddress, readouts, ready } from './page.js';
+import { latestLog, openPlayground, pageAddress, readouts, ready, toEnd } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -172,7 +172,7 @@ test('every fault kind from the panel shows up, lands in the link, and the link 
   );
 
   // The same scenario run natively ends where the page's run ends.
-  await page.click('#to-end');
+  await toEnd(page);
   const expected = cliRunScenario(scenario);
   assert.equal(await testId(page, 'trace-hash'), expected.trace_hash);
   assert.equal((await readouts(page)).messages, expected.messages.sent);
@@ -199,7 +199,7 @@ test('a partition of a Bully cluster gives two leaders and a split-brain violati
   await page.click('#fault-partition');
   assert.equal(await page.isChecked('[data-testid="side-2"]'), false, 'the picks are cleared once made');
 
-  await page.click('#to-end');
+  await toEnd(page);
   assert.equal(await testId(page, 'leaders'), '2, 5', 'each side elects its own leader');
   assert.equal((await readouts(page)).leader, 'none', 'no single leader');
   assert.equal(await testId(page, 'violations'), '1');
@@ -209,7 +209,7 @@ test('a partition of a Bully cluster gives two leaders and a split-brain violati
   assert.ok(await logged(page, 'VIOLATION split_brain'));
 
   await page.click('#fault-heal');
-  await page.click('#to-end');
+  await toEnd(page);
   assert.equal(await testId(page, 'leaders'), '5', 'healed: one leader again');
   assert.equal((await readouts(page)).leader, '5');
   // The split-brain episode stays on record (the core may also report the

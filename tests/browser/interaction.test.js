@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, launchBrowser } from './helpers.js';
-import { latestLog, openPlayground, pageAddress, playFor, readouts, ready, waitFrames } from './page.js';
+import { latestLog, openPlayground, pageAddress, playFor, readouts, ready, waitFrames, toEnd } from './page.js';
 import { cliRunScenario, decodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -73,7 +73,7 @@ test('clicking a node crashes it now and clicking again recovers it', async () =
   assert.match((await page.getAttribute('[data-testid="node-4"]', 'aria-label')) ?? '', /crashed/);
 
   // The crash is part of the scenario now: run on and compare with the CLI.
-  await page.click('#to-end');
+  await toEnd(page);
   await page.click('#share');
   const scenario = decodeShare(await pageAddress(page));
   // n4 was the one leader: the click crashed "leader" (the same node now).

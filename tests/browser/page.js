@@ -205,6 +205,29 @@ export async function settle(target, timeout = 60000) {
 }
 
 /**
+ * Presses To end and waits until the single view is there: on a busy
+ * machine the way to the end takes pieces between frames (the page's
+ * share at once is 12 ms of wasm; www/player/model.js runToEndInPieces),
+ * and the readouts show the end only then. The page says it is on its
+ * way with `body[data-working=true]`, set in the click's own task.
+ * @param {import('playwright-core').Page} page
+ */
+export async function toEnd(page) {
+  await page.click('#to-end');
+  await workDone(page);
+}
+
+/**
+ * Waits until the single view has no work in pieces under way (To end,
+ * the End key, Next change, a seek far ahead: `body[data-working]`, see
+ * `toEnd`), so that its readouts show where the action took it.
+ * @param {import('playwright-core').Page} page
+ */
+export async function workDone(page) {
+  await page.waitForFunction(() => document.body.dataset.working !== 'true', null, { timeout: 60000 });
+}
+
+/**
  * Waits until the page has drawn `count` more animation frames (however
  * long they take).
  * @param {Target} target

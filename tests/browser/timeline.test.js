@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { baseUrl, launchBrowser } from './helpers.js';
-import { latestLog, openPlayground, pageAddress, playFor, readouts } from './page.js';
+import { latestLog, openPlayground, pageAddress, playFor, readouts, toEnd, workDone } from './page.js';
 import { cliRunScenario, decodeShare, encodeShare } from './reference.js';
 
 /** @type {import('playwright-core').Browser} */
@@ -155,6 +155,7 @@ test('Next change stops right after a role change, a change of leaders or a viol
     '/?algorithm=raft&nodes=5&seed=4&start=none&at=0',
   );
   await page.click('#next-change');
+  await workDone(page);
   const reason = (await page.textContent('#stop-reason')) ?? '';
   assert.match(reason, /next change: n\d becomes candidate in term 1/, reason);
   // The newest role line of the log is at this very moment.
@@ -186,12 +187,15 @@ test('Next change stops right after a role change, a change of leaders or a viol
   await page.waitForSelector('body[data-ready="true"]');
   for (let i = 0; i < 30 && (await page.textContent('[data-testid="violations"]')) === '0'; i++) {
     await page.click('#next-change');
+    await workDone(page);
   }
   assert.equal(await page.textContent('[data-testid="violations"]'), '1');
   assert.match((await page.textContent('#stop-reason')) ?? '', /next change: VIOLATION split_brain/);
   // Nothing more before the end: it says so and stops there.
   await page.click('#next-change');
+  await workDone(page);
   await page.click('#next-change');
+  await workDone(page);
   assert.match(
     (await page.textContent('#stop-reason')) ?? '',
     /no role change, leader change or violation before 5000 ms/,
@@ -248,7 +252,7 @@ test('acting in the past forks a new history: later live faults are dropped, the
   assert.deepEqual(otherErrors, []);
 
   // And the whole new history runs as the CLI runs it.
-  await page.click('#to-end');
+  await toEnd(page);
   const expected = cliRunScenario(scenario);
   const end = await shown(page);
   assert.equal(end.messages, expected.messages.sent);
@@ -278,6 +282,7 @@ test('every shortcut works from the keyboard alone, and not while typing', async
   assert.match((await page.textContent('#stop-reason')) ?? '', /next change/);
 
   await page.keyboard.press('End');
+  await workDone(page);
   const end = Number(await page.textContent('#end-ms'));
   assert.equal(await simTime(page), end, 'End runs to the end');
   assert.ok(end > afterS);

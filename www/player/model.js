@@ -925,9 +925,15 @@ export class Model {
     return null;
   }
 
+  /** Whether work in pieces is under way (see `longWork`): going to a
+   * moment (the opening one or a seek), To end, or the next change. */
+  get working() {
+    return this.opening !== null || this.toEnd || this.landmarkSearch !== null;
+  }
+
   /** Stops the work in pieces (see `longWork`) where it got to. */
   cancelWork() {
-    const was = this.opening !== null || this.toEnd || this.landmarkSearch !== null;
+    const was = this.working;
     this.stopOpening();
     const done = this.takeToEndDone();
     if (was) this.stopReason = `cancelled at ${this.playground.now_ms()} ms`;

@@ -487,6 +487,11 @@ export async function startPage(wasm, firstName, options) {
     if (due[1]) timeline.render();
     panes.render(snapshot, due[2]);
     editor.render();
+    // Whether the page is still on its way somewhere in pieces (To end, a
+    // seek far ahead, Next change, the opening moment): a test that reads
+    // the readouts of the end waits for "false" (tests/browser/page.js toEnd).
+    const working = String(model.working);
+    if (document.body.dataset.working !== working) document.body.dataset.working = working;
   };
   // Every change is drawn at once (at most once per frame while playing),
   // so the readouts are current whenever anyone looks, tests included.
