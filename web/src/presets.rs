@@ -60,14 +60,27 @@ pub fn presets() -> Result<JsValue, JsValue> {
 /// and `from_preset_url` do.
 #[wasm_bindgen]
 pub fn address_scenario_json(query: &str, fragment: &str) -> Result<String, JsValue> {
+    let scenario = match address_preset_scenario(query, fragment)? {
+        Some(s) => s,
+        None => scenario_from_url(query, fragment).map_err(|e| js::scenario_error(&e))?,
+    };
+    Ok(scenario.to_json_pretty())
+}
+
+/// The scenario of the preset a page address names (with the query's
+/// scenario parameters over it), or `None` when the query names none or a
+/// `#s=` share link in `fragment` gives the scenario instead. An unknown
+/// name is an `Error` whose `field` is `preset` (the message lists the
+/// known ones); a wrong scenario parameter names that parameter.
+fn address_preset_scenario(query: &str, fragment: &str) -> Result<Option<Scenario>, JsValue> {
     let preset = preset_from_query(query)
         .map_err(|e| js::error(&format!("URL parameter `preset`: {}", e.message), &e.field))?;
     match preset {
-        Some(p) if share_param(fragment).is_none() => preset_scenario(p, query),
-        _ => scenario_from_url(query, fragment),
+        Some(p) if share_param(fragment).is_none() => preset_scenario(p, query)
+            .map(Some)
+            .map_err(|e| js::scenario_error(&e)),
+        _ => Ok(None),
     }
-    .map(|s| s.to_json_pretty())
-    .map_err(|e| js::scenario_error(&e))
 }
 
 /// Guided scenarios on the JS side.
@@ -80,14 +93,9 @@ impl Playground {
     /// `field` is `preset` for an unknown name (the message lists the
     /// known ones), or names the scenario parameter that is wrong.
     pub fn from_preset_url(query: &str, fragment: &str) -> Result<Option<Playground>, JsValue> {
-        let preset = preset_from_query(query)
-            .map_err(|e| js::error(&format!("URL parameter `preset`: {}", e.message), &e.field))?;
-        match preset {
-            Some(p) if share_param(fragment).is_none() => preset_scenario(p, query)
-                .and_then(|s| Playground::open(&s).map(Some))
-                .map_err(|e| js::scenario_error(&e)),
-            _ => Ok(None),
-        }
+        address_preset_scenario(query, fragment)?
+            .map(|s| Playground::open(&s).map_err(|e| js::scenario_error(&e)))
+            .transpose()
     }
 }
 

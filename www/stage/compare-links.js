@@ -12,6 +12,7 @@
  */
 
 import { targetOf } from '../shared/embed-code.js';
+import { pageReady } from '../shared/lazy-panel.js';
 import { toolsPlayground } from './runs.js';
 
 /** @typedef {import('./runs.js').CompareRuns} CompareRuns */
@@ -133,24 +134,7 @@ export function navigate(url, focusId) {
   // At the top, where a page load would show it.
   window.scrollTo(0, 0);
   window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
-  if (focusId) focusOnceReady(focusId);
+  // Once the page stands there (reopen turned body[data-ready] off).
+  if (focusId) pageReady().then(() => document.getElementById(focusId)?.focus({ preventScroll: true }));
 }
 
-/**
- * Moves the focus to the element `id` once the page is ready again
- * (body[data-ready], which the reading of the address turned off).
- * @param {string} id
- */
-function focusOnceReady(id) {
-  const focus = () => document.getElementById(id)?.focus({ preventScroll: true });
-  if (document.body.dataset.ready === 'true') {
-    focus();
-    return;
-  }
-  const watch = new MutationObserver(() => {
-    if (document.body.dataset.ready !== 'true') return;
-    watch.disconnect();
-    focus();
-  });
-  watch.observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
-}

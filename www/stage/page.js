@@ -413,7 +413,9 @@ export async function startPage(wasm, firstName, options) {
     // A moment is sought at once, as before; the end is reached in pieces
     // (page-run.js position).
     /** @type {Promise<void>} */
-    const positioned = again.at === 'end' ? new Promise((done) => position(model, again, done)) : Promise.resolve(position(model, again));
+    let positioned = Promise.resolve();
+    if (again.at === 'end') positioned = new Promise((done) => position(model, again, done));
+    else position(model, again);
     presentation.set(Boolean(again.present), false);
     predict.set(Boolean(again.predict), false, again.predictKinds ?? null);
     faults.fill(model.playground);
