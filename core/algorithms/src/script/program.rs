@@ -133,7 +133,7 @@ fn interpreter(shared: &Rc<Shared>) -> rhai::Engine {
     // its slack with no variable read to stop it, the interpreter's
     // "terminated" error, which has no position.
     let progressed = Rc::clone(shared);
-    engine.on_progress(move |_| progressed.watch.progress().then(|| BUDGET_STOP.into()));
+    engine.on_progress(move |count| progressed.watch.progress(count).then(|| BUDGET_STOP.into()));
     let printed = Rc::clone(shared);
     engine.on_print(move |text| printed.log(text));
     let debugged = Rc::clone(shared);

@@ -84,6 +84,19 @@
 //! each case's time; core/tests/script_watch.rs the worst). A node that
 //! keeps 16 KiB of state pays 17 per operation, so a call may run about
 //! 60,000; 200 KiB (near the state's limit), about 5,000.
+//!
+//! The charges are set so that a call that reaches the budget costs
+//! about what a loop of plain operations costs, whatever it does: by
+//! callgrind instructions of the release CLI, 328 M for `loop { x += 1;
+//! }`. Before [`CALLBACK_OPERATIONS`], a faster walk and the present
+//! [`VALUES_PER_COPY_OPERATION`] and [`BLIND_RATE`], the hostile scripts
+//! ran up to four times that (sort-loop 1,000 M, grow-array-by-index
+//! 1,310 M, copy-loop 660 M, this-copy 575 M), and a handler call of
+//! sort-loop was a 215 ms task on the page under load, past the page's
+//! 200 ms bound (tests/browser/limits.test.js). Now none passes 380 M
+//! (sort-loop 295 M, grow-array-by-index 243 M, copy-loop 376 M,
+//! this-copy 327 M), and loops of callbacks cost 313 to 369 per charged
+//! operation, against 998 to 1,628 before.
 
 use super::value;
 use rhai::{EvalAltResult, EvalContext, Position};
@@ -115,12 +128,14 @@ pub const ITEMS_PER_OPERATION: usize = 256;
 
 /// Values cloned per operation charged for a read of a variable the
 /// script copies somewhere (script/copies.rs): a copy clones every
-/// value of an array or map, at every level, each about as dear as a
-/// plain operation (copying and later dropping a 9,000-integer array
-/// took about 0.3 ms natively, 1,000,000 plain operations 50 to 100
-/// ms). Four per operation stops a loop of such copies within about a
-/// tenth of a second, as the other hostile loops stop.
-pub const VALUES_PER_COPY_OPERATION: usize = 4;
+/// value of an array or map, at every level: by callgrind, a value
+/// cloned, checked against the size limits and dropped costs about a
+/// third of a plain operation (a loop of plain operations to the budget
+/// ran 328 M instructions). At four per operation a loop copying a
+/// 9,000-item array ran 660 M to the budget (a 0.1 s task on the page,
+/// twice that on a busy machine); at three, with the faster walk
+/// (`value::Held`), 376 M.
+pub const VALUES_PER_COPY_OPERATION: usize = 3;
 
 /// Bytes held per extra operation charged for each operation (see the
 /// module docs). By measurement (natively): copying a 4,000-item array
@@ -139,9 +154,28 @@ pub const HELD_BYTES_PER_OPERATION: usize = 1024;
 pub const MAX_BLIND_OPERATIONS: u64 = 1_000;
 
 /// Extra operations charged for each operation past
-/// [`MAX_BLIND_OPERATIONS`] without a variable read: holding an array of
-/// 10,000 items (the interpreter's largest), 16 bytes each.
-pub const BLIND_RATE: u64 = (10_000 * 16 / HELD_BYTES_PER_OPERATION) as u64;
+/// [`MAX_BLIND_OPERATIONS`] without a variable read: twice what holding
+/// an array of 10,000 items (the interpreter's largest, 16 bytes each)
+/// is charged, since such an operation may copy it (`this.b =
+/// this.a`), which costs more than holding it. At once (156) a loop
+/// copying `this`'s 4,000-item array (tests/hostile/cli/this-copy.rhai)
+/// ran 575 M instructions to the budget, 1.7 times a loop of plain
+/// operations; at twice, 327 M. A loop that reads no variable at all
+/// may still run about 4,000 operations.
+pub const BLIND_RATE: u64 = (2 * 10_000 * 16 / HELD_BYTES_PER_OPERATION) as u64;
+
+/// Extra operations charged for each call of a callback by a built-in
+/// (a `sort` comparer, `map`, `filter`, `reduce`, `some`, `retain` and
+/// the others), beyond the operations its body counts. The interpreter
+/// counts the call of a callback as nothing and its body as one or two,
+/// but setting it up (a copy of the run-time state, the arguments
+/// cloned, a scope) costs about ten plain operations: by callgrind
+/// instructions of the release CLI, with the budget reached, a loop of
+/// plain operations took 328 per charged operation, and loops calling
+/// `sort`, `map`, `filter`, `reduce`, `some` or `retain` on 8 items
+/// 998 to 1,628. Uncharged, a sort in a loop ran a 215 ms task on the
+/// page under load (tests/browser/limits.test.js, sort-loop.rhai).
+pub const CALLBACK_OPERATIONS: u64 = 10;
 
 /// The value of the run-time error that stops a handler at one of these
 /// limits, before the message (recognised in `program::innermost`).
@@ -175,6 +209,11 @@ pub struct Watch {
     blind: Cell<u64>,
     /// The charged count past which [`Watch::progress`] stops the call.
     limit: Cell<u64>,
+    /// The interpreter's own operation count at the last operation: a
+    /// callback runs on a copy of the count taken when its built-in was
+    /// called, so a count that does not rise says a callback has begun
+    /// again (see [`CALLBACK_OPERATIONS`]).
+    count: Cell<u64>,
 }
 
 impl Watch {
@@ -190,6 +229,7 @@ impl Watch {
         self.total.set(0);
         self.rate.set((held / HELD_BYTES_PER_OPERATION) as u64);
         self.blind.set(0);
+        self.count.set(0);
     }
 
     /// The call's operations so far, charged (see [`Watch::read`]).
@@ -198,11 +238,15 @@ impl Watch {
     }
 
     /// The interpreter's progress hook, at every operation (in a
-    /// callback's too): counts it, charged for what is held (past
-    /// [`MAX_BLIND_OPERATIONS`] without a variable read, at least
-    /// [`BLIND_RATE`]), and says whether the call is past its limit.
-    /// Between two reads this is all that sees the call run.
-    pub fn progress(&self) -> bool {
+    /// callback's too), with the interpreter's own count `count`: counts
+    /// it, charged for what is held (past [`MAX_BLIND_OPERATIONS`]
+    /// without a variable read, at least [`BLIND_RATE`]) and, where the
+    /// count did not rise (a callback called again by its built-in, or
+    /// the built-in returned after its callbacks: once per callback
+    /// called), for the call ([`CALLBACK_OPERATIONS`]); and says whether the call is
+    /// past its limit. Between two reads this is all that sees the call
+    /// run.
+    pub fn progress(&self, count: u64) -> bool {
         let blind = self.blind.get() + 1;
         self.blind.set(blind);
         let rate = if blind > MAX_BLIND_OPERATIONS {
@@ -210,7 +254,13 @@ impl Watch {
         } else {
             self.rate.get()
         };
-        let total = self.total.get().saturating_add(1 + rate);
+        let callback = if count <= self.count.get() {
+            CALLBACK_OPERATIONS
+        } else {
+            0
+        };
+        self.count.set(count);
+        let total = self.total.get().saturating_add(1 + rate + callback);
         self.total.set(total);
         total > self.limit.get()
     }
@@ -289,5 +339,30 @@ impl Watch {
         levels.resize(level + 1, 0);
         levels[level] = mine;
         held.add_bytes(levels[..level].iter().sum())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callback_called_again_is_charged_for_its_call() {
+        let watch = Watch::default();
+        watch.start(0, u64::MAX);
+        // The handler's own operations: the count rises, one each.
+        for count in 1..=3 {
+            assert!(!watch.progress(count));
+        }
+        assert_eq!(watch.total(), 3);
+        // A built-in calls its callback three times, each on a copy of
+        // the count taken at 3, two operations each; then the handler
+        // goes on at 4.
+        for count in [4, 5, 4, 5, 4, 5, 4] {
+            watch.progress(count);
+        }
+        // Seven operations, and a call charged at each fall of the count
+        // (the second and third callbacks, and the return).
+        assert_eq!(watch.total(), 3 + 7 + 3 * CALLBACK_OPERATIONS);
     }
 }
