@@ -63,7 +63,7 @@ import { setupAppearance } from '../shared/appearance.js';
 import { messageOf, showProblems } from '../shared/dom.js';
 import { learnNames } from '../shared/names.js';
 import { firstModule } from '../shared/player-wasm.js';
-import { isEmbed } from '../shared/url.js';
+import { compareParam, isEmbed } from '../shared/url.js';
 import { startPage } from './page.js';
 
 /**
@@ -85,6 +85,13 @@ async function start(entry) {
   const embed = isEmbed(window.location.search);
   if (embed) document.body.classList.add('embed');
   setupAppearance();
+  // The code of what the address asks for beyond the single view (the
+  // embed; compare mode) is asked for now, beside the wasm module, not
+  // once the module is in: its chunks came 0.05 to 0.1 s after the wasm
+  // on 5 Mbps (docs/PERFORMANCE.md, Panels). Compare mode's own load
+  // (stage/compare-picker.js) gets the same module, and says if it failed.
+  const embedCode = embed ? entry.embed() : null;
+  if (!embed && compareParam(window.location.search) !== null) entry.compare().catch(() => {});
   // The wasm module the address's scenario needs. Its static functions
   // (names, lists, parameters) serve every run, whatever module a later
   // run is made in.
@@ -92,8 +99,8 @@ async function start(entry) {
   const wasm = await first.wasm;
   // Role codes and property names, from the core (every view reads them).
   learnNames(wasm);
-  if (embed) {
-    await (await entry.embed()).startEmbed(wasm);
+  if (embedCode) {
+    await (await embedCode).startEmbed(wasm);
     return;
   }
   await startPage(wasm, first.name, entry);
