@@ -41,7 +41,7 @@ import { StatusView } from '../panels/status.js';
 import { clearFieldErrors, settingsError } from '../panels/field-errors.js';
 import { NodeMenu, isTouchTap } from '../panels/node-menu.js';
 import { TimelineControls } from '../player/timeline.js';
-import { readAddress, writeSettingsAddress, writeShareAddress } from '../shared/url.js';
+import { compareParam, readAddress, writeSettingsAddress, writeShareAddress } from '../shared/url.js';
 import { ClusterView } from '../cluster/view.js';
 import { ClusterLegend, roleLegend } from '../cluster/legend.js';
 import { el, messageOf, showProblems } from '../shared/dom.js';
@@ -254,6 +254,12 @@ export async function startPage(wasm, firstName, options) {
     },
     options.compare,
   );
+  // While compare mode is open it covers the single view (main.layout),
+  // which is then not drawn (render, below), nor while a comparison the address asks for
+  // is opening: on a compare link the view's first drawing took 40 ms of
+  // the main thread for nothing. It is drawn when compare mode closes
+  // (reopen) or does not open.
+  let comparing = compareParam(request.query) !== null;
 
   const timeline = new TimelineControls(model);
   const presentation = new Presentation([
@@ -424,6 +430,8 @@ export async function startPage(wasm, firstName, options) {
     if (narration.lesson?.predict) predict.set(true, false, again.predictKinds ?? null);
     const compared = compare.open(again, found).then((more) => {
       if (more) showProblems(found);
+      // Left (or never opened): the single view shows again, as it stands.
+      if (!compare.active) render();
     });
     showProblems(found);
     await Promise.all([positioned, compared]);
@@ -458,6 +466,9 @@ export async function startPage(wasm, firstName, options) {
   compare.suggest(model.playground.algorithm());
   compare.open(request, problems).then((more) => {
     if (more) showProblems(problems);
+    // Covered by compare mode, or drawn now that it did not open.
+    comparing = false;
+    if (!compare.active) render();
     compared = true;
     readyWhenBoth();
   });
@@ -472,6 +483,12 @@ export async function startPage(wasm, firstName, options) {
   // (shared/readouts.js).
   const readouts = new Readouts(3, READOUT_MS);
   const render = () => {
+    // Whether the page is still on its way somewhere in pieces (To end, a
+    // seek far ahead, Next change, the opening moment): a test that reads
+    // the readouts of the end waits for "false" (tests/browser/page.js toEnd).
+    const working = String(model.working);
+    if (document.body.dataset.working !== working) document.body.dataset.working = working;
+    if (comparing || compare.active) return;
     const snapshot = model.snapshot();
     const due = readouts.due(model.moving, performance.now());
     faults.render(snapshot);
@@ -489,11 +506,6 @@ export async function startPage(wasm, firstName, options) {
     if (due[1]) timeline.render();
     panes.render(snapshot, due[2]);
     editor.render();
-    // Whether the page is still on its way somewhere in pieces (To end, a
-    // seek far ahead, Next change, the opening moment): a test that reads
-    // the readouts of the end waits for "false" (tests/browser/page.js toEnd).
-    const working = String(model.working);
-    if (document.body.dataset.working !== working) document.body.dataset.working = working;
   };
   // Every change is drawn at once (at most once per frame while playing),
   // so the readouts are current whenever anyone looks, tests included.
