@@ -137,4 +137,3 @@ export function navigate(url, focusId) {
   // Once the page stands there (reopen turned body[data-ready] off).
   if (focusId) pageReady().then(() => document.getElementById(focusId)?.focus({ preventScroll: true }));
 }
-

@@ -255,10 +255,10 @@ export async function startPage(wasm, firstName, options) {
     options.compare,
   );
   // While compare mode is open it covers the single view (main.layout),
-  // which is then not drawn (render, below), nor while a comparison the address asks for
-  // is opening: on a compare link the view's first drawing took 40 ms of
-  // the main thread for nothing. It is drawn when compare mode closes
-  // (reopen) or does not open.
+  // which is then not drawn (render, below), nor while a comparison the
+  // address asks for is opening: on a compare link the view's first
+  // drawing took 40 ms of the main thread for nothing. It is drawn when
+  // compare mode closes (reopen) or does not open.
   let comparing = compareParam(request.query) !== null;
 
   const timeline = new TimelineControls(model);
@@ -394,6 +394,8 @@ export async function startPage(wasm, firstName, options) {
     if (location.href === reopened) return;
     reopened = location.href;
     const turn = ++reopening;
+    // Whether compare mode covers the single view (its drawing was skipped).
+    const covered = compare.active;
     const wasReady = document.body.dataset.ready === 'true';
     const readyAgain = () => {
       if (turn === reopening && wasReady) document.body.dataset.ready = 'true';
@@ -430,8 +432,8 @@ export async function startPage(wasm, firstName, options) {
     if (narration.lesson?.predict) predict.set(true, false, again.predictKinds ?? null);
     const compared = compare.open(again, found).then((more) => {
       if (more) showProblems(found);
-      // Left (or never opened): the single view shows again, as it stands.
-      if (!compare.active) render();
+      // Left: the single view shows again, as it stands.
+      if (covered && !compare.active) render();
     });
     showProblems(found);
     await Promise.all([positioned, compared]);
@@ -466,9 +468,11 @@ export async function startPage(wasm, firstName, options) {
   compare.suggest(model.playground.algorithm());
   compare.open(request, problems).then((more) => {
     if (more) showProblems(problems);
-    // Covered by compare mode, or drawn now that it did not open.
+    // A comparison was asked for: the single view is covered by compare
+    // mode, or drawn now that it did not open.
+    const skipped = comparing;
     comparing = false;
-    if (!compare.active) render();
+    if (skipped && !compare.active) render();
     compared = true;
     readyWhenBoth();
   });

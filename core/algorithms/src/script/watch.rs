@@ -241,11 +241,11 @@ impl Watch {
     /// callback's too), with the interpreter's own count `count`: counts
     /// it, charged for what is held (past [`MAX_BLIND_OPERATIONS`]
     /// without a variable read, at least [`BLIND_RATE`]) and, where the
-    /// count did not rise (a callback called again by its built-in, or
-    /// the built-in returned after its callbacks: once per callback
-    /// called), for the call ([`CALLBACK_OPERATIONS`]); and says whether the call is
-    /// past its limit. Between two reads this is all that sees the call
-    /// run.
+    /// count did not rise, for a callback's call ([`CALLBACK_OPERATIONS`]:
+    /// a callback called again by its built-in, or the built-in returned
+    /// after its callbacks, so once per callback called); and says
+    /// whether the call is past its limit. Between two reads this is all
+    /// that sees the call run.
     pub fn progress(&self, count: u64) -> bool {
         let blind = self.blind.get() + 1;
         self.blind.set(blind);
