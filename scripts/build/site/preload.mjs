@@ -47,6 +47,15 @@
 // what the link carries until then anyway. Lighthouse's simulated mobile
 // load counts a script or a preload fetched before the first paint as
 // holding it (its LCP went from 1.0 to 3.2 s by the 245 KB wasm).
+//
+// **Except a compare link or an embed**, which the first picture never
+// draws (www/first/scenario.js): nothing of theirs is drawn before the
+// wasm is in, so the script asks for their module (the compare module
+// or the family's player) at once, while the rest of the HTML arrives,
+// and the bundle after the first frame as elsewhere (a module script
+// run before the document is parsed would find half a page). A/B, cold,
+// 5 Mbps, to ready: a compare link 1.18 to 1.07 s, an embed 0.85 to
+// 0.74 s (docs/PERFORMANCE.md, Panels).
 import { createHash } from 'node:crypto';
 
 /**
@@ -82,10 +91,11 @@ export function preloadScript(table) {
     `f=t.f[n||t.d]||t.f[t.d],` +
     `l=(r,h,w)=>{const e=document.createElement('link');e.rel=r;e.href=h;` +
     `if(w){e.as='fetch';e.type='application/wasm';e.crossOrigin='anonymous'}document.head.append(e)},` +
-    `g=()=>{if(n||!s){l('preload',f[0],1);l('modulepreload',f[1])}` +
-    `for(const c of t.m.chunks)l('modulepreload',c);` +
+    `w=()=>{if(n||!s){l('preload',f[0],1);l('modulepreload',f[1])}},` +
+    `b=()=>{for(const c of t.m.chunks)l('modulepreload',c);` +
     `const e=document.createElement('script');e.type='module';e.src=t.m.script;document.head.append(e)};` +
-    `requestAnimationFrame(()=>setTimeout(g,0));document.currentScript?.remove()})()`
+    `if(q.has('compare')||q.get('embed')?.trim()==='1'){w();requestAnimationFrame(()=>setTimeout(b,0))}` +
+    `else requestAnimationFrame(()=>setTimeout(()=>{w();b()},0));document.currentScript?.remove()})()`
   );
 }
 
