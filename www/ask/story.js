@@ -9,6 +9,8 @@
  * @module ask/story
  */
 
+import { grouped } from '../shared/numbers.js';
+
 /**
  * One caption: what the page shows from `at_ms` until the next.
  * @typedef {object} Caption
@@ -134,5 +136,5 @@ export function captionIndex(captions, ms) {
  * @returns {string}
  */
 export function choiceText(choice) {
-  return typeof choice === 'number' ? choice.toLocaleString('en') : String(choice);
+  return typeof choice === 'number' ? grouped(choice) : String(choice);
 }

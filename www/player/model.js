@@ -90,6 +90,7 @@
 
 import { decodeNodes, sameNodes } from '../cluster/node-rows.js';
 import { ROLE_NAMES } from '../shared/names.js';
+import { grouped } from '../shared/numbers.js';
 import { Slicer } from './slicer.js';
 import { learnFlightFields, quietStretch } from './quiet.js';
 import { DEFAULT_SPEED, MAX_SPEED, MIN_SPEED } from './speed.js';
@@ -723,7 +724,7 @@ export class Model {
     /** @type {{at_ms: number, message: string} | null | undefined} */
     const stop = this.playground.stopped_by?.();
     if (!stop) return null;
-    const at = stop.at_ms.toLocaleString('en-US', { maximumFractionDigits: 1 });
+    const at = grouped(stop.at_ms, 1);
     return `Stopped at ${at} ms: ${stop.message}`;
   }
 

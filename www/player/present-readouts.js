@@ -11,6 +11,7 @@
 
 import { leaderSummary } from '../panels/status.js';
 import { h, setText } from '../shared/dom.js';
+import { grouped } from '../shared/numbers.js';
 
 export class PresentReadouts {
   /**
@@ -50,7 +51,7 @@ export class PresentReadouts {
     }
     this.termItem.hidden = term === null;
     setText(this.term, term === null ? '' : String(term));
-    setText(this.messages, s.messagesSent.toLocaleString('en'));
+    setText(this.messages, grouped(s.messagesSent));
     setText(this.time, String(s.nowMs));
   }
 }
