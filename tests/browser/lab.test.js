@@ -278,6 +278,32 @@ test('the first render loads none of the lab\'s code; opening the lab does', asy
   await page.close();
 });
 
+test('until the lab\'s module is in, the status line says it loads, and a Run pressed meanwhile runs once it is', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = collectErrors(page);
+  // The lab's wasm is held back until the test has read the status line
+  // (no timing: the response waits for the test).
+  /** @type {() => void} */
+  let release = () => {};
+  const held = new Promise((resolve) => {
+    release = () => resolve(undefined);
+  });
+  await page.route(/election_(lab|web)_bg[^/]*\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${baseUrl()}/?algorithm=bully`);
+  await ready(page);
+  await openLab(page);
+  assert.equal(await testId(page, 'lab-status'), 'Loading the script interpreter…');
+  await page.click('[data-testid=lab-run]');
+  await page.waitForFunction(() => /^Loading the script interpreter: your script runs as soon as it is in/.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''));
+  release();
+  await page.waitForFunction(() => /^Running in the views below: /.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('"Find a failure" shrinks a broken script\'s failure to a counterexample whose link reopens the script', async () => {
   const expected = cliCheck(['--script', scriptFile(BROKEN), '--seeds', '1..20']).counterexample;
   assert.equal(expected.property, 'one_leader_per_component');

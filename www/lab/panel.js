@@ -208,6 +208,10 @@ function openAddress(search, hash) {
 export async function createLab(section, close, lab) {
   /** The lab's wasm module once it is in: until then nothing is checked. @type {import('../shared/panel-wasm.js').LabWasm | null} */
   let tools = null;
+  // Until the lab's module is in (640 KB gzip: a second on 5 Mbps, a few
+  // on a phone's link) the status line says so, and what Run does then.
+  const loading = 'Loading the script interpreter…';
+  const waiting = 'Loading the script interpreter: your script runs as soon as it is in…';
   const page = pageRun();
   if (!page) throw new Error('the page has no single view to run a script in');
   const templates = /** @type {Template[]} */ (SCRIPT_TEMPLATES);
@@ -315,10 +319,12 @@ export async function createLab(section, close, lab) {
     },
     run: () => run(false),
   });
+  setText(status, loading);
   // Once the lab's module is in, the script is checked.
   lab.then(
     (m) => {
       tools = m;
+      if (status.textContent === loading) setText(status, '');
       editor.recheck();
     },
     (err) => showError(`The lab's code could not load: ${messageOf(err)}`),
@@ -373,12 +379,15 @@ export async function createLab(section, close, lab) {
    * @returns {Promise<void>}
    */
   const run = async (own) => {
+    if (!tools) setText(status, waiting);
     try {
       tools ??= await lab;
     } catch (err) {
+      setText(status, '');
       showError(`Not run: the lab's code could not load: ${messageOf(err)}`);
       return;
     }
+    if (status.textContent === waiting) setText(status, '');
     const text = editor.text();
     const e = compileError(text);
     if (e) {
@@ -418,7 +427,7 @@ export async function createLab(section, close, lab) {
    */
   const sayStatus = (pg, script, e) => {
     if (script === null) {
-      setText(status, '');
+      if (tools || status.textContent !== waiting) setText(status, tools ? '' : loading);
       return;
     }
     const s = JSON.parse(pg.scenario_json());
