@@ -86,7 +86,12 @@ for family in $FAMILIES; do
 done
 # The panels' modules (web/Cargo.toml): compare mode and the exports, the
 # sweeps (experiments, the failure finder, the trade-offs), the lab.
-builds+=("election_compare --no-default-features --features compare,$every")
+# The compare module with the algorithms crate, where the engine is
+# instantiated for each of the twelve algorithms, at opt-level "s": 57 KB
+# (13%) less gzipped for an engine 7 to 25% slower in compare mode and
+# the exports, whose runs are a scenario or two (docs/PERFORMANCE.md,
+# Size). A compare link is the one first load that waits for it.
+builds+=("election_compare --no-default-features --features compare,$every --config profile.wasm.package.election-algorithms.opt-level=\"s\"")
 builds+=("election_sweeps --no-default-features --features sweeps,$every")
 builds+=("election_lab --no-default-features --features lab")
 panels="compare=election_compare,sweeps=election_sweeps,lab=election_lab"
