@@ -16,7 +16,8 @@
 #       the page (and the sweeps one by the panels' workers, handed the
 #       page's compiled module): compare mode and the exports; the
 #       experiments, the failure finder and the trade-off table; scripted
-#       algorithms (the lab);
+#       algorithms (the lab), with the sweeps and the exports of a
+#       scripted run (the panels' workers get it too then);
 #   www/pkg/election_web.js, election_web_bg.wasm        the tools module:
 #       everything (every algorithm, scripts, compare mode, exports,
 #       experiments, the failure finder, the trade-off table, headless
@@ -93,7 +94,10 @@ done
 # Size). A compare link is the one first load that waits for it.
 builds+=("election_compare --no-default-features --features compare,$every --config profile.wasm.package.election-algorithms.opt-level=\"s\"")
 builds+=("election_sweeps --no-default-features --features sweeps,$every")
-builds+=("election_lab --no-default-features --features lab")
+# The lab's module with the sweeps' and the exports' functions (no
+# built-in family: 78 KB more gzipped), so a scripted run's experiments,
+# failure search and exports need no other module.
+builds+=("election_lab --no-default-features --features lab,sweeps,compare")
 panels="compare=election_compare,sweeps=election_sweeps,lab=election_lab"
 # name  cargo feature flags
 for build in "${builds[@]}"; do

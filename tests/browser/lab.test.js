@@ -308,6 +308,11 @@ test('"Find a failure" shrinks a broken script\'s failure to a counterexample wh
   const expected = cliCheck(['--script', scriptFile(BROKEN), '--seeds', '1..20']).counterexample;
   assert.equal(expected.property, 'one_leader_per_component');
   const { page, errors } = await openPlayground(browser, '/?lab=1&nodes=4');
+  /** @type {string[]} */
+  const modules = [];
+  page.on('request', (r) => {
+    if (/\.wasm(\?|$)/.test(r.url())) modules.push(r.url());
+  });
   await page.waitForSelector('[data-testid=lab-code]');
   await setScript(page, BROKEN);
   await page.click('[data-testid=lab-find-failure]');
@@ -321,6 +326,9 @@ test('"Find a failure" shrinks a broken script\'s failure to a counterexample wh
   assert.deepEqual(JSON.parse(found.scenario ?? ''), expected.scenario);
   assert.equal(found.link, expected.link);
   assert.equal(JSON.parse(found.scenario ?? '').script, BROKEN);
+  // The search ran in the lab's own module: no other (the tools module,
+  // 900 KB, was loaded for it before).
+  assert.deepEqual(modules.filter((u) => !/election_lab_bg/.test(u)), [], `wasm loaded for the search: ${modules}`);
   // The page shows the counterexample at the violation, still the script.
   await page.waitForFunction((link) => `${location.search}${location.hash}` === link, expected.link);
   await page.waitForFunction(() => document.querySelector('[data-testid=violations]')?.textContent?.trim() === '1');

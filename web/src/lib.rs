@@ -33,6 +33,9 @@
 //! and what only it uses: [`views`], the rows, [`story`], [`lessons`]):
 //! the sweeps module runs headless in the panels' workers and gives the
 //! experiments an address's scenario by [`presets::address_scenario_json`].
+//! The lab's module is built with `sweeps` and `compare` too, without a
+//! built-in family: a scripted run's experiments, failure search and
+//! exports are made there.
 //!
 //! The crate also compiles natively so that clippy and `cargo test` cover
 //! it; the native tests exercise the pure-Rust parts ([`url`], [`views`],

@@ -8,7 +8,7 @@
  */
 
 import { lazyPanel, pageReady } from '../shared/lazy-panel.js';
-import { sweepsWasm } from '../shared/panel-wasm.js';
+import { isScripted, sweepsFor } from '../shared/panel-wasm.js';
 
 const button = /** @type {HTMLButtonElement | null} */ (document.getElementById('experiments-open'));
 const section = document.getElementById('experiments');
@@ -17,10 +17,11 @@ if (button && section) {
     button,
     section,
     // The panel's code and its wasm module load together from the click
-    // (Run waits for the module).
+    // (Run waits for the module): the sweeps module, or for a scripted
+    // run the lab's, which the lab has loaded already.
     (s, close) =>
       pageReady().then(() => {
-        const sweeps = sweepsWasm();
+        const sweeps = sweepsFor(isScripted());
         return import('./panel.js').then((m) => m.createPanel(s, close, sweeps));
       }),
     'the experiments',

@@ -133,7 +133,7 @@ function addressScenario() {
  */
 
 /** The panel's wasm once in: the sweeps module (shared/panel-wasm.js),
- * loading beside the panel (experiments/open.js); the tools module while
+ * loading beside the panel (experiments/open.js); the lab's module while
  * the experiment is a scripted run's. @type {import('../shared/panel-wasm.js').SweepsWasm | null} */
 let wasm = null;
 
@@ -354,7 +354,7 @@ export async function createPanel(section, close, sweeps) {
     let spec;
     try {
       spec = specJson();
-      // A script runs only in the tools module (shared/panel-wasm.js).
+      // A script runs only in the lab's module (shared/panel-wasm.js).
       status.textContent = 'Loading the experiments\' code…';
       pool.wasm = await sweepsFor(JSON.parse(spec).scenario?.algorithm === 'script');
       wasm = pool.wasm.wasm;

@@ -6,7 +6,7 @@
  * decides nothing: which runs, and in which order they are reported, is
  * the pool's business (pool.js); what a run is, the core's.
  *
- * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'tools'}   (first; shared/worker-wasm.js)
+ * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'lab'}   (first; shared/worker-wasm.js)
  *               {type: 'start', spec: string}
  *               {type: 'run', from: number, to: number}   (to excluded)
  * Messages out: {type: 'ready'}

@@ -7,7 +7,7 @@
  */
 
 import { pageReady } from '../shared/lazy-panel.js';
-import { sweepsWasm } from '../shared/panel-wasm.js';
+import { isScripted, sweepsFor } from '../shared/panel-wasm.js';
 
 const details = /** @type {HTMLDetailsElement | null} */ (document.getElementById('finder'));
 
@@ -17,10 +17,11 @@ if (details) {
   details.addEventListener('toggle', () => {
     if (!details.open || loaded) return;
     // The form's code and the wasm sweeps module load together from the
-    // click (a search waits for the module).
+    // click (a search waits for the module); for a scripted run, the
+    // lab's module, which the lab has loaded already.
     loaded = pageReady()
       .then(() => {
-        sweepsWasm().catch(() => {});
+        sweepsFor(isScripted()).catch(() => {});
         return import('./panel.js');
       })
       .then((m) => {

@@ -192,7 +192,7 @@ export function createFinder() {
     let total;
     try {
       text = request();
-      // A script runs only in the tools module (shared/panel-wasm.js).
+      // A script runs only in the lab's module (shared/panel-wasm.js).
       const asked = JSON.parse(text);
       pool.wasm = await sweepsFor(asked.algorithm === 'script' || asked.scenario?.algorithm === 'script');
       const finder = new pool.wasm.wasm.FailureFinder(text);

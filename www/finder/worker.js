@@ -6,7 +6,7 @@
  * which runs, and which failure is shrunk, is the pool's business
  * (pool.js); what a schedule, a failure and shrinking are, the core's.
  *
- * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'tools'}   (first; shared/worker-wasm.js)
+ * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'lab'}   (first; shared/worker-wasm.js)
  *               {type: 'start', request: string}
  *               {type: 'check', from: number, to: number}   (to excluded)
  *               {type: 'shrink', index: number}

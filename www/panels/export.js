@@ -22,7 +22,7 @@
  */
 
 import { fileStem, saveBlob, saveText } from '../shared/download.js';
-import { compareFor, isScripted } from '../shared/panel-wasm.js';
+import { exportsFor, isScripted } from '../shared/panel-wasm.js';
 
 /**
  * @typedef {object} ExportElements
@@ -135,7 +135,7 @@ export class Exports {
     const seed = pg.seed();
     let text;
     try {
-      const tools = await compareFor(isScripted(scenario));
+      const tools = await exportsFor(isScripted(scenario));
       const copy = new tools.Playground(scenario);
       try {
         copy.run_until_ms(at);

@@ -9,7 +9,7 @@
  * |---|---|---|
  * | `www/pkg/election_compare.js` | compare mode (`compare_ids`, `for_algorithm`, `compare_figures`), the exports; every family | compare mode and its embed (stage/compare-picker.js, embed/compare-embed.js), trace, summary and CSV exports (panels/export.js) |
  * | `www/pkg/election_sweeps.js` | experiments, the failure finder, the trade-off table; every family | their panels and their Web Workers |
- * | `www/pkg/election_lab.js` | scripted algorithms (Rhai): templates, checks, runs; no built-in family | the lab (lab/panel.js); a script's run (shared/player-wasm.js, `ALGORITHM_MODULE.script`) |
+ * | `www/pkg/election_lab.js` | scripted algorithms (Rhai): templates, checks, runs, and the sweeps' and the exports' functions; no built-in family | the lab (lab/panel.js); a script's run (shared/player-wasm.js, `ALGORITHM_MODULE.script`); a scripted run's experiments, failure search and exports, and their workers |
  *
  * The first render loads none of them (shared/player-wasm.js, What the
  * first render loads). A module's workers get the page's compiled
@@ -18,10 +18,12 @@
  * modules share nothing at run time with the player modules: a run
  * crosses as its scenario JSON. A failed load is tried again next time.
  *
- * A script (the lab's) runs only where Rhai is: compare mode, an export,
- * an experiment or a failure search of a scripted run are made in the
- * tools module (`www/pkg/election_web.js`, every panel's functions and
- * scripts) instead, loaded then (`compareFor`, `sweepsFor`).
+ * A script (the lab's) runs only where Rhai is: an experiment, a failure
+ * search or an export of a scripted run are made in the lab's module,
+ * which the lab has loaded already (`sweepsFor`, `exportsFor`); compare
+ * mode of a scripted run, which puts built-in algorithms beside it, in
+ * the tools module (`www/pkg/election_web.js`, every panel's functions
+ * and scripts), loaded then (`compareFor`).
  * @module shared/panel-wasm
  */
 
@@ -71,7 +73,7 @@ async function compile(url) {
 /**
  * A panel's module, started, with its compiled module for the panels'
  * workers and which glue they start it with (`startWorker`).
- * @typedef {{wasm: SweepsWasm, module: WebAssembly.Module | null, glue: 'sweeps' | 'tools'}} Sweeps
+ * @typedef {{wasm: SweepsWasm, module: WebAssembly.Module | null, glue: 'sweeps' | 'lab'}} Sweeps
  */
 
 /**
@@ -114,16 +116,15 @@ export const sweepsWasm = once(async () => {
 });
 
 /**
- * The tools module (every panel's functions and scripts), started, and
- * its compiled module: for a panel's work on a scripted run.
- * @type {() => Promise<Sweeps & {wasm: typeof import('../pkg/election_web.js')}>}
+ * The tools module (every panel's functions and scripts), started: for
+ * compare mode of a scripted run.
+ * @type {() => Promise<typeof import('../pkg/election_web.js')>}
  */
 const toolsWasm = once(async () => {
   const wasm = await import('../pkg/election_web.js');
-  // (Started already only on a standalone page, which has no workers.)
-  const module = started(wasm) ? null : await compile(new URL('../pkg/election_web_bg.wasm', import.meta.url));
-  if (module) await wasm.default({ module_or_path: module });
-  return { wasm, module, glue: /** @type {const} */ ('tools') };
+  // (Started already on a standalone page.)
+  if (!started(wasm)) await wasm.default({ module_or_path: await compile(new URL('../pkg/election_web_bg.wasm', import.meta.url)) });
+  return wasm;
 });
 
 /**
@@ -142,31 +143,58 @@ export function isScripted(scenarioJson = pageScenarioJson()) {
 }
 
 /**
- * The module for a comparison or an export: the compare module, or for a
- * scripted run the tools module.
+ * The module for compare mode: the compare module, or for a scripted run
+ * the tools module (a script beside the built-in algorithms).
  * @param {boolean} scripted
  * @returns {Promise<CompareWasm>}
  */
 export async function compareFor(scripted) {
-  return scripted ? (await toolsWasm()).wasm : compareWasm();
+  return scripted ? toolsWasm() : compareWasm();
+}
+
+/**
+ * The module for an export: the compare module, or for a scripted run
+ * the lab's.
+ * @param {boolean} scripted
+ * @returns {Promise<CompareWasm | LabWasm>}
+ */
+export function exportsFor(scripted) {
+  return scripted ? labWasm() : compareWasm();
 }
 
 /**
  * The module for an experiment or a failure search: the sweeps module, or
- * for a scripted run the tools module.
+ * for a scripted run the lab's.
  * @param {boolean} scripted
  * @returns {Promise<Sweeps>}
  */
 export function sweepsFor(scripted) {
-  return scripted ? toolsWasm() : sweepsWasm();
+  return scripted ? labSweeps() : sweepsWasm();
 }
 
-/** The lab's module (scripts), started. @type {() => Promise<LabWasm>} */
-export const labWasm = once(async () => {
+/** The lab's module, started, and the compiled module it was started with (null: started elsewhere). */
+const labParts = once(async () => {
   const wasm = await import('../pkg/election_lab.js');
-  if (started(wasm)) return wasm;
-  await wasm.default({ module_or_path: await compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url)) });
-  return wasm;
+  if (started(wasm)) return { wasm, module: /** @type {WebAssembly.Module | null} */ (null) };
+  const module = await compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url));
+  await wasm.default({ module_or_path: module });
+  return { wasm, module };
+});
+
+/** The lab's module (scripts), started. @type {() => Promise<LabWasm>} */
+export const labWasm = once(async () => (await labParts()).wasm);
+
+/**
+ * The lab's module as the sweeps' for a scripted run, with a compiled
+ * module for the panels' workers: the one the lab started it with, or,
+ * when shared/player-wasm.js started it (a script's link), compiled from
+ * the same file again (from the HTTP cache).
+ * @type {() => Promise<Sweeps>}
+ */
+const labSweeps = once(async () => {
+  const parts = await labParts();
+  const module = parts.module ?? (await compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url)));
+  return { wasm: parts.wasm, module, glue: /** @type {const} */ ('lab') };
 });
 
 /**

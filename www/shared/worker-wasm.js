@@ -4,7 +4,8 @@
  * tradeoffs/worker.js): its wasm, started from the compiled module the
  * page posts as the worker's first message (shared/panel-wasm.js
  * `startWorker`), with the glue of that module: the sweeps module's, or
- * for a scripted run the tools module's. Nothing is fetched here.
+ * for a scripted run the lab module's (built with the sweeps' functions).
+ * Nothing is fetched here.
  * @module shared/worker-wasm
  */
 
@@ -22,7 +23,7 @@ export function workerWasm() {
     take(msg) {
       if (msg?.type !== 'wasm') return false;
       started = (async () => {
-        const glue = msg.glue === 'tools' ? await import('../pkg/election_web.js') : await import('../pkg/election_sweeps.js');
+        const glue = msg.glue === 'lab' ? await import('../pkg/election_lab.js') : await import('../pkg/election_sweeps.js');
         await glue.default({ module_or_path: msg.module });
         return /** @type {SweepsWasm} */ (glue);
       })();

@@ -6,7 +6,7 @@
  * done. It decides nothing: what a row is, the core's; in which order
  * they are shown, the panel's.
  *
- * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'tools'}   (first; shared/worker-wasm.js)
+ * Messages in:  {type: 'wasm', module: WebAssembly.Module, glue: 'sweeps' | 'lab'}   (first; shared/worker-wasm.js)
  *               {type: 'measure', spec: string, ids: string[]}
  * Messages out: {type: 'row', id: string, row: object}
  *               {type: 'error', message: string, field: string, detail: string}

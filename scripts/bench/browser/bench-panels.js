@@ -13,7 +13,9 @@
 //   pressed at once, until the sweep runs (its wasm module is in);
 // - trade-offs: its button, until the first algorithm's row is measured;
 // - lab: its button, until the editor shows the first template; and Run
-//   pressed at once, until the views run the script;
+//   pressed at once, until the views run the script; and once the views
+//   run it, its "Find a failure", with Find pressed at once, until it
+//   checks the script;
 // - finder: the Faults panel's "Find a failure" opened, until its form
 //   is filled (the algorithms listed); and Find pressed at once, until
 //   it checks;
@@ -64,8 +66,10 @@ const TIMEOUT_MS = 60_000;
 
 /**
  * A panel's first use: what to do, and when it can be used (`until`,
- * timed in the page; `use` also waits for it, as the harness sees it).
- * @typedef {{name: string, until: Until, use: (page: import('playwright-core').Page) => Promise<void>}} Panel
+ * timed in the page; `use` also waits for it, as the harness sees it);
+ * `before`, untimed, what the user did first.
+ * @typedef {{name: string, until: Until, use: (page: import('playwright-core').Page) => Promise<void>,
+ *   before?: (page: import('playwright-core').Page) => Promise<void>}} Panel
  */
 
 /**
@@ -210,6 +214,23 @@ const PANELS = [
     },
   },
   {
+    name: 'lab, after a Run: Find a failure, Find at once until it checks',
+    before: async (page) => {
+      await page.click('[data-testid=lab-open]');
+      await page.click('[data-testid=lab-run]', { timeout: TIMEOUT_MS });
+      await page.waitForFunction(() => /^Running in the views/.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''), null, {
+        timeout: TIMEOUT_MS,
+      });
+    },
+    until: { selector: '[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]' },
+    async use(page) {
+      await page.click('[data-testid=lab-find-failure]');
+      await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
+      await page.click('[data-testid=finder-run]', { timeout: TIMEOUT_MS });
+      await page.waitForSelector('[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]', { timeout: TIMEOUT_MS });
+    },
+  },
+  {
     name: 'finder',
     until: { selector: '#finder[data-loaded=true]' },
     async use(page) {
@@ -306,6 +327,7 @@ async function main() {
         try {
           // Times since the epoch: opening compare mode loads its address.
           const now = () => page.evaluate(() => performance.timeOrigin + performance.now());
+          await panel.before?.(page);
           await page.evaluate((until) => {
             const w = /** @type {any} */ (window);
             w.__bench.until = until;
