@@ -31,8 +31,10 @@ const SKIP = 'the development page has no first picture (run against dist/: scri
  * Opens `path` with the wasm held back; `release` lets it through.
  * @param {string} path
  * @param {{width: number, height: number, mobile?: boolean}} viewport
+ * @param {string} [shown] what the first picture shows by then (default
+ *   its canvas)
  */
-async function openHeld(path, viewport) {
+async function openHeld(path, viewport, shown = 'canvas.cluster-first') {
   const context = await browser.newContext({
     viewport: { width: viewport.width, height: viewport.height },
     isMobile: viewport.mobile ?? false,
@@ -50,7 +52,7 @@ async function openHeld(path, viewport) {
     await route.continue();
   });
   await page.goto(`${baseUrl()}${path}`);
-  await page.waitForSelector('canvas.cluster-first');
+  await page.waitForSelector(shown);
   return { context, page, errors, release };
 }
 
@@ -169,4 +171,30 @@ test('an address the first picture cannot draw waits for the wasm, as before', a
   assert.equal(await page.$$eval('canvas.cluster-first', (xs) => xs.length), 0);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('where it cannot draw, the cluster says the run or the comparison loads, until the page draws', async (t) => {
+  if (!built) return t.skip(SKIP);
+  // `at=end` is the core's to reach.
+  const run = await openHeld('/?algorithm=raft&nodes=5&at=end', { width: 1920, height: 1080 }, '.cluster-loading');
+  assert.equal(await run.page.textContent('.cluster-loading'), 'Loading the run…');
+  assert.ok(await run.page.isVisible('.cluster-loading'));
+  run.release();
+  await ready(run.page);
+  await run.page.waitForFunction(() => document.querySelectorAll('.cluster-loading').length === 0);
+  assert.deepEqual(run.errors, []);
+  await run.context.close();
+
+  const compare = await openHeld('/?compare=bully,raft', { width: 390, height: 844, mobile: true }, '.cluster-loading');
+  assert.equal(await compare.page.textContent('.cluster-loading'), 'Loading the comparison…');
+  assert.ok(await compare.page.isVisible('.cluster-loading'));
+  compare.release();
+  await ready(compare.page);
+  // Compare mode covers the single view; leaving it draws that view, and
+  // the note goes.
+  await compare.page.waitForSelector('#compare-leave', { state: 'visible' });
+  await compare.page.click('#compare-leave');
+  await compare.page.waitForFunction(() => document.querySelectorAll('.cluster-loading').length === 0);
+  assert.deepEqual(compare.errors, []);
+  await compare.context.close();
 });

@@ -13,6 +13,16 @@
  * ready (`data-early-play="true"`). */
 export const EARLY_PLAY = 'earlyPlay';
 
+/** The class of the note the first picture shows where it cannot draw
+ * ("Loading the run…", first/picture.js), a `.cluster-first` too. */
+export const LOADING_CLASS = 'cluster-loading';
+
+/** Takes away the note that the run loads (the page could not start:
+ * its problem is said instead). */
+export function dropLoadingNote() {
+  document.querySelectorAll(`.${LOADING_CLASS}`).forEach((n) => n.remove());
+}
+
 /**
  * Whether Play was pressed (an odd number of times) before the page was
  * ready; forgets it.

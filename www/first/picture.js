@@ -23,8 +23,8 @@
  * - keeps a press of Play (or Space) made before the page is ready: the
  *   page plays once it is (first/handoff.js `playAskedEarly`).
  *
- * An address it cannot draw (first/scenario.js) is left to the wasm, as
- * before. In development (`DEV=1`) nothing inlines it: the page draws
+ * An address it cannot draw (first/scenario.js) is left to the wasm; the
+ * cluster's box says meanwhile that the run (or the comparison) loads. In development (`DEV=1`) nothing inlines it: the page draws
  * once the wasm is in.
  * @module first/picture
  */
@@ -34,7 +34,7 @@ import { drawLabels, drawStill, layoutNodes } from '../cluster/draw.js';
 import { decodeNodes } from '../cluster/node-rows.js';
 import { roleLegend } from '../cluster/legend.js';
 import { firstScenario, stateAtZero } from './scenario.js';
-import { EARLY_PLAY } from './handoff.js';
+import { EARLY_PLAY, LOADING_CLASS } from './handoff.js';
 import { kindRows } from '../panels/kind-rows.js';
 import { DEFAULT_SPEED, formatSpeed, placeSpeedSlider } from '../player/speed.js';
 
@@ -114,6 +114,25 @@ function caption() {
   }
 }
 
+/**
+ * Says, in the cluster's box, that the run is on its way, where the first
+ * picture cannot draw it (a comparison, `at=`, a random ring...): the
+ * box would otherwise stay empty until the wasm is in, seconds on a
+ * phone's link. The note is a `.cluster-first` too, so the cluster's
+ * first drawing takes it away (first/handoff.js); a failure to start
+ * does as well (stage/start.js). Not in an embed, which builds its own
+ * page.
+ */
+function sayLoading() {
+  const cluster = document.getElementById('cluster');
+  const params = new URLSearchParams(window.location.search);
+  if (!(cluster instanceof HTMLCanvasElement) || document.body.dataset.ready === 'true' || params.get('embed')?.trim() === '1') return;
+  const note = document.createElement('p');
+  note.className = `cluster-first ${LOADING_CLASS}`;
+  note.textContent = params.has('compare') ? 'Loading the comparison…' : 'Loading the run…';
+  cluster.after(note);
+}
+
 /** Keeps a press of Play or Space made before the page is ready. */
 function keepEarlyPlay() {
   const play = document.getElementById('play');
@@ -152,8 +171,9 @@ const speedOut = document.getElementById('speed-out');
 if (speedOut) speedOut.textContent = formatSpeed(DEFAULT_SPEED);
 keepEarlyPlay();
 const asked = firstScenario(TABLE, window.location.search, window.location.hash);
-if (asked instanceof Promise) asked.then((s) => s && draw(s));
+if (asked instanceof Promise) asked.then((s) => (s ? draw(s) : sayLoading()));
 else if (asked) draw(asked);
+else sayLoading();
 // Its work done (a link's drawing aside), it takes itself out of the
 // document, which then holds no inline script (tests/browser/hostile.test.js).
 document.currentScript?.remove();

@@ -59,6 +59,7 @@
  * @module stage/start
  */
 
+import { dropLoadingNote } from '../first/handoff.js';
 import { setupAppearance } from '../shared/appearance.js';
 import { messageOf, showProblems } from '../shared/dom.js';
 import { learnNames } from '../shared/names.js';
@@ -112,6 +113,7 @@ async function start(entry) {
  */
 export function startPlayground(entry) {
   start(entry).catch((e) => {
+    dropLoadingNote();
     try {
       showProblems([`The playground could not start: ${messageOf(e)}`]);
     } catch {
