@@ -208,10 +208,11 @@ function openAddress(search, hash) {
 export async function createLab(section, close, lab) {
   /** The lab's wasm module once it is in: until then nothing is checked. @type {import('../shared/panel-wasm.js').LabWasm | null} */
   let tools = null;
-  // Until the lab's module is in (640 KB gzip: a second on 5 Mbps, a few
-  // on a phone's link) the status line says so, and what Run does then.
-  const loading = 'Loading the script interpreter…';
-  const waiting = 'Loading the script interpreter: your script runs as soon as it is in…';
+  // Until the lab's module is in (about 700 KB gzip: a second on 5 Mbps,
+  // a few on a phone's link) the status line says so, and what a Run
+  // pressed meanwhile does (`runWaiting`).
+  let runWaiting = false;
+  let loadFailed = false;
   const page = pageRun();
   if (!page) throw new Error('the page has no single view to run a script in');
   const templates = /** @type {Template[]} */ (SCRIPT_TEMPLATES);
@@ -319,15 +320,25 @@ export async function createLab(section, close, lab) {
     },
     run: () => run(false),
   });
-  setText(status, loading);
+  /** The status line while the views run no script: empty once the lab's module is in (or could not load). */
+  const sayIdle = () =>
+    setText(
+      status,
+      tools || loadFailed ? '' : runWaiting ? 'Loading the script interpreter: your script runs as soon as it is in…' : 'Loading the script interpreter…',
+    );
+  sayIdle();
   // Once the lab's module is in, the script is checked.
   lab.then(
     (m) => {
       tools = m;
-      if (status.textContent === loading) setText(status, '');
+      sayIdle();
       editor.recheck();
     },
-    (err) => showError(`The lab's code could not load: ${messageOf(err)}`),
+    (err) => {
+      loadFailed = true;
+      sayIdle();
+      showError(`The lab's code could not load: ${messageOf(err)}`);
+    },
   );
 
   /**
@@ -379,15 +390,21 @@ export async function createLab(section, close, lab) {
    * @returns {Promise<void>}
    */
   const run = async (own) => {
-    if (!tools) setText(status, waiting);
+    if (!tools) {
+      runWaiting = true;
+      sayIdle();
+    }
     try {
       tools ??= await lab;
     } catch (err) {
-      setText(status, '');
       showError(`Not run: the lab's code could not load: ${messageOf(err)}`);
       return;
+    } finally {
+      if (runWaiting) {
+        runWaiting = false;
+        sayIdle();
+      }
     }
-    if (status.textContent === waiting) setText(status, '');
     const text = editor.text();
     const e = compileError(text);
     if (e) {
@@ -427,7 +444,7 @@ export async function createLab(section, close, lab) {
    */
   const sayStatus = (pg, script, e) => {
     if (script === null) {
-      if (tools || status.textContent !== waiting) setText(status, tools ? '' : loading);
+      sayIdle();
       return;
     }
     const s = JSON.parse(pg.scenario_json());
