@@ -24,8 +24,9 @@
  *   page plays once it is (first/handoff.js `playAskedEarly`).
  *
  * An address it cannot draw (first/scenario.js) is left to the wasm; the
- * cluster's box says meanwhile that the run (or the comparison) loads. In development (`DEV=1`) nothing inlines it: the page draws
- * once the wasm is in.
+ * cluster's box says meanwhile that the run (or the comparison) loads.
+ * In development (`DEV=1`) nothing inlines it: the page draws once the
+ * wasm is in.
  * @module first/picture
  */
 
@@ -35,6 +36,7 @@ import { decodeNodes } from '../cluster/node-rows.js';
 import { roleLegend } from '../cluster/legend.js';
 import { firstScenario, stateAtZero } from './scenario.js';
 import { EARLY_PLAY, LOADING_CLASS } from './handoff.js';
+import { compareParam, isEmbed } from '../shared/url.js';
 import { kindRows } from '../panels/kind-rows.js';
 import { DEFAULT_SPEED, formatSpeed, placeSpeedSlider } from '../player/speed.js';
 
@@ -125,11 +127,11 @@ function caption() {
  */
 function sayLoading() {
   const cluster = document.getElementById('cluster');
-  const params = new URLSearchParams(window.location.search);
-  if (!(cluster instanceof HTMLCanvasElement) || document.body.dataset.ready === 'true' || params.get('embed')?.trim() === '1') return;
+  const search = window.location.search;
+  if (!(cluster instanceof HTMLCanvasElement) || document.body.dataset.ready === 'true' || isEmbed(search)) return;
   const note = document.createElement('p');
   note.className = `cluster-first ${LOADING_CLASS}`;
-  note.textContent = params.has('compare') ? 'Loading the comparison…' : 'Loading the run…';
+  note.textContent = compareParam(search) !== null ? 'Loading the comparison…' : 'Loading the run…';
   cluster.after(note);
 }
 

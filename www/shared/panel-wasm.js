@@ -172,11 +172,14 @@ export function sweepsFor(scripted) {
   return scripted ? labSweeps() : sweepsWasm();
 }
 
+/** The lab's module, compiled. */
+const compileLab = () => compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url));
+
 /** The lab's module, started, and the compiled module it was started with (null: started elsewhere). */
 const labParts = once(async () => {
   const wasm = await import('../pkg/election_lab.js');
   if (started(wasm)) return { wasm, module: /** @type {WebAssembly.Module | null} */ (null) };
-  const module = await compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url));
+  const module = await compileLab();
   await wasm.default({ module_or_path: module });
   return { wasm, module };
 });
@@ -193,7 +196,7 @@ export const labWasm = once(async () => (await labParts()).wasm);
  */
 const labSweeps = once(async () => {
   const parts = await labParts();
-  const module = parts.module ?? (await compile(new URL('../pkg/election_lab_bg.wasm', import.meta.url)));
+  const module = parts.module ?? (await compileLab());
   return { wasm: parts.wasm, module, glue: /** @type {const} */ ('lab') };
 });
 
