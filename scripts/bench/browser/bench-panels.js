@@ -152,6 +152,37 @@ function watchInPage() {
   requestAnimationFrame(poll);
 }
 
+/** The finder checking: its state once a search runs (or is done). */
+const FINDER_CHECKS = '[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]';
+
+/**
+ * Opens the lab and presses Run at once; resolves when the views run
+ * the script.
+ * @param {import('playwright-core').Page} page
+ */
+async function labRunAtOnce(page) {
+  await page.click('[data-testid=lab-open]');
+  await page.click('[data-testid=lab-run]', { timeout: TIMEOUT_MS });
+  await page.waitForFunction(() => /^Running in the views/.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''), null, {
+    timeout: TIMEOUT_MS,
+    polling: 'raf',
+  });
+}
+
+/**
+ * Once the finder's form is shown (by `open`), presses Find at once;
+ * resolves when it checks. (Its form is in the page's markup: pressed
+ * before the finder's code is in, it would submit the page.)
+ * @param {import('playwright-core').Page} page
+ * @param {string} open what opens it
+ */
+async function findAtOnce(page, open) {
+  await page.click(open);
+  await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
+  await page.click('[data-testid=finder-run]', { timeout: TIMEOUT_MS });
+  await page.waitForSelector(FINDER_CHECKS, { timeout: TIMEOUT_MS });
+}
+
 /** @type {Panel[]} */
 const PANELS = [
   {
@@ -204,31 +235,13 @@ const PANELS = [
   {
     name: 'lab, Run at once until the views run it',
     until: { selector: '[data-testid=lab-status]', text: '^Running in the views' },
-    async use(page) {
-      await page.click('[data-testid=lab-open]');
-      await page.click('[data-testid=lab-run]', { timeout: TIMEOUT_MS });
-      await page.waitForFunction(() => /^Running in the views/.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''), null, {
-        timeout: TIMEOUT_MS,
-        polling: 'raf',
-      });
-    },
+    use: labRunAtOnce,
   },
   {
     name: 'lab, after a Run: Find a failure, Find at once until it checks',
-    before: async (page) => {
-      await page.click('[data-testid=lab-open]');
-      await page.click('[data-testid=lab-run]', { timeout: TIMEOUT_MS });
-      await page.waitForFunction(() => /^Running in the views/.test(document.querySelector('[data-testid=lab-status]')?.textContent ?? ''), null, {
-        timeout: TIMEOUT_MS,
-      });
-    },
-    until: { selector: '[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]' },
-    async use(page) {
-      await page.click('[data-testid=lab-find-failure]');
-      await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
-      await page.click('[data-testid=finder-run]', { timeout: TIMEOUT_MS });
-      await page.waitForSelector('[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]', { timeout: TIMEOUT_MS });
-    },
+    before: labRunAtOnce,
+    until: { selector: FINDER_CHECKS },
+    use: (page) => findAtOnce(page, '[data-testid=lab-find-failure]'),
   },
   {
     name: 'finder',
@@ -240,15 +253,8 @@ const PANELS = [
   },
   {
     name: 'finder, Find at once until it checks',
-    until: { selector: '[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]' },
-    async use(page) {
-      await page.click('[data-testid=finder-open-section]');
-      // (Its form is in the page's markup: pressed before the finder's code
-      // is in, it would submit the page.)
-      await page.waitForSelector('#finder[data-loaded=true]', { timeout: TIMEOUT_MS });
-      await page.click('[data-testid=finder-run]', { timeout: TIMEOUT_MS });
-      await page.waitForSelector('[data-testid=finder][data-state=running], [data-testid=finder][data-state=done]', { timeout: TIMEOUT_MS });
-    },
+    until: { selector: FINDER_CHECKS },
+    use: (page) => findAtOnce(page, '[data-testid=finder-open-section]'),
   },
   {
     name: 'export',
