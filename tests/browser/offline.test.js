@@ -1,6 +1,6 @@
 // The built site offline (issue 17, item 6; issue 30, item 3;
 // www/offline/sw.js, top comment): a plain visit keeps the shell and its
-// family's wasm module and downloads nothing else; what a visit used
+// family's wasm module and downloads nothing else, and nothing twice; what a visit used
 // (other families' links, a #s= link, the embed, the Experiments panel
 // with its workers and uPlot) is kept as first used, so with the network
 // gone a reload still opens the page and runs it, and all of that works
@@ -12,6 +12,7 @@
 // Only the built site has a service worker: against the development page
 // (BASE_URL serving the repository root) these tests are skipped.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -189,11 +190,17 @@ const TYPES = {
 
 /**
  * A plain static server for `root()` (read at each request, so a test
- * can swap the site under it), on a free loopback port.
+ * can swap the site under it), on a free loopback port. With
+ * `validators` it sends each file's ETag and answers a request that
+ * names it with 304, as GitHub Pages and most static hosts do; `sent`
+ * lists the paths it sent a body for, in order.
  * @param {() => string} root
- * @returns {Promise<{url: string, close: () => Promise<void>}>}
+ * @param {{validators?: boolean}} [options]
+ * @returns {Promise<{url: string, sent: string[], close: () => Promise<void>}>}
  */
-async function staticServer(root) {
+async function staticServer(root, { validators = false } = {}) {
+  /** @type {string[]} */
+  const sent = [];
   const server = createServer((req, res) => {
     let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     if (path.endsWith('/')) path += 'index.html';
@@ -202,16 +209,48 @@ async function staticServer(root) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
-    res.end(readFileSync(file));
+    const body = readFileSync(file);
+    /** @type {Record<string, string>} */
+    const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' };
+    if (validators) {
+      headers.ETag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+      if (req.headers['if-none-match'] === headers.ETag) {
+        res.writeHead(304, headers).end();
+        return;
+      }
+    }
+    sent.push(path);
+    res.writeHead(200, headers);
+    res.end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
     url: `http://127.0.0.1:${address.port}`,
+    sent,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+test('a plain visit downloads nothing twice: the worker takes the page and its files from the browser\'s cache', async (t) => {
+  if (!built) return t.skip(SKIP);
+  const site = process.env.SITE_DIR ?? join(REPO_ROOT, 'dist');
+  const work = mkdtempSync(join(tmpdir(), 'election-twice-'));
+  cpSync(site, join(work, 'course', 'playground'), { recursive: true });
+  const server = await staticServer(() => work, { validators: true });
+  t.after(async () => {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+  // The folder with a query: the page's address is not `index.html`.
+  const { context, page, errors } = await visit(`${server.url}/course/playground/?algorithm=bully&nodes=5&seed=2`);
+  await waitCached(page, /election_player_bully_bg-[0-9a-f]+\.wasm$/);
+  assert.ok((await cachedFiles(page)).some((f) => f.endsWith('/playground/index.html')), 'the page is kept');
+  const twice = server.sent.filter((p, i) => server.sent.indexOf(p) !== i);
+  assert.deepEqual(twice, [], `sent in full more than once (all sent: ${server.sent.join(', ')})`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('a new build at the same address: the old version serves until "Reload", then the new one runs', async (t) => {
   if (!built) return t.skip(SKIP);

@@ -38,8 +38,12 @@
  *   has just loaded comes from the browser's HTTP cache, not a second
  *   download (issue 30: the worker used to fetch the whole site again,
  *   2.25 MB, 7.8 times the first render); a page with `cache: 'no-cache'`,
- *   so an HTTP-cached page of the last version never lands in it. It
- *   never takes over on its own.
+ *   so an HTTP-cached page of the last version never lands in it, and
+ *   from the address an open window loaded it from (`./?algorithm=raft`
+ *   for `index.html`): the HTTP cache has the page under that address, so
+ *   a server that sends validators answers 304 and the page is not
+ *   downloaded twice (it was, 29 KB, when the worker asked for
+ *   `index.html`). It never takes over on its own.
  * - *keep*: once it is active, the page (`register.js`) posts the
  *   addresses it loaded before the worker served it (the player module of
  *   its family, what a panel opened early loaded); those of the site's
@@ -81,17 +85,51 @@ const CACHE = `${PREFIX}${SITE.version}`;
 const FILES = new Set(SITE.files.map((f) => new URL(f, sw.registration.scope).href));
 
 /**
+ * The page file an address shows: the folder is its `index.html`; the
+ * query (the scenario, which the page reads) and the fragment are not
+ * part of it.
+ * @param {URL} url
+ * @returns {string}
+ */
+function pageFile(url) {
+  const path = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
+  return new URL(path, url.origin).href;
+}
+
+/**
+ * The address each open window of this site loaded its page from, by the
+ * page file (`index.html` for `./?algorithm=raft`): the browser's HTTP
+ * cache holds the page under that address, not under `index.html`.
+ * @returns {Promise<Map<string, string>>}
+ */
+async function pagesLoadedFrom() {
+  const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  /** @type {Map<string, string>} */
+  const from = new Map();
+  for (const w of windows) {
+    const url = new URL(w.url);
+    url.hash = '';
+    if (url.href.startsWith(sw.registration.scope)) from.set(pageFile(url), url.href);
+  }
+  return from;
+}
+
+/**
  * How to fetch one of the site's files for the cache. A file under
  * `assets/` has its content's hash in its name, so any copy is this one:
  * from the browser's HTTP cache if there (what the page has just loaded;
  * no second download), else the network. A page keeps its name from
  * version to version: revalidated (an HTTP-cached page of the last version
- * never lands in this version's cache).
+ * never lands in this version's cache), at the address a window loaded it
+ * from when one did (`loadedFrom`): with the server's validators that is
+ * a 304 and the copy the page just loaded, not a second download of it.
  * @param {string} href
+ * @param {Map<string, string>} loadedFrom page file -> the address a window loaded it from
  * @returns {Request}
  */
-function forCache(href) {
-  return new Request(href, { cache: new URL(href).pathname.includes('/assets/') ? 'force-cache' : 'no-cache' });
+function forCache(href, loadedFrom) {
+  if (new URL(href).pathname.includes('/assets/')) return new Request(href, { cache: 'force-cache' });
+  return new Request(loadedFrom.get(href) ?? href, { cache: 'no-cache' });
 }
 
 /**
@@ -104,9 +142,10 @@ async function keep(hrefs) {
   const wanted = [...new Set(hrefs)].filter((h) => FILES.has(h));
   const missing = [];
   for (const h of wanted) if (!(await cache.match(h))) missing.push(h);
+  const loadedFrom = await pagesLoadedFrom();
   await Promise.all(
     missing.map(async (h) => {
-      const response = await fetch(forCache(h));
+      const response = await fetch(forCache(h, loadedFrom));
       if (response.ok) await cache.put(h, response);
     }),
   );
@@ -140,11 +179,8 @@ sw.addEventListener('fetch', (/** @type {any} */ event) => {
   const url = new URL(request.url);
   if (!url.href.startsWith(sw.registration.scope)) return;
   let key = request;
-  if (request.mode === 'navigate') {
-    // A page address: its query is the scenario, which the page reads.
-    const path = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
-    key = new Request(new URL(path, url.origin).href);
-  }
+  // A page address: its query is the scenario, which the page reads.
+  if (request.mode === 'navigate') key = new Request(pageFile(url));
   event.respondWith(
     caches.open(CACHE).then(async (cache) => {
       const hit = await cache.match(key);
