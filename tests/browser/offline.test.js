@@ -188,6 +188,19 @@ const TYPES = {
   '.txt': 'text/plain',
 };
 
+/** The built site these tests copy, and where under a server's root they put it. */
+const SITE = process.env.SITE_DIR ?? join(REPO_ROOT, 'dist');
+const SUB_PATH = 'course/playground';
+
+/**
+ * Copies the built site under `root` at `SUB_PATH` (a course's web
+ * space), as a static server there would serve it.
+ * @param {string} root
+ */
+function copySite(root) {
+  cpSync(SITE, join(root, SUB_PATH), { recursive: true });
+}
+
 /**
  * A plain static server for `root()` (read at each request, so a test
  * can swap the site under it), on a free loopback port. With
@@ -234,18 +247,17 @@ async function staticServer(root, { validators = false } = {}) {
 
 test('a plain visit downloads nothing twice: the worker takes the page and its files from the browser\'s cache', async (t) => {
   if (!built) return t.skip(SKIP);
-  const site = process.env.SITE_DIR ?? join(REPO_ROOT, 'dist');
   const work = mkdtempSync(join(tmpdir(), 'election-twice-'));
-  cpSync(site, join(work, 'course', 'playground'), { recursive: true });
+  copySite(work);
   const server = await staticServer(() => work, { validators: true });
   t.after(async () => {
     await server.close();
     rmSync(work, { recursive: true, force: true });
   });
   // The folder with a query: the page's address is not `index.html`.
-  const { context, page, errors } = await visit(`${server.url}/course/playground/?algorithm=bully&nodes=5&seed=2`);
+  const { context, page, errors } = await visit(`${server.url}/${SUB_PATH}/?algorithm=bully&nodes=5&seed=2`);
   await waitCached(page, /election_player_bully_bg-[0-9a-f]+\.wasm$/);
-  assert.ok((await cachedFiles(page)).some((f) => f.endsWith('/playground/index.html')), 'the page is kept');
+  assert.ok((await cachedFiles(page)).some((f) => f.endsWith(`/${SUB_PATH}/index.html`)), 'the page is kept');
   const twice = server.sent.filter((p, i) => server.sent.indexOf(p) !== i);
   assert.deepEqual(twice, [], `sent in full more than once (all sent: ${server.sent.join(', ')})`);
   assert.deepEqual(errors, []);
@@ -254,24 +266,23 @@ test('a plain visit downloads nothing twice: the worker takes the page and its f
 
 test('a new build at the same address: the old version serves until "Reload", then the new one runs', async (t) => {
   if (!built) return t.skip(SKIP);
-  const site = process.env.SITE_DIR ?? join(REPO_ROOT, 'dist');
-  const oldVersion = /<meta name="election-version" content="([0-9a-f]+)">/.exec(readFileSync(join(site, 'index.html'), 'utf8'))?.[1];
-  assert.ok(oldVersion, `${site}/index.html names its version`);
+  const oldVersion = /<meta name="election-version" content="([0-9a-f]+)">/.exec(readFileSync(join(SITE, 'index.html'), 'utf8'))?.[1];
+  assert.ok(oldVersion, `${SITE}/index.html names its version`);
   const newVersion = oldVersion === '0123456789abcdef' ? 'fedcba9876543210' : '0123456789abcdef';
 
   // Two versions of the site under /course/playground/: the build, and a
   // copy whose pages and service worker carry another version.
   const work = mkdtempSync(join(tmpdir(), 'election-update-'));
   const versions = { old: join(work, 'old'), new: join(work, 'new') };
-  cpSync(site, join(versions.old, 'course', 'playground'), { recursive: true });
-  cpSync(site, join(versions.new, 'course', 'playground'), { recursive: true });
+  copySite(versions.old);
+  copySite(versions.new);
   for (const f of ['index.html', 'docs/embed.html', 'sw.js']) {
-    const path = join(versions.new, 'course', 'playground', f);
+    const path = join(versions.new, SUB_PATH, f);
     writeFileSync(path, readFileSync(path, 'utf8').replaceAll(oldVersion, newVersion));
   }
   let serving = versions.old;
   const server = await staticServer(() => serving);
-  const url = `${server.url}/course/playground/?algorithm=bully&nodes=5&seed=2`;
+  const url = `${server.url}/${SUB_PATH}/?algorithm=bully&nodes=5&seed=2`;
   const version = (/** @type {import('playwright-core').Page} */ page) =>
     page.getAttribute('meta[name="election-version"]', 'content');
 

@@ -115,6 +115,13 @@ async function pagesLoadedFrom() {
 }
 
 /**
+ * Whether `href` is one of the site's files under `assets/` (its name
+ * carries its content's hash), not a page.
+ * @param {string} href
+ */
+const isAsset = (href) => new URL(href).pathname.includes('/assets/');
+
+/**
  * How to fetch one of the site's files for the cache. A file under
  * `assets/` has its content's hash in its name, so any copy is this one:
  * from the browser's HTTP cache if there (what the page has just loaded;
@@ -128,7 +135,7 @@ async function pagesLoadedFrom() {
  * @returns {Request}
  */
 function forCache(href, loadedFrom) {
-  if (new URL(href).pathname.includes('/assets/')) return new Request(href, { cache: 'force-cache' });
+  if (isAsset(href)) return new Request(href, { cache: 'force-cache' });
   return new Request(loadedFrom.get(href) ?? href, { cache: 'no-cache' });
 }
 
@@ -142,7 +149,8 @@ async function keep(hrefs) {
   const wanted = [...new Set(hrefs)].filter((h) => FILES.has(h));
   const missing = [];
   for (const h of wanted) if (!(await cache.match(h))) missing.push(h);
-  const loadedFrom = await pagesLoadedFrom();
+  // Only a page is fetched at the address a window loaded it from.
+  const loadedFrom = missing.every(isAsset) ? new Map() : await pagesLoadedFrom();
   await Promise.all(
     missing.map(async (h) => {
       const response = await fetch(forCache(h, loadedFrom));
